@@ -1,0 +1,95 @@
+package dbf0.base;
+
+import dbf0.common.RateLimitedLog;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One client thread of the seed's model: connect, {@link #processConnection}, close, repeat,
+ * until {@link #stop()} is called. A fresh TCP connection per iteration is the seed's design; it
+ * is also why the seed's figures are dominated by the kernel's connection handling.
+ *
+ * <p>Counters kept by subclasses are plain fields: only this connector's thread writes them, and
+ * {@link #join()} makes them visible to the thread that reads them afterwards.
+ */
+public abstract class BaseConnector implements Runnable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BaseConnector.class);
+  private static final RateLimitedLog ERROR_LOG = new RateLimitedLog(LOG, 5);
+  private static final int TIMEOUT_MILLIS = 10_000;
+
+  private final InetSocketAddress serverAddress;
+  private final String name;
+  private volatile boolean stopped;
+  private Thread thread;
+  private long errors;
+
+  protected BaseConnector(InetSocketAddress serverAddress, String name) {
+    this.serverAddress = serverAddress;
+    this.name = name;
+  }
+
+  /** Uses the connected socket for one unit of work; the socket is closed afterwards. */
+  protected abstract void processConnection(Socket socket) throws IOException;
+
+  /** Starts this connector on a thread of its own. */
+  public synchronized void start() {
+    if (thread != null) {
+      throw new IllegalStateException(name + " already started");
+    }
+    thread = Thread.ofPlatform().name(name).daemon().start(this);
+  }
+
+  @Override
+  public void run() {
+    while (!stopped) {
+      try (Socket socket = new Socket()) {
+        socket.setSoTimeout(TIMEOUT_MILLIS);
+        socket.connect(serverAddress, TIMEOUT_MILLIS);
+        processConnection(socket);
+      } catch (IOException | RuntimeException e) {
+        if (stopped) {
+          break; // the run ended mid-operation: not an error
+        }
+        errors++;
+        ERROR_LOG.warn("{}: {}", name, e.toString());
+      }
+    }
+  }
+
+  /** Asks the loop to finish after the current connection. */
+  public void stop() {
+    stopped = true;
+  }
+
+  public boolean isStopped() {
+    return stopped;
+  }
+
+  /** Waits for the thread started by {@link #start()} to finish. */
+  public void join() throws InterruptedException {
+    Thread t;
+    synchronized (this) {
+      t = thread;
+    }
+    if (t != null) {
+      t.join();
+    }
+  }
+
+  public InetSocketAddress getServerAddress() {
+    return serverAddress;
+  }
+
+  public String getName() {
+    return name;
+  }
+
+  /** Connections that failed with an exception while the connector was running. */
+  public long getErrors() {
+    return errors;
+  }
+}

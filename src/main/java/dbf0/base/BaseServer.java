@@ -1,0 +1,214 @@
+package dbf0.base;
+
+import dbf0.common.RateLimitedLog;
+import java.io.Closeable;
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The seed's server model: one thread accepts connections and hands each to a fixed pool of
+ * {@code nThreads} workers, which run {@link #processConnection} and then close the socket.
+ * With {@code nThreads == 1} there is no pool: the accept thread handles each connection itself,
+ * so the server is strictly single-threaded.
+ *
+ * <p>Failure is per connection: an exception from {@code processConnection} (bad bytes, a client
+ * that hung up mid-frame, a client that sent nothing before the read timeout) closes that socket
+ * and logs one line, never a stack trace, and the accept loop goes on. {@link #close()} stops
+ * accepting, closes the sockets still open, and waits for the workers; errors caused by the
+ * shutdown itself are not logged.
+ */
+public abstract class BaseServer implements Closeable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(BaseServer.class);
+
+  /** A client that connects and then says nothing loses its connection after this long. */
+  public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final int BACKLOG = 1024;
+
+  private final String name;
+  private final InetSocketAddress bindAddress;
+  private final int nThreads;
+  private final RateLimitedLog connectionLog = new RateLimitedLog(LOG, 20);
+  private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
+  private final AtomicLong connectionsHandled = new AtomicLong();
+  private final AtomicLong connectionsFailed = new AtomicLong();
+  private volatile Duration readTimeout = DEFAULT_READ_TIMEOUT;
+  private volatile boolean closing;
+  private ServerSocket serverSocket;
+  private ExecutorService pool;
+  private Thread acceptThread;
+
+  /**
+   * @param name used in thread names and log lines
+   * @param bindAddress where to listen; port 0 picks a free port (see {@link #getLocalAddress()})
+   * @param nThreads worker threads; 1 means the accept thread does the work itself
+   */
+  protected BaseServer(String name, InetSocketAddress bindAddress, int nThreads) {
+    if (nThreads < 1) {
+      throw new IllegalArgumentException("nThreads must be at least 1, got " + nThreads);
+    }
+    this.name = name;
+    this.bindAddress = bindAddress;
+    this.nThreads = nThreads;
+  }
+
+  /** Handles one accepted connection; the socket is closed when this returns or throws. */
+  protected abstract void processConnection(Socket socket) throws IOException;
+
+  /** How long a worker waits for a client's bytes before giving up on it. Set before start. */
+  public void setReadTimeout(Duration readTimeout) {
+    this.readTimeout = readTimeout;
+  }
+
+  /** Binds the port and starts accepting. Returns once the port is bound. */
+  public synchronized void start() throws IOException {
+    if (serverSocket != null) {
+      throw new IllegalStateException(name + " already started");
+    }
+    ServerSocket socket = new ServerSocket();
+    socket.setReuseAddress(true);
+    socket.bind(bindAddress, BACKLOG);
+    serverSocket = socket;
+    if (nThreads > 1) {
+      pool = Executors.newFixedThreadPool(nThreads, Thread.ofPlatform().name(name + "-worker-", 0).daemon().factory());
+    }
+    acceptThread = Thread.ofPlatform().name(name + "-accept").daemon().start(this::acceptLoop);
+  }
+
+  /** The bound address; with port 0 this tells which port was chosen. */
+  public InetSocketAddress getLocalAddress() {
+    ServerSocket socket = serverSocket;
+    if (socket == null) {
+      throw new IllegalStateException(name + " not started");
+    }
+    return (InetSocketAddress) socket.getLocalSocketAddress();
+  }
+
+  public String getName() {
+    return name;
+  }
+
+  public int getThreadCount() {
+    return nThreads;
+  }
+
+  /** Connections whose processing finished, successfully or not. */
+  public long getConnectionsHandled() {
+    return connectionsHandled.get();
+  }
+
+  /** Connections dropped because of an error (each logged once). */
+  public long getConnectionsFailed() {
+    return connectionsFailed.get();
+  }
+
+  private void acceptLoop() {
+    while (!closing) {
+      Socket socket;
+      try {
+        socket = serverSocket.accept();
+      } catch (IOException e) {
+        if (closing) {
+          break;
+        }
+        connectionLog.warn("{}: accept failed: {}", name, e.toString());
+        continue;
+      }
+      if (pool == null) {
+        handle(socket);
+      } else {
+        try {
+          pool.execute(() -> handle(socket));
+        } catch (RejectedExecutionException e) {
+          closeQuietly(socket); // only happens while closing
+        }
+      }
+    }
+  }
+
+  private void handle(Socket socket) {
+    openSockets.add(socket);
+    try (socket) {
+      if (closing) {
+        return;
+      }
+      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis()));
+      processConnection(socket);
+    } catch (IOException | RuntimeException e) {
+      if (!closing) {
+        connectionsFailed.incrementAndGet();
+        connectionLog.warn("{}: dropped connection from {}: {}", name, socket.getRemoteSocketAddress(), describe(e));
+      }
+    } finally {
+      openSockets.remove(socket);
+      connectionsHandled.incrementAndGet();
+    }
+  }
+
+  /** One line a student can read, instead of a stack trace. */
+  static String describe(Exception e) {
+    if (e instanceof SocketTimeoutException) {
+      return "no bytes for the read timeout; closing (" + e.getMessage() + ")";
+    }
+    if (e instanceof EOFException) {
+      return "client closed the connection mid-request (" + e.getMessage() + ")";
+    }
+    if (e instanceof SocketException) {
+      return "socket error: " + e.getMessage();
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  private static void closeQuietly(Socket socket) {
+    try {
+      socket.close();
+    } catch (IOException ignored) {
+      // closing anyway
+    }
+  }
+
+  /** Stops accepting, closes open connections and waits (up to 5 s) for the workers. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (closing || serverSocket == null) {
+        closing = true;
+        return;
+      }
+      closing = true;
+    }
+    try {
+      serverSocket.close();
+    } catch (IOException e) {
+      LOG.debug("{}: closing the listening socket: {}", name, e.toString());
+    }
+    openSockets.forEach(BaseServer::closeQuietly);
+    try {
+      acceptThread.join(5_000);
+      if (pool != null) {
+        pool.shutdownNow();
+        if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {
+          LOG.warn("{}: worker threads still busy 5 s after close; abandoning them", name);
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package dbf0.cli;
+
+import dbf0.common.Durations;
+import java.time.Duration;
+import picocli.CommandLine;
+
+/**
+ * What every dbf0 program shares on its command line: duration parsing, exit codes (0 success,
+ * 1 failure while running, 2 bad arguments with the usage printed), and one-line error messages
+ * instead of stack traces.
+ */
+public final class Cli {
+
+  private Cli() {}
+
+  /** Picocli converter for {@link Durations#parsePositive}. */
+  public static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      try {
+        return Durations.parsePositive(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
+
+  /** A command line for {@code command} with dbf0's error handling. */
+  public static CommandLine commandLine(Object command) {
+    CommandLine cl = new CommandLine(command);
+    cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      commandLine.getErr().println(commandLine.getCommandName() + ": error: " + oneLine(e));
+      return 1;
+    });
+    return cl;
+  }
+
+  /** Runs {@code command} with {@code args} and exits the JVM with its exit code. */
+  public static void runAndExit(Object command, String[] args) {
+    System.exit(commandLine(command).execute(args));
+  }
+
+  static String oneLine(Throwable e) {
+    String message = e.getMessage();
+    return message == null ? e.getClass().getSimpleName() : message;
+  }
+}

@@ -1,0 +1,87 @@
+package dbf0.cli;
+
+import dbf0.kv.server.KeyValueServer;
+import dbf0.kv.server.MapBackends;
+import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The standalone server: serves until Ctrl-C or SIGTERM, then shuts down cleanly. It is what
+ * clients on other hosts (the split Benchmark, the sweep's remote hosts) talk to.
+ *
+ * <pre>java -jar target/dbf0.jar server --map concurrent --threads 4 --bind 127.0.0.1 --port 9000</pre>
+ */
+@Command(
+    name = "server",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {"Serves a map over TCP (seed protocol v1) until Ctrl-C or SIGTERM."},
+    footer = {"", "Binds to loopback unless --bind says otherwise: to serve other hosts use --bind 0.0.0.0."})
+public final class ServeCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--map", defaultValue = "concurrent",
+      description = "map backend: hashmap, hashtable, synchronized, concurrent, skiplist, or a Map class name (default: ${DEFAULT-VALUE})")
+  String map;
+
+  @Option(names = "--threads", defaultValue = "4", description = "worker threads; 1 = single-threaded (default: ${DEFAULT-VALUE})")
+  int threads;
+
+  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "address to listen on (default: ${DEFAULT-VALUE})")
+  String bind;
+
+  @Option(names = "--port", defaultValue = "9000", description = "port; 0 picks a free one (default: ${DEFAULT-VALUE})")
+  int port;
+
+  @Option(names = "--read-timeout", defaultValue = "10s", converter = Cli.DurationConverter.class,
+      description = "drop a client that sends nothing for this long (default: ${DEFAULT-VALUE})")
+  Duration readTimeout;
+
+  public static void main(String[] args) {
+    Cli.runAndExit(new ServeCommand(), args);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    if (threads < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
+    }
+    if (port < 0 || port > 65535) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 0..65535, got " + port);
+    }
+    KeyValueServer server;
+    try {
+      server = new KeyValueServer(new InetSocketAddress(bind, port), threads, MapBackends.create(map));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    server.setReadTimeout(readTimeout);
+    server.start();
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf("dbf0 server listening on %s (map %s, %d threads); Ctrl-C to stop%n",
+        server.getLocalAddress(), map, threads);
+    out.flush();
+
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      server.close();
+      out.printf("dbf0 server stopped after %,d connections (%,d dropped for errors); map held %,d entries%n",
+          server.getConnectionsHandled(), server.getConnectionsFailed(), server.size());
+      out.flush();
+      stopped.countDown();
+    }, "shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,57 @@
+package dbf0.common;
+
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.Locale;
+
+/** Parses the durations that the command lines accept. */
+public final class Durations {
+
+  private Durations() {}
+
+  /**
+   * Accepts ISO-8601 ({@code PT10S}, {@code PT1M30S}), a plain number of seconds ({@code 30},
+   * {@code 2.5}) or a number with a unit ({@code 500ms}, {@code 30s}, {@code 2m}).
+   *
+   * @throws IllegalArgumentException naming the accepted forms, when the text is none of them
+   */
+  public static Duration parse(String text) {
+    String t = text.trim().toLowerCase(Locale.ROOT);
+    try {
+      if (t.startsWith("pt") || t.startsWith("p")) {
+        return Duration.parse(t.toUpperCase(Locale.ROOT));
+      }
+      if (t.endsWith("ms")) {
+        return Duration.ofNanos(Math.round(Double.parseDouble(t.substring(0, t.length() - 2)) * 1e6));
+      }
+      if (t.endsWith("s")) {
+        return ofSeconds(Double.parseDouble(t.substring(0, t.length() - 1)));
+      }
+      if (t.endsWith("m")) {
+        return ofSeconds(Double.parseDouble(t.substring(0, t.length() - 1)) * 60);
+      }
+      return ofSeconds(Double.parseDouble(t));
+    } catch (NumberFormatException | DateTimeParseException e) {
+      throw new IllegalArgumentException(
+          "'" + text + "' is not a duration: use ISO-8601 (PT10S), seconds (30), or 500ms / 30s / 2m");
+    }
+  }
+
+  private static Duration ofSeconds(double seconds) {
+    return Duration.ofNanos(Math.round(seconds * 1e9));
+  }
+
+  /** Like {@link #parse} but also rejects zero and negative durations. */
+  public static Duration parsePositive(String text) {
+    Duration d = parse(text);
+    if (d.isZero() || d.isNegative()) {
+      throw new IllegalArgumentException("duration must be positive, got '" + text + "'");
+    }
+    return d;
+  }
+
+  /** Seconds with a fraction, for reports. */
+  public static double toSeconds(Duration d) {
+    return d.toNanos() / 1e9;
+  }
+}

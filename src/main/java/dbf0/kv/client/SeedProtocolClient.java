@@ -1,0 +1,41 @@
+package dbf0.kv.client;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.protocol.PrefixIo;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+
+/**
+ * One v1 operation on an already connected socket. Every request leaves in a single write, so
+ * it travels in one TCP segment whatever Nagle's algorithm would do.
+ */
+public final class SeedProtocolClient {
+
+  private SeedProtocolClient() {}
+
+  /** Sends a SET. v1 has no reply: returning means the bytes were handed to the kernel. */
+  public static void set(Socket socket, ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
+    socket.getOutputStream().write(PrefixIo.encodeSet(key, value));
+  }
+
+  /**
+   * Sends a SET and waits until the server closes the connection. A v1 server closes right after
+   * applying the one operation of a connection, so the server closes first and the TIME_WAIT
+   * state lands on the server's side instead of using up the client's ephemeral ports.
+   */
+  public static void setAndAwaitClose(Socket socket, ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
+    set(socket, key, value);
+    InputStream in = socket.getInputStream();
+    if (in.read() != -1) {
+      throw new IOException("v1 server sent bytes after a SET");
+    }
+  }
+
+  /** Sends a GET and reads its answer: the value, or null when the key is not found. */
+  public static ByteArrayWrapper get(Socket socket, ByteArrayWrapper key) throws IOException {
+    socket.getOutputStream().write(PrefixIo.encodeGet(key));
+    return PrefixIo.readGetResponse(new BufferedInputStream(socket.getInputStream(), 256));
+  }
+}

@@ -1,0 +1,134 @@
+package dbf0.kv.protocol;
+
+import dbf0.common.ByteArrayWrapper;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * The seed protocol (v1), byte for byte. It is what the 2020 study's figures were measured with,
+ * so it never changes; newer protocols live beside it.
+ *
+ * <pre>
+ *  request   SET  's' (0x73) | klen | key bytes | vlen | value bytes      no response
+ *            GET  'g' (0x67) | klen | key bytes
+ *  response  FOUND     'f' (0x66) | vlen | value bytes
+ *            NOT FOUND 'n' (0x6E)
+ *  klen, vlen: one unsigned byte, 0..127
+ * </pre>
+ *
+ * One operation per TCP connection: the client connects, sends one request, reads the response
+ * if there is one, and the connection is closed. Test vectors:
+ * {@code src/test/resources/vectors/seed-protocol.json}.
+ */
+public final class PrefixIo {
+
+  public static final byte SET = 's';
+  public static final byte GET = 'g';
+  public static final byte FOUND = 'f';
+  public static final byte NOT_FOUND = 'n';
+
+  /** The largest array a one-byte prefix may announce (the top bit is reserved). */
+  public static final int MAX_LENGTH = 127;
+
+  private PrefixIo() {}
+
+  /** Size of {@code bytes} once written with its prefix. */
+  public static int encodedLength(ByteArrayWrapper bytes) {
+    return 1 + bytes.length();
+  }
+
+  /**
+   * Writes the length prefix and the bytes.
+   *
+   * @throws IllegalArgumentException if longer than {@link #MAX_LENGTH}; nothing is written then
+   */
+  public static void writeBytes(OutputStream out, ByteArrayWrapper bytes) throws IOException {
+    checkLength(bytes);
+    out.write(bytes.length());
+    out.write(bytes.getArray());
+  }
+
+  /** Throws {@link IllegalArgumentException} if {@code bytes} cannot be written with a prefix. */
+  public static void checkLength(ByteArrayWrapper bytes) {
+    if (bytes.length() > MAX_LENGTH) {
+      throw new IllegalArgumentException(
+          "v1 arrays are at most " + MAX_LENGTH + " bytes (one-byte length prefix), got " + bytes.length());
+    }
+  }
+
+  /**
+   * Reads a length prefix and exactly that many bytes.
+   *
+   * @throws EOFException if the stream ends before or inside the array
+   * @throws ProtocolException if the prefix is above 127
+   */
+  public static ByteArrayWrapper readBytes(InputStream in) throws IOException {
+    int length = in.read();
+    if (length < 0) {
+      throw new EOFException("stream ended where a length prefix was expected");
+    }
+    if (length > MAX_LENGTH) {
+      throw new ProtocolException(String.format("length prefix 0x%02x is above 127", length));
+    }
+    byte[] array = in.readNBytes(length);
+    if (array.length != length) {
+      throw new EOFException("stream ended after " + array.length + " of " + length + " bytes");
+    }
+    return new ByteArrayWrapper(array);
+  }
+
+  /** Encodes a whole SET request, so that it leaves in one write. */
+  public static byte[] encodeSet(ByteArrayWrapper key, ByteArrayWrapper value) {
+    checkLength(key);
+    checkLength(value);
+    byte[] frame = new byte[1 + encodedLength(key) + encodedLength(value)];
+    frame[0] = SET;
+    int at = put(frame, 1, key);
+    put(frame, at, value);
+    return frame;
+  }
+
+  /** Encodes a whole GET request. */
+  public static byte[] encodeGet(ByteArrayWrapper key) {
+    checkLength(key);
+    byte[] frame = new byte[1 + encodedLength(key)];
+    frame[0] = GET;
+    put(frame, 1, key);
+    return frame;
+  }
+
+  /** Encodes a GET response: FOUND with the value, or NOT_FOUND when {@code value} is null. */
+  public static byte[] encodeGetResponse(ByteArrayWrapper value) {
+    if (value == null) {
+      return new byte[] {NOT_FOUND};
+    }
+    checkLength(value);
+    byte[] frame = new byte[1 + encodedLength(value)];
+    frame[0] = FOUND;
+    put(frame, 1, value);
+    return frame;
+  }
+
+  /**
+   * Reads a GET response.
+   *
+   * @return the value, or null for NOT_FOUND
+   */
+  public static ByteArrayWrapper readGetResponse(InputStream in) throws IOException {
+    int kind = in.read();
+    return switch (kind) {
+      case FOUND -> readBytes(in);
+      case NOT_FOUND -> null;
+      case -1 -> throw new EOFException("stream ended where a GET response was expected");
+      default -> throw new ProtocolException(String.format("unknown response byte 0x%02x", kind));
+    };
+  }
+
+  private static int put(byte[] frame, int at, ByteArrayWrapper bytes) {
+    frame[at] = (byte) bytes.length();
+    System.arraycopy(bytes.getArray(), 0, frame, at + 1, bytes.length());
+    return at + 1 + bytes.length();
+  }
+}

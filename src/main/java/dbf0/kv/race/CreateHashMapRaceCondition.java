@@ -1,0 +1,100 @@
+package dbf0.kv.race;
+
+import dbf0.cli.Cli;
+import dbf0.kv.server.MapBackends;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * The seed's race demo: a multi-threaded server over a {@link java.util.HashMap} loses sight of
+ * keys while the map resizes; the same run over Hashtable or ConcurrentHashMap never does.
+ *
+ * <pre>
+ *   java -jar target/dbf0.jar race                      # hashmap, 30 s
+ *   java -jar target/dbf0.jar race --map concurrent --duration 15
+ *   java -cp target/dbf0.jar dbf0.kv.race.CreateHashMapRaceCondition --json
+ * </pre>
+ */
+@Command(
+    name = "race",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    usageHelpAutoWidth = true,
+    description = {
+        "Shows a HashMap losing keys under concurrent access, and Hashtable/ConcurrentHashMap not.",
+        "A 4-thread server runs over the chosen map; writers flood it with new keys so it keeps",
+        "resizing; checkers read 256 one-byte keys they have already seen stored and count every",
+        "GET that comes back empty. Prints progress every 500 ms and a summary at the end."},
+    footer = {"", "Main class: dbf0.kv.race.CreateHashMapRaceCondition"})
+public final class CreateHashMapRaceCondition implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--map", defaultValue = "hashmap",
+      description = "map backend: hashmap (unsafe), hashtable, concurrent, ... (default: ${DEFAULT-VALUE})")
+  String map;
+
+  @Option(names = "--duration", defaultValue = "30s", converter = Cli.DurationConverter.class,
+      description = "how long to run: seconds or ISO-8601 (default: ${DEFAULT-VALUE})")
+  Duration duration;
+
+  @Option(names = "--server-threads", defaultValue = "4", description = "server worker threads (default: ${DEFAULT-VALUE})")
+  int serverThreads;
+
+  @Option(names = "--checkers", defaultValue = "2", description = "checker threads (default: ${DEFAULT-VALUE})")
+  int checkers;
+
+  @Option(names = "--writers", defaultValue = "2", description = "writer threads (default: ${DEFAULT-VALUE})")
+  int writers;
+
+  @Option(names = "--stop-at-first-miss", description = "end the run at the first missing key")
+  boolean stopAtFirstMiss;
+
+  @Option(names = "--json", description = "print one JSON object on stdout at the end (progress goes to stderr)")
+  boolean json;
+
+  @Option(names = "--seed", description = "random seed (default: a new one each run)")
+  Long seed;
+
+  public static void main(String[] args) {
+    Cli.runAndExit(new CreateHashMapRaceCondition(), args);
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    try {
+      MapBackends.validate(map);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (serverThreads < 1 || checkers < 1 || writers < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--server-threads and --checkers must be at least 1, --writers at least 0");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter progress = json ? spec.commandLine().getErr() : out;
+    progress.printf("Race demo: map '%s'%s, %d server threads, %d checkers, %d writers, %.1f s%n", map,
+        MapBackends.isThreadSafe(map) ? "" : " (not thread-safe)", serverThreads, checkers, writers,
+        duration.toMillis() / 1000.0);
+    progress.flush();
+    var config = new RaceExperiment.Config(map, serverThreads, checkers, writers, duration, 0.05, stopAtFirstMiss,
+        Duration.ofMillis(500), line -> {
+          progress.println(line);
+          progress.flush();
+        }, seed == null ? System.nanoTime() : seed);
+    RaceReport report = RaceExperiment.run(config);
+    progress.print(report.toText());
+    progress.flush();
+    if (json) {
+      out.println(report.toJson());
+      out.flush();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,161 @@
+package dbf0.kv.race;
+
+import dbf0.base.BaseClient;
+import dbf0.base.BaseConnector;
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.SeedProtocolClient;
+import dbf0.kv.server.KeyValueServer;
+import dbf0.kv.server.MapBackends;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * Runs the HashMap race demo: a multi-threaded server over the chosen map, {@link RaceWriter}s
+ * that make the map grow, and {@link RaceChecker}s that look for keys that vanish. The command
+ * line is {@link CreateHashMapRaceCondition}; tests call {@link #run} directly.
+ */
+public final class RaceExperiment {
+
+  /**
+   * @param stopAtFirstMiss end the run as soon as a miss is seen (tests use it to stay short)
+   * @param progress receives a line every {@code progressInterval}; null for none
+   */
+  public record Config(
+      String mapType,
+      int serverThreads,
+      int checkers,
+      int writers,
+      Duration duration,
+      double checkerSetFraction,
+      boolean stopAtFirstMiss,
+      Duration progressInterval,
+      Consumer<String> progress,
+      long seed) {
+
+    public static Config defaults(String mapType, Duration duration) {
+      return new Config(mapType, 4, 2, 2, duration, 0.05, false, Duration.ofMillis(500), null, System.nanoTime());
+    }
+
+    public Config withStopAtFirstMiss(boolean stop) {
+      return new Config(mapType, serverThreads, checkers, writers, duration, checkerSetFraction, stop,
+          progressInterval, progress, seed);
+    }
+
+    public Config withProgress(Consumer<String> sink) {
+      return new Config(mapType, serverThreads, checkers, writers, duration, checkerSetFraction, stopAtFirstMiss,
+          progressInterval, sink, seed);
+    }
+
+    public Config withThreads(int server, int checkerThreads, int writerThreads) {
+      return new Config(mapType, server, checkerThreads, writerThreads, duration, checkerSetFraction, stopAtFirstMiss,
+          progressInterval, progress, seed);
+    }
+  }
+
+  /** One certain miss: when (since the start), which key, and how big the map was then. */
+  public record MissEvent(long nanos, int key, int mapSize) {}
+
+  /** Misses kept for the report; the counters go on past this. */
+  private static final int MAX_EVENTS = 100_000;
+
+  private RaceExperiment() {}
+
+  public static RaceReport run(Config config) throws IOException, InterruptedException {
+    KeyValueServer server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), config.serverThreads(),
+        MapBackends.create(config.mapType()));
+    server.start();
+    try {
+      return run(config, server);
+    } finally {
+      server.close();
+    }
+  }
+
+  private static RaceReport run(Config config, KeyValueServer server) throws InterruptedException {
+    InetSocketAddress address = server.getLocalAddress();
+    long start = System.nanoTime();
+    List<MissEvent> events = new ArrayList<>();
+    RaceChecker.Shared shared = new RaceChecker.Shared(key -> {
+      MissEvent event = new MissEvent(System.nanoTime() - start, key, server.size());
+      synchronized (events) {
+        if (events.size() < MAX_EVENTS) {
+          events.add(event);
+        }
+      }
+    });
+    LongAdder writerSets = new LongAdder();
+    Random seeds = new Random(config.seed());
+    List<BaseConnector> connectors = new ArrayList<>();
+    for (int i = 0; i < config.checkers(); i++) {
+      connectors.add(new RaceChecker(address, "checker-" + i, shared, config.checkerSetFraction(),
+          new Random(seeds.nextLong())));
+    }
+    for (int i = 0; i < config.writers(); i++) {
+      connectors.add(new RaceWriter(address, "writer-" + i, writerSets, new Random(seeds.nextLong())));
+    }
+    BaseClient<BaseConnector> client = new BaseClient<>(connectors);
+    client.start();
+    long deadline = start + config.duration().toNanos();
+    long interval = config.progressInterval().toNanos();
+    long nextReport = start + interval;
+    try {
+      while (true) {
+        long now = System.nanoTime();
+        if (now >= deadline || (config.stopAtFirstMiss() && shared.misses.sum() > 0)) {
+          break;
+        }
+        if (config.progress() != null && now >= nextReport) {
+          config.progress().accept(progressLine(now - start, server, shared, writerSets));
+          nextReport += interval;
+        }
+        Thread.sleep(Math.max(1, Math.min(20, (Math.min(deadline, nextReport) - now) / 1_000_000)));
+      }
+    } finally {
+      client.stopAndJoin();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    List<Integer> lost = lostForGood(address, shared);
+    List<MissEvent> snapshot;
+    synchronized (events) {
+      snapshot = List.copyOf(events);
+    }
+    return new RaceReport(config.mapType(), config.serverThreads(), seconds, shared.sets.sum(), shared.gets.sum(),
+        shared.misses.sum(), shared.distinctKeysMissed(), shared.wrongValues.sum(), shared.confirmedKeys(),
+        writerSets.sum(), server.size(), lost, snapshot, client.totalErrors());
+  }
+
+  static String progressLine(long nanos, KeyValueServer server, RaceChecker.Shared shared, LongAdder writerSets) {
+    return String.format("%6.1f s  map size %,9d   checker: %,7d sets %,9d gets %,6d missing   writer: %,9d sets",
+        nanos / 1e9, server.size(), shared.sets.sum(), shared.gets.sum(), shared.misses.sum(), writerSets.sum());
+  }
+
+  /**
+   * After the load stops the map is quiet: a confirmed key that a GET still cannot find now was
+   * not merely hidden by a resize, it was dropped (overwritten by a racing put).
+   */
+  private static List<Integer> lostForGood(InetSocketAddress address, RaceChecker.Shared shared) {
+    List<Integer> lost = new ArrayList<>();
+    for (int k = 0; k < RaceChecker.KEYS; k++) {
+      if (!shared.isConfirmed(k)) {
+        continue;
+      }
+      try (Socket socket = new Socket()) {
+        socket.setSoTimeout(5_000);
+        socket.connect(address, 5_000);
+        if (SeedProtocolClient.get(socket, ByteArrayWrapper.of(k)) == null) {
+          lost.add(k);
+        }
+      } catch (IOException e) {
+        break; // the server is unreachable: report what was checked
+      }
+    }
+    return lost;
+  }
+}

@@ -1,0 +1,92 @@
+package dbf0.kv.server;
+
+import dbf0.common.ByteArrayWrapper;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Hashtable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Supplier;
+
+/**
+ * The registry of map backends a server can run on, by name.
+ *
+ * <ul>
+ *   <li>{@code hashmap}: {@link HashMap}, <b>not thread-safe</b>: the race demos use it to show
+ *       what goes wrong;
+ *   <li>{@code hashtable}: {@link Hashtable}, one lock around every call;
+ *   <li>{@code synchronized}: {@link Collections#synchronizedMap} over a HashMap, the same idea;
+ *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
+ *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
+ *   <li>any fully qualified class name of a {@link Map} with a public no-argument constructor.
+ * </ul>
+ */
+public final class MapBackends {
+
+  private static final Map<String, Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>>> NAMED = new LinkedHashMap<>();
+
+  static {
+    NAMED.put("hashmap", HashMap::new);
+    NAMED.put("hashtable", Hashtable::new);
+    NAMED.put("synchronized", () -> Collections.synchronizedMap(new HashMap<>()));
+    NAMED.put("concurrent", ConcurrentHashMap::new);
+    NAMED.put("skiplist", ConcurrentSkipListMap::new);
+  }
+
+  private MapBackends() {}
+
+  /** The registered short names, in a stable order. */
+  public static java.util.Set<String> names() {
+    return Collections.unmodifiableSet(NAMED.keySet());
+  }
+
+  /** True for the named backends that are safe to share between server threads. */
+  public static boolean isThreadSafe(String name) {
+    return !"hashmap".equals(name);
+  }
+
+  /**
+   * A new, empty map for a short name or a class name.
+   *
+   * @throws IllegalArgumentException naming the accepted values, when {@code name} is neither
+   */
+  public static Map<ByteArrayWrapper, ByteArrayWrapper> create(String name) {
+    Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>> supplier = NAMED.get(name);
+    if (supplier != null) {
+      return supplier.get();
+    }
+    return instantiate(name);
+  }
+
+  /** Fails fast with the same message as {@link #create} without keeping the map. */
+  public static void validate(String name) {
+    create(name);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<ByteArrayWrapper, ByteArrayWrapper> instantiate(String className) {
+    String known = "use one of " + String.join(", ", NAMED.keySet())
+        + ", or the class name of a java.util.Map with a public no-argument constructor";
+    Class<?> type;
+    try {
+      type = Class.forName(className);
+    } catch (ClassNotFoundException | LinkageError e) {
+      throw new IllegalArgumentException("unknown map type '" + className + "': " + known);
+    }
+    if (!Map.class.isAssignableFrom(type)) {
+      throw new IllegalArgumentException(className + " is not a java.util.Map: " + known);
+    }
+    try {
+      Constructor<?> constructor = type.getConstructor();
+      return (Map<ByteArrayWrapper, ByteArrayWrapper>) constructor.newInstance();
+    } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
+      throw new IllegalArgumentException(className + " has no public no-argument constructor: " + known);
+    } catch (InvocationTargetException e) {
+      throw new IllegalArgumentException(className + "() threw " + e.getCause(), e.getCause());
+    }
+  }
+}

@@ -1,0 +1,33 @@
+package dbf0;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.SeedProtocolClient;
+import dbf0.kv.server.KeyValueServer;
+import dbf0.kv.server.MapBackends;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import org.junit.jupiter.api.Test;
+
+/** The library example of README.md, kept compiling and working. */
+class ReadmeExampleTest {
+
+  @Test
+  void readmeLibraryExample() throws Exception {
+    ByteArrayWrapper got;
+    try (var server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), 4, MapBackends.create("concurrent"))) {
+      server.start();
+      var key = ByteArrayWrapper.of('h', 'i');
+      try (var socket = new Socket()) {
+        socket.connect(server.getLocalAddress());
+        SeedProtocolClient.setAndAwaitClose(socket, key, ByteArrayWrapper.of(42));
+      }
+      try (var socket = new Socket()) {
+        socket.connect(server.getLocalAddress());
+        got = SeedProtocolClient.get(socket, key);
+      }
+    }
+    assertThat(got).hasToString("2a");
+  }
+}

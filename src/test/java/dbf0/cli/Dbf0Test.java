@@ -1,0 +1,42 @@
+package dbf0.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class Dbf0Test {
+
+  @ParameterizedTest
+  @ValueSource(strings = {"server", "race", "write-race", "bench"})
+  void everyCommandHasHelp(String command) {
+    StringWriter out = new StringWriter();
+    CommandLine cl = Cli.commandLine(new Dbf0());
+    cl.setOut(new PrintWriter(out, true));
+    assertThat(cl.execute(command, "--help")).isZero();
+    assertThat(out.toString()).contains("Usage: dbf0 " + command);
+  }
+
+  @Test
+  void noCommandIsAUsageError() {
+    StringWriter err = new StringWriter();
+    CommandLine cl = Cli.commandLine(new Dbf0());
+    cl.setErr(new PrintWriter(err, true));
+    assertThat(cl.execute()).isEqualTo(2);
+    assertThat(err.toString()).contains("race").contains("bench");
+  }
+
+  @Test
+  void writeRaceRunsAndReportsEveryMap() {
+    StringWriter out = new StringWriter();
+    CommandLine cl = Cli.commandLine(new Dbf0());
+    cl.setOut(new PrintWriter(out, true));
+    assertThat(cl.execute("write-race", "--keys", "20000", "--rounds", "1", "--json")).isZero();
+    var json = com.google.gson.JsonParser.parseString(out.toString()).getAsJsonObject();
+    assertThat(json.getAsJsonArray("results")).hasSize(3);
+  }
+}

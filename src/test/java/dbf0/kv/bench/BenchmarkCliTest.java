@@ -1,0 +1,82 @@
+package dbf0.kv.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dbf0.cli.Cli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+@Timeout(60)
+class BenchmarkCliTest {
+
+  record Run(int exitCode, String out, String err) {}
+
+  static Run run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = Cli.commandLine(new Benchmark());
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = cl.execute(args);
+    return new Run(code, out.toString(), err.toString());
+  }
+
+  @Test
+  void shortRunPrintsExactlyOneJsonObject() {
+    Run run = run("2", "2", "concurrent", "2", "8", "0.5", "PT1S");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out().strip().lines()).hasSize(1);
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.keySet()).contains("set", "get", "found", "missingKey", "errors", "seconds", "ops_per_sec");
+    assertThat(json.get("set").getAsLong()).isPositive();
+    assertThat(json.get("get").getAsLong()).isPositive();
+    assertThat(json.get("found").getAsLong()).as("2-byte keys: some GETs find a key").isPositive();
+    assertThat(json.get("errors").getAsLong()).isZero();
+    assertThat(json.get("seconds").getAsDouble()).isBetween(0.9, 5.0);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "",                                              // nothing
+      "1 1 concurrent 16 64 0.1",                      // six arguments
+      "1 1 concurrent 16 64 0.1 PT1S extra",           // eight
+      "x 1 concurrent 16 64 0.1 PT1S",                 // not a number
+      "0 1 concurrent 16 64 0.1 PT1S",                 // no server thread
+      "1 0 concurrent 16 64 0.1 PT1S",                 // no client thread
+      "1 1 nosuchmap 16 64 0.1 PT1S",                  // unknown map
+      "1 1 concurrent 0 64 0.1 PT1S",                  // empty keys
+      "1 1 concurrent 128 64 0.1 PT1S",                // key too long for v1
+      "1 1 concurrent 16 200 0.1 PT1S",                // value too long for v1
+      "1 1 concurrent 16 64 1.5 PT1S",                 // setFrac out of range
+      "1 1 concurrent 16 64 0.1 tenseconds",           // not a duration
+      "1 1 concurrent 16 64 0.1 PT0S",                 // zero duration
+      "1 1 concurrent 16 64 0.1 PT1S --port 70000",    // bad port
+      "1 1 concurrent 16 64 0.1 PT1S --connect nohostport",
+      "1 1 concurrent 16 64 0.1 PT1S --bogus"})
+  void badArgumentsPrintUsageAndExitTwo(String args) {
+    Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).contains("Usage:").doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void unknownMapErrorNamesTheChoices() {
+    assertThat(run("1", "1", "nosuchmap", "16", "64", "0.1", "PT1S").err())
+        .contains("unknown map type 'nosuchmap'").contains("hashtable").contains("concurrent");
+  }
+
+  @Test
+  void helpExitsZero() {
+    Run run = run("--help");
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).contains("serverThreads").contains("setFrac").contains("duration");
+  }
+}

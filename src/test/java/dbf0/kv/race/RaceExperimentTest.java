@@ -1,0 +1,77 @@
+package dbf0.kv.race;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class RaceExperimentTest {
+
+  /**
+   * The HashMap race is probabilistic, so the test retries within a time budget: it can only
+   * err by taking longer, never by passing without having seen a certain miss.
+   */
+  @Test
+  @Timeout(150)
+  void hashMapLosesSightOfKeysDuringResizes() throws Exception {
+    long budget = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    RaceReport report = null;
+    int attempts = 0;
+    while (System.nanoTime() < budget) {
+      attempts++;
+      report = RaceExperiment.run(RaceExperiment.Config.defaults("hashmap", Duration.ofSeconds(20))
+          .withStopAtFirstMiss(true));
+      if (report.missedGets() > 0) {
+        break;
+      }
+    }
+    assertThat(report).isNotNull();
+    assertThat(report.missedGets()).as("missed GETs after %d attempts", attempts).isPositive();
+    RaceExperiment.MissEvent first = report.events().get(0);
+    assertThat(first.mapSize()).as("a miss needs a resize to have happened").isGreaterThanOrEqualTo(12);
+    assertThat(report.toText()).contains("not found").contains("resize point");
+    assertThat(report.toJson().get("missing_keys").getAsLong()).isEqualTo(report.missedGets());
+    assertThat(report.toJson().getAsJsonArray("bursts")).isNotEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"concurrent", "hashtable"})
+  @Timeout(60)
+  void threadSafeMapsNeverMissAConfirmedKey(String map) throws Exception {
+    RaceReport report = RaceExperiment.run(RaceExperiment.Config.defaults(map, Duration.ofSeconds(5)));
+    assertThat(report.confirmedKeys()).isEqualTo(256);
+    assertThat(report.checkerGets()).isGreaterThan(1_000);
+    assertThat(report.finalSize()).as("the writer made the map resize").isGreaterThan(3_072);
+    assertThat(report.missedGets()).isZero();
+    assertThat(report.lostKeys()).isEmpty();
+    assertThat(report.wrongValues()).isZero();
+    assertThat(report.toText()).contains("No GET missed a confirmed key");
+  }
+
+  @Test
+  void resizePoints() {
+    assertThat(ResizePoints.atOrBelow(11)).isZero();
+    assertThat(ResizePoints.atOrBelow(12)).isEqualTo(12);
+    assertThat(ResizePoints.atOrBelow(3_085)).isEqualTo(3_072);
+    assertThat(ResizePoints.atOrBelow(24_770)).isEqualTo(24_576);
+    assertThat(ResizePoints.above(3_072)).isEqualTo(6_144);
+    assertThat(ResizePoints.capacityOf(24_576)).isEqualTo(32_768);
+    assertThat(ResizePoints.countBetween(0, 6_144)).isEqualTo(10); // 12, 24, ..., 6144
+  }
+
+  @Test
+  void burstsGroupMissesCloseInTime() {
+    var events = java.util.List.of(
+        new RaceExperiment.MissEvent(1_000_000_000L, 1, 3_080),
+        new RaceExperiment.MissEvent(1_010_000_000L, 2, 3_090),
+        new RaceExperiment.MissEvent(3_000_000_000L, 3, 24_600));
+    RaceReport report = new RaceReport("hashmap", 4, 5, 0, 0, 3, 3, 0, 256, 0, 30_000, java.util.List.of(), events, 0);
+    assertThat(report.bursts()).hasSize(2);
+    assertThat(report.bursts().get(0).misses()).isEqualTo(2);
+    assertThat(report.bursts().get(0).resizePoint()).isEqualTo(3_072);
+    assertThat(report.bursts().get(1).resizePoint()).isEqualTo(24_576);
+  }
+}

@@ -1,0 +1,128 @@
+package dbf0.kv.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dbf0.common.ByteArrayWrapper;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.time.Duration;
+import java.util.Random;
+import org.apache.commons.codec.binary.Hex;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Bad input costs only its own connection: the server closes it, counts it once, and keeps
+ * serving everybody else.
+ */
+@Timeout(30)
+class BadInputTest {
+
+  private KeyValueServer server;
+  private InetSocketAddress address;
+
+  @BeforeEach
+  void start() throws Exception {
+    server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), 2, MapBackends.create("concurrent"));
+    server.setReadTimeout(Duration.ofMillis(500));
+    server.start();
+    address = server.getLocalAddress();
+    V1.set(address, ByteArrayWrapper.of(7), ByteArrayWrapper.of(0x77));
+  }
+
+  @AfterEach
+  void stop() {
+    server.close();
+  }
+
+  /** Sends raw bytes, optionally half-closes, and returns whether the server closed on us. */
+  private boolean serverClosesAfter(String hex, boolean halfClose) throws Exception {
+    try (Socket socket = V1.connect(address)) {
+      socket.getOutputStream().write(Hex.decodeHex(hex));
+      if (halfClose) {
+        socket.shutdownOutput();
+      }
+      InputStream in = socket.getInputStream();
+      try {
+        return in.read() == -1;
+      } catch (SocketException reset) {
+        return true; // closed with unread bytes: a reset is a close too
+      }
+    }
+  }
+
+  private void othersStillServed() throws Exception {
+    assertThat(V1.get(address, ByteArrayWrapper.of(7))).isEqualTo(ByteArrayWrapper.of(0x77));
+  }
+
+  private void awaitFailures(long n) throws InterruptedException {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (server.getConnectionsFailed() < n && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
+    assertThat(server.getConnectionsFailed()).isEqualTo(n);
+  }
+
+  @Test
+  void unknownOpByteClosesThatConnectionOnly() throws Exception {
+    assertThat(serverClosesAfter("780141", false)).isTrue();
+    awaitFailures(1);
+    othersStillServed();
+  }
+
+  @Test
+  void truncatedFrameClosesThatConnectionOnly() throws Exception {
+    assertThat(serverClosesAfter("67050102", true)).isTrue();
+    awaitFailures(1);
+    othersStillServed();
+  }
+
+  @Test
+  void lengthPrefixAbove127ClosesThatConnectionOnly() throws Exception {
+    assertThat(serverClosesAfter("73ff", false)).isTrue();
+    awaitFailures(1);
+    othersStillServed();
+  }
+
+  @Test
+  void garbageBytesCostOneConnectionEach() throws Exception {
+    Random random = new Random(42);
+    int sent = 0;
+    for (int i = 0; i < 50; i++) {
+      byte[] garbage = new byte[1 + random.nextInt(64)];
+      random.nextBytes(garbage);
+      if (garbage[0] == 's' || garbage[0] == 'g') {
+        garbage[0] = 'x'; // keep it unambiguously bad
+      }
+      assertThat(serverClosesAfter(Hex.encodeHexString(garbage), true)).isTrue();
+      sent++;
+    }
+    awaitFailures(sent);
+    othersStillServed();
+  }
+
+  @Test
+  void silentClientIsDroppedAfterTheReadTimeoutWhileOthersAreServed() throws Exception {
+    try (Socket silent = V1.connect(address)) {
+      silent.setSoTimeout(5_000);
+      long start = System.nanoTime();
+      othersStillServed(); // served while the silent client holds a worker
+      assertThat(silent.getInputStream().read()).isEqualTo(-1);
+      assertThat((System.nanoTime() - start) / 1e6).isBetween(300.0, 4_000.0);
+    }
+    awaitFailures(1);
+  }
+
+  @Test
+  void clientThatConnectsAndClosesCostsNothingElse() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      V1.connect(address).close();
+    }
+    awaitFailures(20);
+    othersStillServed();
+  }
+}

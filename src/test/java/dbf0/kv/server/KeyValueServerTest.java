@@ -1,0 +1,94 @@
+package dbf0.kv.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dbf0.common.ByteArrayWrapper;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(60)
+class KeyValueServerTest {
+
+  static KeyValueServer start(String map, int threads) throws Exception {
+    KeyValueServer server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), threads, MapBackends.create(map));
+    server.start();
+    return server;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"hashmap", "hashtable", "synchronized", "concurrent", "skiplist", "java.util.TreeMap"})
+  void roundTripsOnEveryBackend(String map) throws Exception {
+    for (int threads : new int[] {1, 4}) {
+      try (KeyValueServer server = start(map, threads)) {
+        InetSocketAddress address = server.getLocalAddress();
+        assertThat(V1.get(address, ByteArrayWrapper.of(1, 2))).isNull();
+        V1.set(address, ByteArrayWrapper.of(1, 2), ByteArrayWrapper.of(0xaa));
+        assertThat(V1.get(address, ByteArrayWrapper.of(1, 2))).isEqualTo(ByteArrayWrapper.of(0xaa));
+        V1.set(address, ByteArrayWrapper.of(1, 2), ByteArrayWrapper.of()); // overwrite with empty
+        assertThat(V1.get(address, ByteArrayWrapper.of(1, 2))).isEqualTo(ByteArrayWrapper.of());
+        V1.set(address, ByteArrayWrapper.of(), new ByteArrayWrapper(new byte[127])); // empty key, max value
+        assertThat(V1.get(address, ByteArrayWrapper.of())).isEqualTo(new ByteArrayWrapper(new byte[127]));
+        assertThat(server.size()).isEqualTo(2);
+        assertThat(server.getConnectionsFailed()).isZero();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"concurrent", "hashtable"})
+  void manyConcurrentClientsLoseNothing(String map) throws Exception {
+    int clients = 16;
+    int keysEach = 200;
+    try (KeyValueServer server = start(map, 4)) {
+      InetSocketAddress address = server.getLocalAddress();
+      CyclicBarrier allWritten = new CyclicBarrier(clients);
+      ExecutorService pool = Executors.newFixedThreadPool(clients);
+      List<Future<Long>> missing = new ArrayList<>();
+      for (int c = 0; c < clients; c++) {
+        int client = c;
+        missing.add(pool.submit(() -> {
+          for (int i = 0; i < keysEach; i++) {
+            V1.set(address, ByteArrayWrapper.of(client, i >> 8, i), ByteArrayWrapper.of(i, client));
+          }
+          allWritten.await();
+          long misses = 0;
+          for (int other = 0; other < clients; other++) { // read everyone's keys, not just ours
+            for (int i = 0; i < keysEach; i++) {
+              ByteArrayWrapper v = V1.get(address, ByteArrayWrapper.of(other, i >> 8, i));
+              if (!ByteArrayWrapper.of(i, other).equals(v)) {
+                misses++;
+              }
+            }
+          }
+          return misses;
+        }));
+      }
+      long total = 0;
+      for (Future<Long> f : missing) {
+        total += f.get();
+      }
+      pool.shutdown();
+      assertThat(total).as("missing or wrong keys").isZero();
+      assertThat(server.size()).isEqualTo(clients * keysEach);
+    }
+  }
+
+  @Test
+  void sizeCountsDistinctKeys() throws Exception {
+    try (KeyValueServer server = start("concurrent", 2)) {
+      for (int i = 0; i < 10; i++) {
+        V1.set(server.getLocalAddress(), ByteArrayWrapper.of(i % 3), ByteArrayWrapper.of(i));
+      }
+      assertThat(server.size()).isEqualTo(3);
+    }
+  }
+}
