@@ -33,9 +33,26 @@ public final class SeedProtocolClient {
     }
   }
 
-  /** Sends a GET and reads its answer: the value, or null when the key is not found. */
+  /**
+   * Sends a GET and reads its answer: the value, or null when the key is not found. The caller
+   * closes right after, as the seed's client did, so the client usually closes first.
+   */
   public static ByteArrayWrapper get(Socket socket, ByteArrayWrapper key) throws IOException {
     socket.getOutputStream().write(PrefixIo.encodeGet(key));
     return PrefixIo.readGetResponse(new BufferedInputStream(socket.getInputStream(), 256));
+  }
+
+  /**
+   * A GET that then waits for the server's close, for the same reason as
+   * {@link #setAndAwaitClose}: the TIME_WAIT lands on the server, not on the client's ports.
+   */
+  public static ByteArrayWrapper getAndAwaitClose(Socket socket, ByteArrayWrapper key) throws IOException {
+    socket.getOutputStream().write(PrefixIo.encodeGet(key));
+    InputStream in = new BufferedInputStream(socket.getInputStream(), 256);
+    ByteArrayWrapper value = PrefixIo.readGetResponse(in);
+    if (in.read() != -1) {
+      throw new IOException("v1 server sent bytes after a GET response");
+    }
+    return value;
   }
 }

@@ -115,7 +115,7 @@ final class RaceChecker extends BaseConnector {
       shared.states.compareAndSet(k, UNSET, SENT);
       return;
     }
-    ByteArrayWrapper value = SeedProtocolClient.get(socket, keys[k]);
+    ByteArrayWrapper value = SeedProtocolClient.getAndAwaitClose(socket, keys[k]);
     shared.gets.increment();
     if (value != null) {
       if (!value.equals(values[k])) {
