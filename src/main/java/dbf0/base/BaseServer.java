@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * The seed's server model: one thread accepts connections and hands each to a fixed pool of
  * {@code nThreads} workers, which run {@link #processConnection} and then close the socket.
  * With {@code nThreads == 1} there is no pool: the accept thread handles each connection itself,
- * so the server is strictly single-threaded.
+ * so the server is strictly single-threaded. With {@link #setVirtualThreads} each connection
+ * gets a virtual thread instead.
  *
  * <p>Failure is per connection: an exception from {@code processConnection} (bad bytes, a client
  * that hung up mid-frame, a client that sent nothing before the read timeout) closes that socket
@@ -48,7 +50,10 @@ public abstract class BaseServer implements Closeable {
   private final Set<Socket> openSockets = ConcurrentHashMap.newKeySet();
   private final AtomicLong connectionsHandled = new AtomicLong();
   private final AtomicLong connectionsFailed = new AtomicLong();
+  private final AtomicInteger open = new AtomicInteger();
   private volatile Duration readTimeout = DEFAULT_READ_TIMEOUT;
+  private volatile boolean virtualThreads;
+  private volatile int maxConnections = Integer.MAX_VALUE;
   private volatile boolean closing;
   private ServerSocket serverSocket;
   private ExecutorService pool;
@@ -76,6 +81,20 @@ public abstract class BaseServer implements Closeable {
     this.readTimeout = readTimeout;
   }
 
+  /**
+   * Runs each connection on a virtual thread of its own instead of the fixed pool (the
+   * {@code virtual} server model): a blocked connection then costs a few kilobytes, not a
+   * platform thread, so thousands of persistent connections are fine. Set before start.
+   */
+  public void setVirtualThreads(boolean virtualThreads) {
+    this.virtualThreads = virtualThreads;
+  }
+
+  /** Connections beyond this many open at once are closed as soon as they are accepted. */
+  public void setMaxConnections(int maxConnections) {
+    this.maxConnections = maxConnections;
+  }
+
   /** Binds the port and starts accepting. Returns once the port is bound. */
   public synchronized void start() throws IOException {
     if (serverSocket != null) {
@@ -85,7 +104,9 @@ public abstract class BaseServer implements Closeable {
     socket.setReuseAddress(true);
     socket.bind(bindAddress, BACKLOG);
     serverSocket = socket;
-    if (nThreads > 1) {
+    if (virtualThreads) {
+      pool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-virtual-", 0).factory());
+    } else if (nThreads > 1) {
       pool = Executors.newFixedThreadPool(nThreads, Thread.ofPlatform().name(name + "-worker-", 0).daemon().factory());
     }
     acceptThread = Thread.ofPlatform().name(name + "-accept").daemon().start(this::acceptLoop);
@@ -113,6 +134,11 @@ public abstract class BaseServer implements Closeable {
     return connectionsHandled.get();
   }
 
+  /** Connections open right now. */
+  public int getOpenConnections() {
+    return open.get();
+  }
+
   /** Connections dropped because of an error (each logged once). */
   public long getConnectionsFailed() {
     return connectionsFailed.get();
@@ -130,12 +156,21 @@ public abstract class BaseServer implements Closeable {
         connectionLog.warn("{}: accept failed: {}", name, e.toString());
         continue;
       }
+      if (open.incrementAndGet() > maxConnections) {
+        open.decrementAndGet();
+        connectionsHandled.incrementAndGet();
+        connectionsFailed.incrementAndGet();
+        connectionLog.warn("{}: refused a connection: the limit of {} connections is reached", name, maxConnections);
+        closeQuietly(socket);
+        continue;
+      }
       if (pool == null) {
         handle(socket);
       } else {
         try {
           pool.execute(() -> handle(socket));
         } catch (RejectedExecutionException e) {
+          open.decrementAndGet();
           closeQuietly(socket); // only happens while closing
         }
       }
@@ -157,6 +192,7 @@ public abstract class BaseServer implements Closeable {
       }
     } finally {
       openSockets.remove(socket);
+      open.decrementAndGet();
       connectionsHandled.incrementAndGet();
     }
   }

@@ -5,6 +5,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 
 /**
  * The seed protocol (v1), byte for byte. It is what the 2020 study's figures were measured with,
@@ -124,6 +125,72 @@ public final class PrefixIo {
       case -1 -> throw new EOFException("stream ended where a GET response was expected");
       default -> throw new ProtocolException(String.format("unknown response byte 0x%02x", kind));
     };
+  }
+
+  /** One decoded v1 request; {@code value} is null for a GET. */
+  public record Request(byte op, ByteArrayWrapper key, ByteArrayWrapper value) {}
+
+  /**
+   * Decodes the request at the front of {@code in} (read mode) for servers that parse from a
+   * buffer (the event loop, or a thread that read several bytes at once).
+   *
+   * @return the request, consumed from {@code in}; or null, consuming nothing, when the buffer
+   *     does not hold the whole request yet
+   * @throws ProtocolException for an unknown operation byte or a length prefix above 127
+   */
+  public static Request decodeRequest(ByteBuffer in) throws ProtocolException {
+    int start = in.position();
+    int available = in.remaining();
+    if (available < 2) {
+      if (available == 1) {
+        checkOp(in.get(start));
+      }
+      return null;
+    }
+    byte op = checkOp(in.get(start));
+    int keyLength = prefix(in.get(start + 1));
+    int keyEnd = start + 2 + keyLength;
+    if (op == GET) {
+      if (in.limit() < keyEnd) {
+        return null;
+      }
+      ByteArrayWrapper key = slice(in, start + 2, keyLength);
+      in.position(keyEnd);
+      return new Request(op, key, null);
+    }
+    if (in.limit() < keyEnd + 1) {
+      return null;
+    }
+    int valueLength = prefix(in.get(keyEnd));
+    int end = keyEnd + 1 + valueLength;
+    if (in.limit() < end) {
+      return null;
+    }
+    ByteArrayWrapper key = slice(in, start + 2, keyLength);
+    ByteArrayWrapper value = slice(in, keyEnd + 1, valueLength);
+    in.position(end);
+    return new Request(op, key, value);
+  }
+
+  private static byte checkOp(byte op) throws ProtocolException {
+    if (op != SET && op != GET) {
+      throw new ProtocolException(String.format("unknown operation byte 0x%02x", op & 0xff));
+    }
+    return op;
+  }
+
+  private static int prefix(byte b) throws ProtocolException {
+    int length = b & 0xff;
+    if (length > MAX_LENGTH) {
+      throw new ProtocolException(String.format("length prefix 0x%02x is above 127", length));
+    }
+    return length;
+  }
+
+  private static ByteArrayWrapper slice(ByteBuffer in, int from, int length) {
+    byte[] bytes = new byte[length];
+    in.get(from, bytes);
+    return new ByteArrayWrapper(bytes);
   }
 
   private static int put(byte[] frame, int at, ByteArrayWrapper bytes) {

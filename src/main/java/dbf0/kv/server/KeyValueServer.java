@@ -1,20 +1,20 @@
 package dbf0.kv.server;
 
 import dbf0.base.BaseServer;
+import dbf0.base.ByteSession;
+import dbf0.base.EventLoopServer;
+import dbf0.base.SessionRunner;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.PrefixIo;
-import dbf0.kv.protocol.ProtocolException;
-import java.io.BufferedInputStream;
-import java.io.EOFException;
+import java.io.Closeable;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Map;
 
 /**
- * A key/value server over any {@link Map}: it speaks the seed protocol ({@link PrefixIo}), one
- * operation per connection, and applies each operation to the map it was given.
+ * A key/value server over any {@link Map}. Each connection's first bytes choose its protocol
+ * ({@link ProtocolSession}); the {@link ServerModel} chooses how connections get threads.
  *
  * <p>The server adds no locking of its own: thread safety is entirely the map's. That is the
  * point of the seed's experiment: with a {@link java.util.HashMap} and several worker threads,
@@ -28,33 +28,88 @@ import java.util.Map;
  * }
  * }</pre>
  */
-public class KeyValueServer extends BaseServer {
+public final class KeyValueServer implements Closeable {
 
   private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+  private ServerOptions options;
+  private BaseServer blocking;
+  private EventLoopServer eventLoop;
 
+  /** The seed's server: a pool of {@code nThreads}, one v1 operation per connection. */
   public KeyValueServer(InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    super("kv-server", bindAddress, nThreads);
+    this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
+  }
+
+  public KeyValueServer(ServerOptions options, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+    this.options = options;
     this.map = map;
   }
 
-  @Override
-  protected void processConnection(Socket socket) throws IOException {
-    // Requests are a few bytes: a small buffer turns ~3 reads into one system call.
-    InputStream in = new BufferedInputStream(socket.getInputStream(), 512);
-    int op = in.read();
-    switch (op) {
-      case PrefixIo.SET -> {
-        ByteArrayWrapper key = PrefixIo.readBytes(in);
-        ByteArrayWrapper value = PrefixIo.readBytes(in);
-        map.put(key, value);
-      }
-      case PrefixIo.GET -> {
-        ByteArrayWrapper key = PrefixIo.readBytes(in);
-        socket.getOutputStream().write(PrefixIo.encodeGetResponse(map.get(key)));
-      }
-      case -1 -> throw new EOFException("connected but sent no operation");
-      default -> throw new ProtocolException(String.format("unknown operation byte 0x%02x", op));
+  /** Drops a connection whose client sends nothing for this long. Call before {@link #start()}. */
+  public void setReadTimeout(Duration timeout) {
+    options = options.withIdleTimeout(timeout);
+  }
+
+  public ServerOptions getOptions() {
+    return options;
+  }
+
+  ByteSession newSession() {
+    return new ProtocolSession(map);
+  }
+
+  public synchronized void start() throws IOException {
+    if (blocking != null || eventLoop != null) {
+      throw new IllegalStateException("already started");
     }
+    switch (options.model()) {
+      case POOL, VIRTUAL -> {
+        BaseServer server = new BaseServer("kv-" + options.model().cliName(), options.bindAddress(), options.threads()) {
+          @Override
+          protected void processConnection(Socket socket) throws IOException {
+            SessionRunner.run(socket, newSession());
+          }
+        };
+        server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
+        server.setReadTimeout(options.idleTimeout());
+        server.setMaxConnections(options.maxConnections());
+        server.start();
+        blocking = server;
+      }
+      case NIO -> {
+        EventLoopServer server = new EventLoopServer("kv-nio", options.bindAddress(), options.threads(),
+            this::newSession, options.maxConnections(), options.idleTimeout());
+        server.start();
+        eventLoop = server;
+      }
+    }
+  }
+
+  /** The bound address; with port 0 this tells which port was chosen. */
+  public InetSocketAddress getLocalAddress() {
+    return blocking != null ? blocking.getLocalAddress() : running().getLocalAddress();
+  }
+
+  /** Connections whose processing finished, successfully or not. */
+  public long getConnectionsHandled() {
+    return blocking != null ? blocking.getConnectionsHandled() : running().getConnectionsHandled();
+  }
+
+  /** Connections dropped because of an error, a timeout or the connection limit (each logged once). */
+  public long getConnectionsFailed() {
+    return blocking != null ? blocking.getConnectionsFailed() : running().getConnectionsFailed();
+  }
+
+  /** Connections open right now. */
+  public int getOpenConnections() {
+    return blocking != null ? blocking.getOpenConnections() : running().getOpenConnections();
+  }
+
+  private EventLoopServer running() {
+    if (eventLoop == null) {
+      throw new IllegalStateException("not started");
+    }
+    return eventLoop;
   }
 
   /** The number of entries in the map (racy for a HashMap, like everything else about it). */
@@ -65,5 +120,15 @@ public class KeyValueServer extends BaseServer {
   /** The backing map, for tests and in-process reports. */
   public Map<ByteArrayWrapper, ByteArrayWrapper> getMap() {
     return map;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (blocking != null) {
+      blocking.close();
+    }
+    if (eventLoop != null) {
+      eventLoop.close();
+    }
   }
 }

@@ -12,23 +12,52 @@ import java.util.Random;
 import org.apache.commons.codec.binary.Hex;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
  * Bad input costs only its own connection: the server closes it, counts it once, and keeps
- * serving everybody else.
+ * serving everybody else. The same cases run against every server model.
  */
 @Timeout(30)
 class BadInputTest {
 
+  @Nested
+  class Pool extends Cases {
+    Pool() {
+      super(ServerModel.POOL);
+    }
+  }
+
+  @Nested
+  class Virtual extends Cases {
+    Virtual() {
+      super(ServerModel.VIRTUAL);
+    }
+  }
+
+  @Nested
+  class Nio extends Cases {
+    Nio() {
+      super(ServerModel.NIO);
+    }
+  }
+
+  abstract static class Cases {
+
+  private final ServerModel model;
   private KeyValueServer server;
   private InetSocketAddress address;
 
+  Cases(ServerModel model) {
+    this.model = model;
+  }
+
   @BeforeEach
   void start() throws Exception {
-    server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), 2, MapBackends.create("concurrent"));
-    server.setReadTimeout(Duration.ofMillis(500));
+    server = new KeyValueServer(ServerOptions.defaults().withModel(model).withThreads(2)
+        .withIdleTimeout(Duration.ofMillis(500)), MapBackends.create("concurrent"));
     server.start();
     address = server.getLocalAddress();
     V1.set(address, ByteArrayWrapper.of(7), ByteArrayWrapper.of(0x77));
@@ -124,5 +153,6 @@ class BadInputTest {
     }
     awaitFailures(20);
     othersStillServed();
+  }
   }
 }

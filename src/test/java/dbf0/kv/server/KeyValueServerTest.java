@@ -13,22 +13,32 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(60)
 class KeyValueServerTest {
 
   static KeyValueServer start(String map, int threads) throws Exception {
-    KeyValueServer server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), threads, MapBackends.create(map));
+    return start(map, threads, ServerModel.POOL);
+  }
+
+  static KeyValueServer start(String map, int threads, ServerModel model) throws Exception {
+    KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model).withThreads(threads),
+        MapBackends.create(map));
     server.start();
     return server;
   }
 
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> backendsAndModels() {
+    return java.util.stream.Stream.of("hashmap", "hashtable", "synchronized", "concurrent", "skiplist", "java.util.TreeMap")
+        .flatMap(map -> java.util.Arrays.stream(ServerModel.values())
+            .map(model -> org.junit.jupiter.params.provider.Arguments.of(map, model)));
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"hashmap", "hashtable", "synchronized", "concurrent", "skiplist", "java.util.TreeMap"})
-  void roundTripsOnEveryBackend(String map) throws Exception {
+  @org.junit.jupiter.params.provider.MethodSource("backendsAndModels")
+  void roundTripsOnEveryBackendAndModel(String map, ServerModel model) throws Exception {
     for (int threads : new int[] {1, 4}) {
-      try (KeyValueServer server = start(map, threads)) {
+      try (KeyValueServer server = start(map, threads, model)) {
         InetSocketAddress address = server.getLocalAddress();
         assertThat(V1.get(address, ByteArrayWrapper.of(1, 2))).isNull();
         V1.set(address, ByteArrayWrapper.of(1, 2), ByteArrayWrapper.of(0xaa));
@@ -43,12 +53,18 @@ class KeyValueServerTest {
     }
   }
 
+  static java.util.stream.Stream<org.junit.jupiter.params.provider.Arguments> safeMapsAndModels() {
+    return java.util.stream.Stream.of("concurrent", "hashtable")
+        .flatMap(map -> java.util.Arrays.stream(ServerModel.values())
+            .map(model -> org.junit.jupiter.params.provider.Arguments.of(map, model)));
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"concurrent", "hashtable"})
-  void manyConcurrentClientsLoseNothing(String map) throws Exception {
+  @org.junit.jupiter.params.provider.MethodSource("safeMapsAndModels")
+  void manyConcurrentClientsLoseNothing(String map, ServerModel model) throws Exception {
     int clients = 16;
     int keysEach = 200;
-    try (KeyValueServer server = start(map, 4)) {
+    try (KeyValueServer server = start(map, 4, model)) {
       InetSocketAddress address = server.getLocalAddress();
       CyclicBarrier allWritten = new CyclicBarrier(clients);
       ExecutorService pool = Executors.newFixedThreadPool(clients);

@@ -1,0 +1,47 @@
+package dbf0.base;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A protocol's side of one connection: bytes in, bytes out, no sockets. The server model (a
+ * thread per connection, or an event loop) owns the socket and calls the session whenever bytes
+ * arrive; the session parses what is complete, appends its replies, and says whether to go on.
+ *
+ * <p>Writing each protocol once against this interface is what lets every server model speak
+ * every protocol, and lets tests feed a session bytes split at any boundary.
+ */
+public interface ByteSession {
+
+  /** What the server should do after {@link #onRead}. */
+  enum Next {
+    /** Keep the connection and call again when more bytes arrive. */
+    READ_MORE,
+    /** Send what is in the output buffer, then close (v1's one operation per connection). */
+    CLOSE_AFTER_WRITE
+  }
+
+  /**
+   * Consumes every complete request at the front of {@code in} (which is in read mode; leave
+   * the bytes of an incomplete request unconsumed) and appends the replies to {@code out}.
+   *
+   * @throws IOException when the stream can no longer be trusted: the server sends what is
+   *     already in {@code out} (an error reply, for instance), closes, and logs one line
+   */
+  Next onRead(ByteBuffer in, OutputBuffer out) throws IOException;
+
+  /**
+   * How many bytes the input buffer must be able to hold for the next call to make progress;
+   * the server grows its buffer to this (protocols bound it by their frame limit).
+   */
+  default int bytesNeeded() {
+    return 0;
+  }
+
+  /**
+   * The peer closed its side. {@code unconsumed} bytes of an incomplete request were left.
+   *
+   * @throws IOException to have the connection counted and logged as failed (a request cut off)
+   */
+  void onEndOfStream(int unconsumed) throws IOException;
+}

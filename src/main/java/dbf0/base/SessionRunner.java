@@ -1,0 +1,47 @@
+package dbf0.base;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+
+/**
+ * Drives a {@link ByteSession} over a blocking socket: read what is there, let the session
+ * parse it, write all replies at once, repeat until the session or the peer ends it. This is
+ * the thread-per-connection way (the {@code pool} and {@code virtual} server models).
+ */
+public final class SessionRunner {
+
+  private static final int INITIAL_BUFFER = 4096;
+
+  private SessionRunner() {}
+
+  /** Runs until the connection ends; throws on a protocol error or I/O failure. */
+  public static void run(Socket socket, ByteSession session) throws IOException {
+    InputStream in = socket.getInputStream();
+    OutputStream out = socket.getOutputStream();
+    InputBuffer input = new InputBuffer(INITIAL_BUFFER);
+    OutputBuffer output = new OutputBuffer(INITIAL_BUFFER);
+    while (true) {
+      ByteBuffer buffer = input.forWriting(session.bytesNeeded());
+      int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+      if (n < 0) {
+        session.onEndOfStream(input.pending());
+        return;
+      }
+      buffer.position(buffer.position() + n);
+      ByteSession.Next next;
+      try {
+        next = session.onRead(input.forReading(), output);
+      } finally {
+        input.afterReading();
+        output.writeTo(out); // an error reply the session wrote before throwing goes out too
+      }
+      output.trimTo(INITIAL_BUFFER);
+      if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package dbf0.kv.server;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+
+/**
+ * How a {@link KeyValueServer} runs.
+ *
+ * @param bindAddress where to listen; loopback by default, port 0 picks a free port
+ * @param model pool, virtual or nio
+ * @param threads pool threads (pool), event loops (nio); unused by virtual
+ * @param maxConnections connections beyond this many at once are closed on accept
+ * @param idleTimeout a connection with no bytes from its client for this long is closed
+ */
+public record ServerOptions(
+    InetSocketAddress bindAddress,
+    ServerModel model,
+    int threads,
+    int maxConnections,
+    Duration idleTimeout) {
+
+  public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
+  public ServerOptions {
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+    }
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException("maxConnections must be at least 1, got " + maxConnections);
+    }
+    if (idleTimeout.isZero() || idleTimeout.isNegative()) {
+      throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
+    }
+  }
+
+  /** The seed's set-up: a pool of {@code threads} on loopback, any free port. */
+  public static ServerOptions defaults() {
+    return new ServerOptions(new InetSocketAddress("127.0.0.1", 0), ServerModel.POOL, 4, DEFAULT_MAX_CONNECTIONS,
+        DEFAULT_IDLE_TIMEOUT);
+  }
+
+  public ServerOptions withBindAddress(InetSocketAddress address) {
+    return new ServerOptions(address, model, threads, maxConnections, idleTimeout);
+  }
+
+  public ServerOptions withModel(ServerModel m) {
+    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout);
+  }
+
+  public ServerOptions withThreads(int n) {
+    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout);
+  }
+
+  public ServerOptions withMaxConnections(int n) {
+    return new ServerOptions(bindAddress, model, threads, n, idleTimeout);
+  }
+
+  public ServerOptions withIdleTimeout(Duration d) {
+    return new ServerOptions(bindAddress, model, threads, maxConnections, d);
+  }
+}
