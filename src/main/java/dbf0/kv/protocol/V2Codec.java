@@ -60,9 +60,12 @@ import java.util.List;
  * <p><b>Never an allocation from an unchecked number.</b> Every length is checked against the
  * limits and against the bytes that are actually there before an array is made for it, so four
  * hostile bytes ({@code 7f ff ff ff}) cost an exception, not two gigabytes. A batch's count is
- * checked the same way: each operation takes at least five bytes, so a count the body cannot hold
- * is refused before a list is sized by it. One bad operation makes the whole batch invalid (one
- * ERROR for the batch, nothing applied), which keeps "one reply per request" simple.
+ * checked too: a list is never sized beyond what the body can hold (each operation takes at least
+ * five bytes).
+ *
+ * <p><b>Batches are all or nothing at the protocol level.</b> One malformed operation makes the
+ * whole batch invalid: one ERROR for the batch and no operation applied, which keeps "one reply
+ * per request" simple and never leaves a client guessing which half of a batch happened.
  *
  * <p><b>Pipelining.</b> Replies carry no request id: the server answers in request order, so a
  * client may send many frames before reading any reply and match them up by position.
@@ -542,8 +545,9 @@ public final class V2Codec {
   }
 
   /**
-   * A batch's count and items. The count is checked against the limit and against the body (every
-   * item takes at least {@code minItemBytes}) before the list is sized by it.
+   * A batch's count and items. The count is checked against the limit, and the list is never sized
+   * beyond what the body can hold (every item takes at least {@code minItemBytes}), so a count of
+   * four billion costs nothing before it is refused.
    */
   private static <T> List<T> parseBatch(
       ByteBuffer body, ProtocolLimits limits, int minItemBytes, String item, ItemParser<T> parser) {
@@ -551,17 +555,13 @@ public final class V2Codec {
     if (count < 0 || count > limits.maxBatchOps()) {
       throw new Malformed(batchOverLimit(Integer.toUnsignedLong(count), limits.maxBatchOps()));
     }
-    long least = (long) count * minItemBytes;
-    if (least > body.remaining()) {
-      throw new Malformed("a batch of " + count + " takes at least " + least + " bytes, but the frame has "
-          + body.remaining() + " left");
-    }
-    List<T> items = new ArrayList<>(count);
+    List<T> items = new ArrayList<>(Math.min(count, body.remaining() / minItemBytes));
     for (int i = 0; i < count; i++) {
+      if (!body.hasRemaining()) {
+        throw new Malformed("the frame ends after " + i + " of the batch's " + count + " " + item
+            + "s (is the count larger than the " + item + "s sent?)");
+      }
       try {
-        if (!body.hasRemaining()) {
-          throw new Malformed("the frame ends where its type byte was expected");
-        }
         items.add(parser.parse(body.get(), body, limits));
       } catch (Malformed e) {
         throw new Malformed("batch " + item + " " + i + ": " + e.getMessage());
@@ -580,7 +580,7 @@ public final class V2Codec {
   private static void requireEnd(ByteBuffer body, byte type) {
     int left = body.remaining();
     if (left > 0) {
-      String hint = type == BATCH ? " (is the count smaller than the items sent?)" : "";
+      String hint = type == BATCH ? " (is its count smaller than the items sent?)" : "";
       throw new Malformed(left + (left == 1 ? " trailing byte" : " trailing bytes") + " after the "
           + typeName(type) + hint);
     }
