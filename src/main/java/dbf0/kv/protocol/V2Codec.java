@@ -504,7 +504,7 @@ public final class V2Codec {
     byte type = firstType(body);
     Request request = switch (type) {
       case PING -> PING_REQUEST;
-      case BATCH -> new Request.Batch(parseBatch(body, limits, MIN_BATCH_OP_BYTES, "op", V2Codec::parseOperation));
+      case BATCH -> new Request.Batch(parseBatch(body, limits, MIN_BATCH_OP_BYTES, "op", "ops", V2Codec::parseOperation));
       default -> parseOperation(type, body, limits);
     };
     requireEnd(body, type);
@@ -525,7 +525,7 @@ public final class V2Codec {
   private static Response parseResponse(ByteBuffer body, ProtocolLimits limits) {
     byte type = firstType(body);
     Response response = type == BATCH
-        ? new Response.Batch(parseBatch(body, limits, MIN_BATCH_REPLY_BYTES, "reply", V2Codec::parseReply))
+        ? new Response.Batch(parseBatch(body, limits, MIN_BATCH_REPLY_BYTES, "reply", "replies", V2Codec::parseReply))
         : parseReply(type, body, limits);
     requireEnd(body, type);
     return response;
@@ -550,24 +550,24 @@ public final class V2Codec {
    * four billion costs nothing before it is refused.
    */
   private static <T> List<T> parseBatch(
-      ByteBuffer body, ProtocolLimits limits, int minItemBytes, String item, ItemParser<T> parser) {
+      ByteBuffer body, ProtocolLimits limits, int minItemBytes, String item, String items, ItemParser<T> parser) {
     int count = u32(body, "batch count");
     if (count < 0 || count > limits.maxBatchOps()) {
       throw new Malformed(batchOverLimit(Integer.toUnsignedLong(count), limits.maxBatchOps()));
     }
-    List<T> items = new ArrayList<>(Math.min(count, body.remaining() / minItemBytes));
+    List<T> parsed = new ArrayList<>(Math.min(count, body.remaining() / minItemBytes));
     for (int i = 0; i < count; i++) {
       if (!body.hasRemaining()) {
-        throw new Malformed("the frame ends after " + i + " of the batch's " + count + " " + item
-            + "s (is the count larger than the " + item + "s sent?)");
+        throw new Malformed("the frame ends after " + i + " of the batch's " + count + " " + items
+            + " (is the count larger than the " + items + " sent?)");
       }
       try {
-        items.add(parser.parse(body.get(), body, limits));
+        parsed.add(parser.parse(body.get(), body, limits));
       } catch (Malformed e) {
         throw new Malformed("batch " + item + " " + i + ": " + e.getMessage());
       }
     }
-    return items;
+    return parsed;
   }
 
   private static byte firstType(ByteBuffer body) {
