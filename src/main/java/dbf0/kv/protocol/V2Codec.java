@@ -194,10 +194,7 @@ public final class V2Codec {
    *     nothing is written then
    */
   public static void encode(Request request, ByteBuffer out, ProtocolLimits limits) {
-    int bodySize = checkBodySize(requestBodySize(request, limits), limits);
-    requireRoom(out, bodySize);
-    putU32(out, bodySize);
-    putRequest(out, request);
+    putRequest(startFrame(out, requestBodySize(request, limits), limits), request);
   }
 
   /**
@@ -206,9 +203,7 @@ public final class V2Codec {
    * @throws IllegalArgumentException if the request breaks a limit
    */
   public static byte[] encode(Request request, ProtocolLimits limits) {
-    int bodySize = checkBodySize(requestBodySize(request, limits), limits);
-    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + bodySize);
-    out.putInt(bodySize);
+    ByteBuffer out = newFrame(requestBodySize(request, limits), limits);
     putRequest(out, request);
     return out.array();
   }
@@ -220,10 +215,7 @@ public final class V2Codec {
    * @throws BufferOverflowException if the buffer has too little room; nothing is written then
    */
   public static void encode(Response response, ByteBuffer out, ProtocolLimits limits) {
-    int bodySize = checkBodySize(responseBodySize(response, limits), limits);
-    requireRoom(out, bodySize);
-    putU32(out, bodySize);
-    putResponse(out, response);
+    putResponse(startFrame(out, responseBodySize(response, limits), limits), response);
   }
 
   /**
@@ -232,9 +224,7 @@ public final class V2Codec {
    * @throws IllegalArgumentException if the response breaks a limit
    */
   public static byte[] encode(Response response, ProtocolLimits limits) {
-    int bodySize = checkBodySize(responseBodySize(response, limits), limits);
-    ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + bodySize);
-    out.putInt(bodySize);
+    ByteBuffer out = newFrame(responseBodySize(response, limits), limits);
     putResponse(out, response);
     return out.array();
   }
@@ -313,6 +303,22 @@ public final class V2Codec {
     return 1 + LENGTH_BYTES;
   }
 
+  /** Checks the frame limit and the room in {@code out}, then writes the header; returns {@code out}. */
+  private static ByteBuffer startFrame(ByteBuffer out, long bodySize, ProtocolLimits limits) {
+    int checked = checkBodySize(bodySize, limits);
+    if (out.remaining() < HEADER_BYTES + checked) {
+      throw new BufferOverflowException();
+    }
+    putU32(out, checked);
+    return out;
+  }
+
+  /** A big-endian buffer of exactly the frame's size, its header written. */
+  private static ByteBuffer newFrame(long bodySize, ProtocolLimits limits) {
+    int checked = checkBodySize(bodySize, limits);
+    return ByteBuffer.allocate(HEADER_BYTES + checked).putInt(checked);
+  }
+
   private static int checkBodySize(long bodySize, ProtocolLimits limits) {
     if (bodySize > limits.maxFrameBytes()) {
       throw new IllegalArgumentException(frameOverLimit(bodySize, limits.maxFrameBytes()));
@@ -325,12 +331,6 @@ public final class V2Codec {
       throw new IllegalArgumentException("a frame of " + bodySize + " body bytes does not fit in one Java array");
     }
     return HEADER_BYTES + (int) bodySize;
-  }
-
-  private static void requireRoom(ByteBuffer out, int bodySize) {
-    if (out.remaining() < HEADER_BYTES + bodySize) {
-      throw new BufferOverflowException();
-    }
   }
 
   private static void putRequest(ByteBuffer out, Request request) {

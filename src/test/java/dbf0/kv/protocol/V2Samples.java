@@ -2,9 +2,10 @@ package dbf0.kv.protocol;
 
 import dbf0.common.ByteArrayWrapper;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /** Requests and responses for the tests: a fixed list of every kind, and random ones from a seed. */
 final class V2Samples {
@@ -66,12 +67,7 @@ final class V2Samples {
   }
 
   static Request.Batch randomBatch(Random random, int maxOps, int[] sizes) {
-    int n = random.nextInt(maxOps + 1);
-    List<Request> ops = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      ops.add(randomOperation(random, sizes));
-    }
-    return new Request.Batch(ops);
+    return new Request.Batch(randomList(random, maxOps, () -> randomOperation(random, sizes)));
   }
 
   /** A random VALUE, NOT_FOUND, OK or ERROR (the message mixes ASCII, accents and emoji). */
@@ -85,12 +81,12 @@ final class V2Samples {
   }
 
   static Response.Batch randomBatchReply(Random random, int maxReplies, int[] sizes) {
-    int n = random.nextInt(maxReplies + 1);
-    List<Response> replies = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      replies.add(randomReply(random, sizes));
-    }
-    return new Response.Batch(replies);
+    return new Response.Batch(randomList(random, maxReplies, () -> randomReply(random, sizes)));
+  }
+
+  /** Between 0 and {@code maxSize} items. */
+  private static <T> List<T> randomList(Random random, int maxSize, Supplier<T> item) {
+    return Stream.generate(item).limit(random.nextInt(maxSize + 1)).toList();
   }
 
   private static String randomText(Random random, int codePoints) {

@@ -4,96 +4,70 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.util.function.BiFunction;
+import java.util.function.ToIntFunction;
 
 /**
- * One direction of {@link V2Codec}: requests or responses. The tests run the same checks over
- * both through this, instead of writing each check twice.
+ * One direction of {@link V2Codec}, requests or responses, as its six entry points. The tests run
+ * the same checks over both directions through this instead of writing each check twice.
  */
-interface Wire<T> {
+record Wire<T>(
+    String name,
+    ToIntFunction<T> sizer,
+    BiFunction<T, ProtocolLimits, byte[]> encoder,
+    IntoBuffer<T> bufferEncoder,
+    IntoStream<T> writer,
+    FromBuffer<T> decoder,
+    FromStream<T> reader) {
 
-  int encodedSize(T value);
+  static final Wire<Request> REQUESTS = new Wire<>("requests", V2Codec::encodedSize, V2Codec::encode,
+      V2Codec::encode, V2Codec::writeRequest, V2Codec::decodeRequest, V2Codec::readRequest);
 
-  byte[] encode(T value, ProtocolLimits limits);
+  static final Wire<Response> RESPONSES = new Wire<>("responses", V2Codec::encodedSize, V2Codec::encode,
+      V2Codec::encode, V2Codec::writeResponse, V2Codec::decodeResponse, V2Codec::readResponse);
 
-  void encode(T value, ByteBuffer out, ProtocolLimits limits);
+  interface IntoBuffer<T> {
+    void encode(T value, ByteBuffer out, ProtocolLimits limits);
+  }
 
-  void write(OutputStream out, T value, ProtocolLimits limits) throws IOException;
+  interface IntoStream<T> {
+    void write(OutputStream out, T value, ProtocolLimits limits) throws IOException;
+  }
 
-  DecodeResult<T> decode(ByteBuffer in, ProtocolLimits limits) throws ProtocolException;
+  interface FromBuffer<T> {
+    DecodeResult<T> decode(ByteBuffer in, ProtocolLimits limits) throws ProtocolException;
+  }
 
-  DecodeResult.Complete<T> read(InputStream in, ProtocolLimits limits) throws IOException;
+  interface FromStream<T> {
+    DecodeResult.Complete<T> read(InputStream in, ProtocolLimits limits) throws IOException;
+  }
 
-  Wire<Request> REQUESTS = new Wire<>() {
-    @Override
-    public int encodedSize(Request value) {
-      return V2Codec.encodedSize(value);
-    }
+  int encodedSize(T value) {
+    return sizer.applyAsInt(value);
+  }
 
-    @Override
-    public byte[] encode(Request value, ProtocolLimits limits) {
-      return V2Codec.encode(value, limits);
-    }
+  byte[] encode(T value, ProtocolLimits limits) {
+    return encoder.apply(value, limits);
+  }
 
-    @Override
-    public void encode(Request value, ByteBuffer out, ProtocolLimits limits) {
-      V2Codec.encode(value, out, limits);
-    }
+  void encode(T value, ByteBuffer out, ProtocolLimits limits) {
+    bufferEncoder.encode(value, out, limits);
+  }
 
-    @Override
-    public void write(OutputStream out, Request value, ProtocolLimits limits) throws IOException {
-      V2Codec.writeRequest(out, value, limits);
-    }
+  void write(OutputStream out, T value, ProtocolLimits limits) throws IOException {
+    writer.write(out, value, limits);
+  }
 
-    @Override
-    public DecodeResult<Request> decode(ByteBuffer in, ProtocolLimits limits) throws ProtocolException {
-      return V2Codec.decodeRequest(in, limits);
-    }
+  DecodeResult<T> decode(ByteBuffer in, ProtocolLimits limits) throws ProtocolException {
+    return decoder.decode(in, limits);
+  }
 
-    @Override
-    public DecodeResult.Complete<Request> read(InputStream in, ProtocolLimits limits) throws IOException {
-      return V2Codec.readRequest(in, limits);
-    }
+  DecodeResult.Complete<T> read(InputStream in, ProtocolLimits limits) throws IOException {
+    return reader.read(in, limits);
+  }
 
-    @Override
-    public String toString() {
-      return "requests";
-    }
-  };
-
-  Wire<Response> RESPONSES = new Wire<>() {
-    @Override
-    public int encodedSize(Response value) {
-      return V2Codec.encodedSize(value);
-    }
-
-    @Override
-    public byte[] encode(Response value, ProtocolLimits limits) {
-      return V2Codec.encode(value, limits);
-    }
-
-    @Override
-    public void encode(Response value, ByteBuffer out, ProtocolLimits limits) {
-      V2Codec.encode(value, out, limits);
-    }
-
-    @Override
-    public void write(OutputStream out, Response value, ProtocolLimits limits) throws IOException {
-      V2Codec.writeResponse(out, value, limits);
-    }
-
-    @Override
-    public DecodeResult<Response> decode(ByteBuffer in, ProtocolLimits limits) throws ProtocolException {
-      return V2Codec.decodeResponse(in, limits);
-    }
-
-    @Override
-    public DecodeResult.Complete<Response> read(InputStream in, ProtocolLimits limits) throws IOException {
-      return V2Codec.readResponse(in, limits);
-    }
-
-    @Override
-    public String toString() {
-      return "responses";
-    }
-  };
+  @Override
+  public String toString() {
+    return name;
+  }
 }
