@@ -52,10 +52,11 @@ import java.util.List;
  * looks inside. So when the inside is wrong (an unknown type, a key over the limit, a field that
  * runs past the end), it can skip exactly that frame, answer ERROR, and read the next one: the
  * stream is still in step. That is the <em>recoverable</em> case, {@link DecodeResult.Invalid}.
- * Only the length header itself must be believed blindly; if it is above
- * {@link ProtocolLimits#maxFrameBytes()} the reader can neither hold the frame nor skip it
- * safely, and no longer knows where the next frame starts. That is the <em>fatal</em> case: the
- * decoder throws {@link ProtocolException}, and a server answers ERROR and closes.
+ * Only the length header itself has to be taken on trust. When it is above
+ * {@link ProtocolLimits#maxFrameBytes()} the peer is broken, hostile or out of step (those four
+ * bytes may be the middle of something else), and skipping gigabytes on its word is no safer than
+ * reading them. That is the <em>fatal</em> case: the decoder throws {@link ProtocolException}, and
+ * a server answers ERROR and closes.
  *
  * <p><b>Never an allocation from an unchecked number.</b> Every length is checked against the
  * limits and against the bytes that are actually there before an array is made for it, so four
