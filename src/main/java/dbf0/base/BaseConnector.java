@@ -35,6 +35,12 @@ public abstract class BaseConnector implements Runnable {
   /** Uses the connected socket for one unit of work; the socket is closed afterwards. */
   protected abstract void processConnection(Socket socket) throws IOException;
 
+  /**
+   * Called after each connection that completed without error, with the time from just before
+   * connect to just after close: the latency of a one-operation connection.
+   */
+  protected void connectionDone(long startNanos, long endNanos) {}
+
   /** Starts this connector on a thread of its own. */
   public synchronized void start() {
     if (thread != null) {
@@ -46,10 +52,14 @@ public abstract class BaseConnector implements Runnable {
   @Override
   public void run() {
     while (!stopped) {
-      try (Socket socket = new Socket()) {
-        socket.setSoTimeout(TIMEOUT_MILLIS);
-        socket.connect(serverAddress, TIMEOUT_MILLIS);
-        processConnection(socket);
+      long start = System.nanoTime();
+      try {
+        try (Socket socket = new Socket()) {
+          socket.setSoTimeout(TIMEOUT_MILLIS);
+          socket.connect(serverAddress, TIMEOUT_MILLIS);
+          processConnection(socket);
+        }
+        connectionDone(start, System.nanoTime());
       } catch (IOException | RuntimeException e) {
         if (stopped) {
           break; // the run ended mid-operation: not an error

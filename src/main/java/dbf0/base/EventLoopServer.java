@@ -165,7 +165,7 @@ public final class EventLoopServer implements Closeable {
     public void run() {
       try {
         while (!closing) {
-          selector.select(1000);
+          selector.select(idleCheckMillis());
           registerIncoming();
           Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
           while (keys.hasNext()) {
@@ -279,7 +279,7 @@ public final class EventLoopServer implements Closeable {
 
     private void closeIdle() {
       long now = System.nanoTime();
-      if (now - lastIdleCheck < 250_000_000L) {
+      if (now - lastIdleCheck < idleCheckMillis() * 1_000_000L) {
         return;
       }
       lastIdleCheck = now;
@@ -321,6 +321,11 @@ public final class EventLoopServer implements Closeable {
         handled.incrementAndGet();
       }
     }
+  }
+
+  /** How often a loop looks for idle connections: a quarter of the timeout, within 10..250 ms. */
+  private long idleCheckMillis() {
+    return Math.max(10, Math.min(250, idleTimeoutNanos / 4_000_000L));
   }
 
   private static Object remote(Connection c) {

@@ -2,6 +2,8 @@ package dbf0.cli;
 
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.MapBackends;
+import dbf0.kv.server.ServerModel;
+import dbf0.kv.server.ServerOptions;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -24,7 +26,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
-    description = {"Serves a map over TCP (seed protocol v1) until Ctrl-C or SIGTERM."},
+    description = {"Serves a map over TCP until Ctrl-C or SIGTERM. Each connection's first byte picks its",
+        "protocol: v1 (the seed's) or v2 (persistent, pipelined, batched)."},
     footer = {"", "Binds to loopback unless --bind says otherwise: to serve other hosts use --bind 0.0.0.0."})
 public final class ServeCommand implements Callable<Integer> {
 
@@ -43,9 +46,17 @@ public final class ServeCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "9000", description = "port; 0 picks a free one (default: ${DEFAULT-VALUE})")
   int port;
 
-  @Option(names = "--read-timeout", defaultValue = "10s", converter = Cli.DurationConverter.class,
-      description = "drop a client that sends nothing for this long (default: ${DEFAULT-VALUE})")
-  Duration readTimeout;
+  @Option(names = "--server-model", defaultValue = "pool", paramLabel = "MODEL",
+      description = "pool (fixed thread pool), virtual (a virtual thread per connection) or nio (--threads event loops) (default: ${DEFAULT-VALUE})")
+  String serverModel;
+
+  @Option(names = "--max-connections", defaultValue = "10000", paramLabel = "N",
+      description = "connections beyond this many at once are closed on accept (default: ${DEFAULT-VALUE})")
+  int maxConnections;
+
+  @Option(names = {"--idle-timeout", "--read-timeout"}, defaultValue = "30s", converter = Cli.DurationConverter.class,
+      description = "close a connection whose client sends nothing for this long (default: ${DEFAULT-VALUE})")
+  Duration idleTimeout;
 
   public static void main(String[] args) {
     Cli.runAndExit(new ServeCommand(), args);
@@ -60,16 +71,19 @@ public final class ServeCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 0..65535, got " + port);
     }
     KeyValueServer server;
+    ServerModel model;
     try {
-      server = new KeyValueServer(new InetSocketAddress(bind, port), threads, MapBackends.create(map));
+      model = ServerModel.parse(serverModel);
+      server = new KeyValueServer(ServerOptions.defaults().withBindAddress(new InetSocketAddress(bind, port))
+          .withModel(model).withThreads(threads).withMaxConnections(maxConnections).withIdleTimeout(idleTimeout),
+          MapBackends.create(map));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    server.setReadTimeout(readTimeout);
     server.start();
     PrintWriter out = spec.commandLine().getOut();
-    out.printf("dbf0 server listening on %s (map %s, %d threads); Ctrl-C to stop%n",
-        server.getLocalAddress(), map, threads);
+    out.printf("dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
+        server.getLocalAddress(), map, model.cliName(), threads);
     out.flush();
 
     CountDownLatch stopped = new CountDownLatch(1);

@@ -35,8 +35,11 @@ class Dbf0Test {
     StringWriter out = new StringWriter();
     CommandLine cl = Cli.commandLine(new Dbf0());
     cl.setOut(new PrintWriter(out, true));
-    assertThat(cl.execute("write-race", "--keys", "20000", "--rounds", "1", "--json")).isZero();
+    // Thread-safe maps only in-process: a racing HashMap can leave a thread spinning (WriteRaceTest).
+    assertThat(cl.execute("write-race", "--maps", "hashtable,concurrent", "--keys", "20000", "--rounds", "1", "--json"))
+        .isZero();
     var json = com.google.gson.JsonParser.parseString(out.toString()).getAsJsonObject();
-    assertThat(json.getAsJsonArray("results")).hasSize(3);
+    assertThat(json.getAsJsonArray("results")).hasSize(2);
+    json.getAsJsonArray("results").forEach(r -> assertThat(r.getAsJsonObject().get("anomalous").getAsBoolean()).isFalse());
   }
 }

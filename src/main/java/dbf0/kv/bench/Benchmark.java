@@ -1,11 +1,14 @@
 package dbf0.kv.bench;
 
-import dbf0.base.SleepingClient;
 import dbf0.cli.Cli;
+import dbf0.kv.client.KeyValueClientStats;
 import dbf0.kv.client.KeyValueConnector;
+import dbf0.kv.client.LatencyRecorder;
 import dbf0.kv.protocol.PrefixIo;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.MapBackends;
+import dbf0.kv.server.ServerModel;
+import dbf0.kv.server.ServerOptions;
 import dbf0.kv.workload.KeyValueTracker;
 import dbf0.kv.workload.RandomKeyValueSource;
 import java.io.IOException;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -31,7 +35,8 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   java -jar target/dbf0.jar bench 4 8 concurrent 16 64 0.1 PT10S
  *   java -cp target/dbf0.jar dbf0.kv.bench.Benchmark 4 8 concurrent 16 64 0.1 PT10S
- *   {"set":46012,"get":414833,"found":0,"missingKey":0,"errors":0,"seconds":10.002,"ops_per_sec":46076.3}
+ *   {"set":11092,"get":98348,"found":0,"missingKey":0,"errors":0,"seconds":10.004,"ops_per_sec":10939.4,
+ *    "p50_us":80,"p90_us":110,"p99_us":180,"p999_us":900,"max_us":12000,"server_model":"pool",...}
  * </pre>
  *
  * Bad or missing arguments print the usage and exit with status 2.
@@ -43,7 +48,8 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Runs a v1 key/value server and load-generating clients on loopback for a while,",
-        "then prints one JSON object: set, get, found, missingKey, errors, seconds, ops_per_sec."},
+        "then prints one JSON object: set, get, found, missingKey, errors, seconds, ops_per_sec,",
+        "latency percentiles in microseconds (p50_us, p90_us, p99_us, p999_us, max_us) and the modes."},
     footer = {
         "",
         "Examples:",
@@ -92,6 +98,34 @@ public final class Benchmark implements Callable<Integer> {
   @Option(names = "--seed", description = "seed for the clients' random keys (default: a new one each run)")
   Long seed;
 
+  @Option(names = "--server-model", defaultValue = "pool", paramLabel = "MODEL",
+      description = "pool (the seed's thread pool), virtual (a virtual thread per connection) or nio (event loops; serverThreads = loops) (default: ${DEFAULT-VALUE})")
+  String serverModel;
+
+  @Option(names = "--client-mode", defaultValue = "per-op", paramLabel = "MODE",
+      description = "per-op (v1, a connection per operation, the seed's), persistent, pipelined or batched (v2) (default: ${DEFAULT-VALUE})")
+  String clientMode;
+
+  @Option(names = "--pipeline", paramLabel = "N",
+      description = "requests in flight per connection: pipelined mode (default 16), batched mode (default 1)")
+  Integer pipeline;
+
+  @Option(names = "--batch", defaultValue = "100", paramLabel = "N",
+      description = "batched mode: operations per frame (default: ${DEFAULT-VALUE})")
+  int batch;
+
+  @Option(names = "--order-preserving",
+      description = "pipelined/batched: a SET waits until the GETs before it are answered (keeps the generator's order)")
+  boolean orderPreserving;
+
+  @Option(names = "--close-order", defaultValue = "client-first", paramLabel = "WHO",
+      description = "per-op mode: client-first (the seed's: TIME_WAIT on the client) or server-first (default: ${DEFAULT-VALUE})")
+  String closeOrder;
+
+  @Option(names = "--warmup", defaultValue = "PT0S", paramLabel = "DURATION",
+      description = "load before the measured interval, not counted, e.g. PT2S (default: none)")
+  String warmup;
+
   public static void main(String[] args) {
     Cli.runAndExit(new Benchmark(), args);
   }
@@ -108,8 +142,19 @@ public final class Benchmark implements Callable<Integer> {
   private BenchmarkConfig validate() {
     require(serverThreads >= 1, "serverThreads must be at least 1, got " + serverThreads);
     require(clientThreads >= 1, "clientThreads must be at least 1, got " + clientThreads);
-    require(keyLength >= 1 && keyLength <= PrefixIo.MAX_LENGTH, "keyLength must be 1..127, got " + keyLength);
-    require(valueLength >= 0 && valueLength <= PrefixIo.MAX_LENGTH, "valueLength must be 0..127, got " + valueLength);
+    ClientMode mode;
+    try {
+      mode = ClientMode.parse(clientMode);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    if (mode == ClientMode.PER_OP) {
+      require(keyLength >= 1 && keyLength <= PrefixIo.MAX_LENGTH, "keyLength must be 1..127 in per-op mode (v1), got " + keyLength);
+      require(valueLength >= 0 && valueLength <= PrefixIo.MAX_LENGTH, "valueLength must be 0..127 in per-op mode (v1), got " + valueLength);
+    } else {
+      require(keyLength >= 1 && keyLength <= 1 << 16, "keyLength must be 1..65536, got " + keyLength);
+      require(valueLength >= 0 && valueLength <= 1 << 20, "valueLength must be 0..1048576, got " + valueLength);
+    }
     require(setFraction >= 0 && setFraction <= 1, "setFrac must be between 0 and 1, got " + setFraction);
     require(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
     try {
@@ -117,9 +162,24 @@ public final class Benchmark implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    int depth = pipeline != null ? pipeline : mode == ClientMode.PIPELINED ? 16 : 1;
+    require(depth >= 1 && depth <= 65_536, "--pipeline must be 1..65536, got " + depth);
+    require(batch >= 1 && batch <= 100_000, "--batch must be 1..100000, got " + batch);
     InetSocketAddress connectTo = connect == null ? null : parseHostPort(connect);
-    return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
-        duration, bindHost, port, connectTo, seed);
+    try {
+      Duration warm = dbf0.common.Durations.parse(warmup);
+      require(!warm.isNegative(), "--warmup must not be negative");
+      KeyValueConnector.CloseOrder order = switch (closeOrder) {
+        case "client-first" -> KeyValueConnector.CloseOrder.CLIENT_FIRST;
+        case "server-first" -> KeyValueConnector.CloseOrder.SERVER_FIRST;
+        default -> throw new IllegalArgumentException("--close-order is client-first or server-first, got '" + closeOrder + "'");
+      };
+      return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
+          duration, bindHost, port, connectTo, seed, ServerModel.parse(serverModel), mode,
+          order, depth, batch, warm, orderPreserving);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   private InetSocketAddress parseHostPort(String text) {
@@ -143,33 +203,103 @@ public final class Benchmark implements Callable<Integer> {
     KeyValueServer server = null;
     InetSocketAddress address = config.connectTo();
     if (address == null) {
-      server = new KeyValueServer(new InetSocketAddress(config.bindHost(), config.port()), config.serverThreads(),
-          MapBackends.create(config.mapType()));
+      ServerOptions options = ServerOptions.defaults()
+          .withBindAddress(new InetSocketAddress(config.bindHost(), config.port()))
+          .withModel(config.serverModel())
+          .withThreads(config.serverThreads())
+          .withMaxConnections(Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()));
+      server = new KeyValueServer(options, MapBackends.create(config.mapType()));
       server.start();
       address = server.getLocalAddress();
     }
     try {
-      LOG.info("benchmark: {} server threads, {} client threads, map {}, key {} B, value {} B, setFrac {}, {} s, server {}",
-          config.serverThreads(), config.clientThreads(), config.mapType(), config.keyLength(), config.valueLength(),
-          config.setFraction(), config.duration().toMillis() / 1000.0, address);
-      Random seeds = config.seed() == null ? new Random() : new Random(config.seed());
-      List<KeyValueConnector> connectors = new ArrayList<>();
-      for (int i = 0; i < config.clientThreads(); i++) {
-        Random random = new Random(seeds.nextLong());
-        connectors.add(new KeyValueConnector(address, "client-" + i, config.setFraction(),
-            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), KeyValueTracker.noop(), random));
+      LOG.info("benchmark: {} server threads ({}), {} client threads ({}), map {}, key {} B, value {} B, setFrac {}, {} s, server {}",
+          config.serverThreads(), config.serverModel().cliName(), config.clientThreads(), config.clientMode().cliName(),
+          config.mapType(), config.keyLength(), config.valueLength(), config.setFraction(),
+          config.duration().toMillis() / 1000.0, address);
+      List<LoadWorker> workers = workers(config, address);
+      workers.forEach(LoadWorker::start);
+      if (!config.warmup().isZero()) {
+        Thread.sleep(config.warmup());
       }
-      SleepingClient<KeyValueConnector> client = new SleepingClient<>(connectors, config.duration());
       long start = System.nanoTime();
-      client.run();
+      workers.forEach(w -> w.latencies().measureFrom(start));
+      try {
+        Thread.sleep(config.duration());
+      } finally {
+        workers.forEach(LoadWorker::stop);
+        for (LoadWorker w : workers) {
+          w.join();
+        }
+      }
       double seconds = (System.nanoTime() - start) / 1e9;
-      var stats = new dbf0.kv.client.KeyValueClientStats();
-      connectors.forEach(c -> stats.add(c.getStats()));
-      return new BenchmarkResult(stats, seconds, client.totalErrors());
+      KeyValueClientStats stats = new KeyValueClientStats();
+      Histogram latencies = new Histogram(3);
+      long errors = 0;
+      for (LoadWorker w : workers) {
+        stats.add(w.stats());
+        latencies.add(w.latencies().histogram());
+        errors += w.errors();
+      }
+      return new BenchmarkResult(stats, seconds, errors, latencies, config);
     } finally {
       if (server != null) {
         server.close();
       }
     }
+  }
+
+  private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address) {
+    Random seeds = config.seed() == null ? new Random() : new Random(config.seed());
+    List<LoadWorker> workers = new ArrayList<>();
+    for (int i = 0; i < config.clientThreads(); i++) {
+      Random random = new Random(seeds.nextLong());
+      var source = new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
+      workers.add(switch (config.clientMode()) {
+        case PER_OP -> perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source,
+            KeyValueTracker.noop(), random, config.closeOrder()));
+        case PERSISTENT -> new V2LoadWorker("client-" + i, address, config.setFraction(), source, random, 1, 1,
+            config.orderPreserving());
+        case PIPELINED -> new V2LoadWorker("client-" + i, address, config.setFraction(), source, random,
+            config.pipeline(), 1, config.orderPreserving());
+        case BATCHED -> new V2LoadWorker("client-" + i, address, config.setFraction(), source, random,
+            config.pipeline(), config.batch(), config.orderPreserving());
+      });
+    }
+    return workers;
+  }
+
+  private static LoadWorker perOp(KeyValueConnector connector) {
+    return new LoadWorker() {
+      @Override
+      public void start() {
+        connector.start();
+      }
+
+      @Override
+      public void stop() {
+        connector.stop();
+      }
+
+      @Override
+      public void join() throws InterruptedException {
+        connector.join();
+      }
+
+      @Override
+      public KeyValueClientStats stats() {
+        return connector.getStats();
+      }
+
+      @Override
+      public LatencyRecorder latencies() {
+        return connector.getLatencies();
+      }
+
+      @Override
+      public long errors() {
+        return connector.getErrors();
+      }
+    };
   }
 }

@@ -1,13 +1,19 @@
 package dbf0.kv.bench;
 
+import dbf0.kv.client.KeyValueConnector.CloseOrder;
+import dbf0.kv.server.ServerModel;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
- * One benchmark run: the seed's seven arguments plus where the server is.
+ * One benchmark run: the seed's seven arguments, then how server and clients run.
  *
  * @param connectTo null to start a server in this JVM; otherwise the address of a server that
  *     is already running (started with {@code dbf0 server}), and only the clients run here
+ * @param warmup load that runs before the measured interval and is not counted
+ * @param pipeline requests in flight per connection (pipelined mode)
+ * @param batch operations per frame (batched mode)
+ * @param orderPreserving pipelined/batched: a SET waits for the GETs before it
  */
 public record BenchmarkConfig(
     int serverThreads,
@@ -20,12 +26,30 @@ public record BenchmarkConfig(
     String bindHost,
     int port,
     InetSocketAddress connectTo,
-    Long seed) {
+    Long seed,
+    ServerModel serverModel,
+    ClientMode clientMode,
+    CloseOrder closeOrder,
+    int pipeline,
+    int batch,
+    Duration warmup,
+    boolean orderPreserving) {
 
-  /** A run with the server in this JVM on 127.0.0.1 and any free port. */
+  /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
       int valueLength, double setFraction, Duration duration) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
-        duration, "127.0.0.1", 0, null, null);
+        duration, "127.0.0.1", 0, null, null, ServerModel.POOL, ClientMode.PER_OP, CloseOrder.CLIENT_FIRST, 1, 1,
+        Duration.ZERO, false);
+  }
+
+  public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
+    return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
+        bindHost, port, connectTo, seed, model, mode, closeOrder, pipelineDepth, batchSize, warmup, orderPreserving);
+  }
+
+  public BenchmarkConfig withCloseOrder(CloseOrder order) {
+    return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
+        bindHost, port, connectTo, seed, serverModel, clientMode, order, pipeline, batch, warmup, orderPreserving);
   }
 }

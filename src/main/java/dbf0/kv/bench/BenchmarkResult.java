@@ -2,15 +2,18 @@ package dbf0.kv.bench;
 
 import com.google.gson.JsonObject;
 import dbf0.kv.client.KeyValueClientStats;
+import org.HdrHistogram.Histogram;
 
 /**
  * What one benchmark run measured. {@link #toJson()} keeps the seed's four counters under their
  * seed names (the 2020 study's analysis reads them) and adds the derived figures.
  *
- * @param seconds the measured interval: from starting the clients to their having all stopped
- * @param errors connections that failed while the run was going on
+ * @param seconds the measured interval: from the end of the warm-up to all clients having stopped
+ * @param errors operations or connections that failed while the run was going on
+ * @param latencyMicros one entry per operation, in microseconds
  */
-public record BenchmarkResult(KeyValueClientStats stats, double seconds, long errors) {
+public record BenchmarkResult(KeyValueClientStats stats, double seconds, long errors, Histogram latencyMicros,
+    BenchmarkConfig config) {
 
   public double opsPerSecond() {
     return (stats.getSet() + stats.getGet()) / seconds;
@@ -25,6 +28,22 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     json.addProperty("errors", errors);
     json.addProperty("seconds", Math.round(seconds * 1000) / 1000.0);
     json.addProperty("ops_per_sec", Math.round(opsPerSecond() * 10) / 10.0);
+    json.addProperty("p50_us", latencyMicros.getValueAtPercentile(50));
+    json.addProperty("p90_us", latencyMicros.getValueAtPercentile(90));
+    json.addProperty("p99_us", latencyMicros.getValueAtPercentile(99));
+    json.addProperty("p999_us", latencyMicros.getValueAtPercentile(99.9));
+    json.addProperty("max_us", latencyMicros.getMaxValue());
+    json.addProperty("server_model", config.serverModel().cliName());
+    json.addProperty("client_mode", config.clientMode().cliName());
+    if (config.clientMode() == ClientMode.PER_OP) {
+      json.addProperty("close_order", config.closeOrder().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+    }
+    if (config.clientMode() == ClientMode.PIPELINED) {
+      json.addProperty("pipeline", config.pipeline());
+    }
+    if (config.clientMode() == ClientMode.BATCHED) {
+      json.addProperty("batch", config.batch());
+    }
     return json;
   }
 }

@@ -13,18 +13,41 @@ import java.util.Random;
  * The seed's load generator: each connection performs one operation, a SET with probability
  * {@code setFraction}, otherwise a GET, on a key from the {@link KeyValueSource}. Counts go into
  * this connector's own {@link KeyValueClientStats}; read them after {@link #join()}.
+ *
+ * <p>{@link CloseOrder} is the one switch of the TIME_WAIT experiment: the seed's client closes
+ * first, so every connection leaves a TIME_WAIT socket holding one of the client's ephemeral
+ * ports for a minute; letting the server close first moves that state to the server's side.
  */
 public class KeyValueConnector extends BaseConnector {
+
+  /** Who closes a one-operation connection first. */
+  public enum CloseOrder {
+    /** The seed's: the client closes as soon as it has sent its SET or read its GET reply. */
+    CLIENT_FIRST,
+    /** The client waits for the server's close (v1 servers close after the one operation). */
+    SERVER_FIRST
+  }
 
   private final double setFraction;
   private final KeyValueSource source;
   private final KeyValueTracker tracker;
   private final KeyValueClientStats stats = new KeyValueClientStats();
+  private final LatencyRecorder latencies = new LatencyRecorder();
   private final Random random;
+  private final CloseOrder closeOrder;
+  private boolean lastWasSet;
+  private ByteArrayWrapper lastKey;
+  private ByteArrayWrapper lastValue;
 
   public KeyValueConnector(InetSocketAddress serverAddress, String name, double setFraction,
       KeyValueSource source, KeyValueTracker tracker, Random random) {
+    this(serverAddress, name, setFraction, source, tracker, random, CloseOrder.CLIENT_FIRST);
+  }
+
+  public KeyValueConnector(InetSocketAddress serverAddress, String name, double setFraction,
+      KeyValueSource source, KeyValueTracker tracker, Random random, CloseOrder closeOrder) {
     super(serverAddress, name);
+    this.closeOrder = closeOrder;
     if (!(setFraction >= 0 && setFraction <= 1)) {
       throw new IllegalArgumentException("setFraction must be in [0, 1], got " + setFraction);
     }
@@ -37,17 +60,40 @@ public class KeyValueConnector extends BaseConnector {
   @Override
   protected void processConnection(Socket socket) throws IOException {
     ByteArrayWrapper key = source.nextKey();
-    if (random.nextDouble() < setFraction) {
-      SeedProtocolClient.set(socket, key, source.valueFor(key));
-      tracker.trackSet(key);
+    lastKey = key;
+    lastWasSet = random.nextDouble() < setFraction;
+    boolean serverFirst = closeOrder == CloseOrder.SERVER_FIRST;
+    if (lastWasSet) {
+      if (serverFirst) {
+        SeedProtocolClient.setAndAwaitClose(socket, key, source.valueFor(key));
+      } else {
+        SeedProtocolClient.set(socket, key, source.valueFor(key));
+      }
+    } else {
+      lastValue = serverFirst ? SeedProtocolClient.getAndAwaitClose(socket, key) : SeedProtocolClient.get(socket, key);
+    }
+  }
+
+  /** Counts the operation only once its connection closed cleanly, and only inside the measured interval. */
+  @Override
+  protected void connectionDone(long startNanos, long endNanos) {
+    if (!latencies.counts(startNanos)) {
+      return;
+    }
+    latencies.record(startNanos, endNanos);
+    if (lastWasSet) {
+      tracker.trackSet(lastKey);
       stats.countSet();
     } else {
-      ByteArrayWrapper value = SeedProtocolClient.get(socket, key);
-      stats.countGet(value != null, value == null && tracker.contains(key));
+      stats.countGet(lastValue != null, lastValue == null && tracker.contains(lastKey));
     }
   }
 
   public KeyValueClientStats getStats() {
     return stats;
+  }
+
+  public LatencyRecorder getLatencies() {
+    return latencies;
   }
 }

@@ -55,7 +55,7 @@ public final class KeyValueServer implements Closeable {
   }
 
   ByteSession newSession() {
-    return new ProtocolSession(map);
+    return new ProtocolSession(map, options.limits());
   }
 
   public synchronized void start() throws IOException {

@@ -5,6 +5,8 @@ import dbf0.base.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.PrefixIo;
 import dbf0.kv.protocol.ProtocolException;
+import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.protocol.V2Codec;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,8 +17,9 @@ import java.util.Map;
  * the connection is handed to that protocol's session.
  *
  * <pre>
- *   first byte      protocol
- *   's' 0x73, 'g' 0x67    v1, the seed protocol ({@link SeedSession})
+ *   first byte             protocol
+ *   's' 0x73, 'g' 0x67     v1, the seed protocol ({@link SeedSession})
+ *   0xDB                   v2, persistent and pipelined ({@link V2Session}); 0xDB is not ASCII
  * </pre>
  *
  * Recognising the protocol from bytes the client sends anyway costs no round trip, and v1 stays
@@ -25,10 +28,16 @@ import java.util.Map;
 final class ProtocolSession implements ByteSession {
 
   private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+  private final ProtocolLimits limits;
   private ByteSession protocol;
 
   ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+    this(map, ProtocolLimits.DEFAULTS);
+  }
+
+  ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map, ProtocolLimits limits) {
     this.map = map;
+    this.limits = limits;
   }
 
   @Override
@@ -45,8 +54,9 @@ final class ProtocolSession implements ByteSession {
   private ByteSession choose(byte first) throws ProtocolException {
     return switch (first) {
       case PrefixIo.SET, PrefixIo.GET -> new SeedSession(map);
+      case V2Codec.MAGIC -> new V2Session(map, limits);
       default -> throw new ProtocolException(String.format(
-          "first byte 0x%02x is no known protocol (v1 starts with 's' or 'g')", first & 0xff));
+          "first byte 0x%02x is no known protocol (v1 starts with 's' or 'g', v2 with 0xdb)", first & 0xff));
     };
   }
 

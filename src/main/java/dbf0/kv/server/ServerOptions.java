@@ -1,6 +1,7 @@
 package dbf0.kv.server;
 
 import java.net.InetSocketAddress;
+import dbf0.kv.protocol.ProtocolLimits;
 import java.time.Duration;
 
 /**
@@ -11,13 +12,15 @@ import java.time.Duration;
  * @param threads pool threads (pool), event loops (nio); unused by virtual
  * @param maxConnections connections beyond this many at once are closed on accept
  * @param idleTimeout a connection with no bytes from its client for this long is closed
+ * @param limits protocol v2's maxima for keys, values, frames and batches
  */
 public record ServerOptions(
     InetSocketAddress bindAddress,
     ServerModel model,
     int threads,
     int maxConnections,
-    Duration idleTimeout) {
+    Duration idleTimeout,
+    ProtocolLimits limits) {
 
   public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
@@ -37,26 +40,30 @@ public record ServerOptions(
   /** The seed's set-up: a pool of {@code threads} on loopback, any free port. */
   public static ServerOptions defaults() {
     return new ServerOptions(new InetSocketAddress("127.0.0.1", 0), ServerModel.POOL, 4, DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_IDLE_TIMEOUT);
+        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS);
   }
 
   public ServerOptions withBindAddress(InetSocketAddress address) {
-    return new ServerOptions(address, model, threads, maxConnections, idleTimeout);
+    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits);
   }
 
   public ServerOptions withModel(ServerModel m) {
-    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout);
+    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits);
   }
 
   public ServerOptions withThreads(int n) {
-    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout);
+    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits);
   }
 
   public ServerOptions withMaxConnections(int n) {
-    return new ServerOptions(bindAddress, model, threads, n, idleTimeout);
+    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits);
+  }
+
+  public ServerOptions withLimits(ProtocolLimits l) {
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l);
   }
 
   public ServerOptions withIdleTimeout(Duration d) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, d);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits);
   }
 }

@@ -59,12 +59,47 @@ class BenchmarkCliTest {
       "1 1 concurrent 16 64 0.1 PT0S",                 // zero duration
       "1 1 concurrent 16 64 0.1 PT1S --port 70000",    // bad port
       "1 1 concurrent 16 64 0.1 PT1S --connect nohostport",
-      "1 1 concurrent 16 64 0.1 PT1S --bogus"})
+      "1 1 concurrent 16 64 0.1 PT1S --bogus",
+      "1 1 concurrent 16 64 0.1 PT1S --server-model threads",
+      "1 1 concurrent 16 64 0.1 PT1S --client-mode turbo",
+      "1 1 concurrent 16 64 0.1 PT1S --client-mode pipelined --pipeline 0",
+      "1 1 concurrent 16 64 0.1 PT1S --client-mode batched --batch 0",
+      "1 1 concurrent 16 64 0.1 PT1S --close-order whoever",
+      "1 1 concurrent 16 64 0.1 PT1S --warmup soon"})
   void badArgumentsPrintUsageAndExitTwo(String args) {
     Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
     assertThat(run.err()).contains("Usage:").doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "--server-model pool --client-mode per-op --close-order server-first",
+      "--server-model virtual --client-mode persistent",
+      "--server-model nio --client-mode pipelined --pipeline 8",
+      "--server-model nio --client-mode batched --batch 50 --warmup PT0.2S",
+      "--server-model pool --client-mode batched --batch 20 --order-preserving"})
+  void everyModeRunsAndReportsLatencies(String flags) {
+    String[] args = (String.join(" ", "2", "2", "concurrent", "16", "64", "0.5", "PT1S") + " " + flags).split(" ");
+    Run run = run(args);
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.get("set").getAsLong()).isPositive();
+    assertThat(json.get("get").getAsLong()).isPositive();
+    assertThat(json.get("errors").getAsLong()).isZero();
+    assertThat(json.get("p50_us").getAsLong()).isPositive();
+    assertThat(json.get("p99_us").getAsLong()).isGreaterThanOrEqualTo(json.get("p50_us").getAsLong());
+    assertThat(json.get("max_us").getAsLong()).isGreaterThanOrEqualTo(json.get("p999_us").getAsLong());
+    assertThat(json.get("server_model").getAsString()).isEqualTo(args[8]);
+    assertThat(json.get("client_mode").getAsString()).isEqualTo(args[10]);
+  }
+
+  @Test
+  void v2ModesAcceptLongKeysAndValues() {
+    Run run = run("1", "1", "concurrent", "300", "5000", "0.5", "PT1S", "--client-mode", "persistent");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(JsonParser.parseString(run.out()).getAsJsonObject().get("errors").getAsLong()).isZero();
   }
 
   @Test

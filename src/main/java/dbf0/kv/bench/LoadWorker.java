@@ -1,0 +1,23 @@
+package dbf0.kv.bench;
+
+import dbf0.kv.client.KeyValueClientStats;
+import dbf0.kv.client.LatencyRecorder;
+
+/** One load-generating thread of a benchmark, whatever protocol it speaks. */
+interface LoadWorker {
+
+  void start();
+
+  /** Asks the thread to finish its current operation (or window) and stop. */
+  void stop();
+
+  void join() throws InterruptedException;
+
+  /** Counts of the measured interval; read after {@link #join()}. */
+  KeyValueClientStats stats();
+
+  LatencyRecorder latencies();
+
+  /** Operations or connections that failed. */
+  long errors();
+}

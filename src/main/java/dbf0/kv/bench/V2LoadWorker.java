@@ -1,0 +1,207 @@
+package dbf0.kv.bench;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.common.RateLimitedLog;
+import dbf0.kv.client.KeyValueClientStats;
+import dbf0.kv.client.LatencyRecorder;
+import dbf0.kv.protocol.DecodeResult;
+import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.protocol.Request;
+import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V2Codec;
+import dbf0.kv.workload.KeyValueSource;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A load-generating thread over one persistent protocol v2 connection. It keeps up to
+ * {@code window} frames in flight, each holding {@code batchSize} operations:
+ * <ul>
+ *   <li>persistent: window 1, batch 1: one request, wait, next;
+ *   <li>pipelined: window N, batch 1: refill the window after every read, all new requests in
+ *       one write;
+ *   <li>batched: batch N: many operations per frame, one reply frame for all of them.
+ * </ul>
+ * With {@code orderPreserving}, a SET is a barrier: the GETs before it are sent and answered
+ * first, and nothing after it is sent until it is acknowledged, so the server sees this thread's
+ * operations in the generator's order even across frames.
+ *
+ * <p>Operations are counted by their replies: VALUE or NOT_FOUND is a GET, OK is a SET.
+ */
+final class V2LoadWorker implements LoadWorker, Runnable {
+
+  private static final RateLimitedLog ERROR_LOG = new RateLimitedLog(LoggerFactory.getLogger(V2LoadWorker.class), 5);
+
+  private final String name;
+  private final InetSocketAddress address;
+  private final double setFraction;
+  private final KeyValueSource source;
+  private final Random random;
+  private final int window;
+  private final int batchSize;
+  private final boolean orderPreserving;
+  private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
+  private final KeyValueClientStats stats = new KeyValueClientStats();
+  private final LatencyRecorder latencies = new LatencyRecorder();
+  private volatile boolean stopped;
+  private Thread thread;
+  private long errors;
+
+  // In-flight frames, oldest first: when each was sent, and a ring buffer over `window` slots.
+  private final long[] sentAt;
+  private int oldest;
+  private int inFlight;
+  private boolean barrier;
+
+  V2LoadWorker(String name, InetSocketAddress address, double setFraction, KeyValueSource source, Random random,
+      int window, int batchSize, boolean orderPreserving) {
+    this.name = name;
+    this.address = address;
+    this.setFraction = setFraction;
+    this.source = source;
+    this.random = random;
+    this.window = window;
+    this.batchSize = batchSize;
+    this.orderPreserving = orderPreserving;
+    this.sentAt = new long[window];
+  }
+
+  @Override
+  public void start() {
+    thread = Thread.ofPlatform().name(name).daemon().start(this);
+  }
+
+  @Override
+  public void run() {
+    try (Socket socket = new Socket()) {
+      socket.setTcpNoDelay(true);
+      socket.setSoTimeout(10_000);
+      socket.connect(address, 10_000);
+      OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+      InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+      V2Codec.writePreamble(out);
+      while (!stopped) {
+        while (inFlight < window && !barrier && !stopped) {
+          send(out, nextFrame());
+        }
+        out.flush();
+        // One reply at least, then every reply already buffered, before refilling the window.
+        do {
+          receive(in);
+        } while (inFlight > 0 && (in.available() > 0 || barrier));
+      }
+      while (inFlight > 0) {
+        receive(in); // let the last replies arrive, so the server is not reset mid-write
+      }
+    } catch (IOException | RuntimeException e) {
+      if (!stopped) {
+        errors++;
+        ERROR_LOG.warn("{}: {}", name, e.toString());
+      }
+    }
+  }
+
+  private Request nextFrame() {
+    if (batchSize == 1) {
+      Request op = nextOp();
+      barrier = orderPreserving && op instanceof Request.Set;
+      return op;
+    }
+    List<Request> ops = new ArrayList<>(batchSize);
+    while (ops.size() < batchSize) {
+      Request op = nextOp();
+      ops.add(op);
+      if (orderPreserving && op instanceof Request.Set) {
+        barrier = true; // the GETs so far and this SET go now; nothing more until all are answered
+        break;
+      }
+    }
+    return new Request.Batch(ops);
+  }
+
+  private Request nextOp() {
+    ByteArrayWrapper key = source.nextKey().copy(); // the source reuses its buffer
+    if (random.nextDouble() < setFraction) {
+      return new Request.Set(key, source.valueFor(key).copy());
+    }
+    return new Request.Get(key);
+  }
+
+  private void send(OutputStream out, Request frame) throws IOException {
+    V2Codec.writeRequest(out, frame, limits);
+    sentAt[(oldest + inFlight) % window] = System.nanoTime();
+    inFlight++;
+  }
+
+  private void receive(InputStream in) throws IOException {
+    DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
+    long now = System.nanoTime();
+    long start = sentAt[oldest];
+    oldest = (oldest + 1) % window;
+    inFlight--;
+    if (inFlight == 0) {
+      barrier = false;
+    }
+    if (!(result instanceof DecodeResult.Frame<Response> frame)) {
+      errors++;
+      return;
+    }
+    if (!latencies.counts(start)) {
+      return;
+    }
+    Response response = frame.value();
+    if (response instanceof Response.Batch batch) {
+      latencies.record(start, now, batch.replies().size());
+      batch.replies().forEach(this::count);
+    } else {
+      latencies.record(start, now);
+      count(response);
+    }
+  }
+
+  private void count(Response response) {
+    switch (response) {
+      case Response.Value v -> stats.countGet(true, false);
+      case Response.NotFound n -> stats.countGet(false, false);
+      case Response.Ok ok -> stats.countSet();
+      case Response.Error e -> errors++;
+      case Response.Batch b -> errors++;
+    }
+  }
+
+  @Override
+  public void stop() {
+    stopped = true;
+  }
+
+  @Override
+  public void join() throws InterruptedException {
+    if (thread != null) {
+      thread.join();
+    }
+  }
+
+  @Override
+  public KeyValueClientStats stats() {
+    return stats;
+  }
+
+  @Override
+  public LatencyRecorder latencies() {
+    return latencies;
+  }
+
+  @Override
+  public long errors() {
+    return errors;
+  }
+}

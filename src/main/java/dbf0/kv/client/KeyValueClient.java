@@ -1,0 +1,274 @@
+package dbf0.kv.client;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.protocol.DecodeResult;
+import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.protocol.Request;
+import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V2Codec;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+/**
+ * A client for library users: one persistent protocol v2 connection to a dbf0 server.
+ *
+ * <pre>{@code
+ * try (KeyValueClient client = KeyValueClient.connect(new InetSocketAddress("127.0.0.1", 9000))) {
+ *   client.set(key, value);                       // acknowledged by the server
+ *   ByteArrayWrapper v = client.get(key);         // null when absent
+ *   boolean removed = client.delete(key);
+ *
+ *   // Pipelining: send many requests before the first reply is back.
+ *   List<CompletableFuture<ByteArrayWrapper>> futures = keys.stream().map(client::getAsync).toList();
+ * }
+ * }</pre>
+ *
+ * <p>Replies arrive in request order, so a reader thread completes the oldest waiting future with
+ * each reply. Thread-safe: several threads may share one client, their requests interleave. An
+ * ERROR reply fails that request with {@link ServerErrorException}; a broken or closed connection
+ * fails every waiting request with {@link ConnectionClosedException}.
+ */
+public final class KeyValueClient implements AutoCloseable {
+
+  private final Socket socket;
+  private final OutputStream out;
+  private final InputStream in;
+  private final ProtocolLimits limits;
+  private final Duration timeout;
+  private final ArrayDeque<Pending<?>> waiting = new ArrayDeque<>();
+  private final Thread reader;
+  private IOException failure; // guarded by waiting
+
+  private record Pending<T>(CompletableFuture<T> future, Function<Response, T> convert) {
+    void complete(Response response) {
+      if (response instanceof Response.Error error) {
+        future.completeExceptionally(new ServerErrorException(error.message()));
+        return;
+      }
+      try {
+        future.complete(convert.apply(response));
+      } catch (RuntimeException e) {
+        future.completeExceptionally(e);
+      }
+    }
+  }
+
+  private KeyValueClient(Socket socket, ProtocolLimits limits, Duration timeout) throws IOException {
+    this.socket = socket;
+    this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+    this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+    this.limits = limits;
+    this.timeout = timeout;
+    V2Codec.writePreamble(out);
+    this.reader = Thread.ofVirtual().name("kv-client-reader").start(this::readReplies);
+  }
+
+  /** Connects with the default limits and a 10 s timeout for connecting and for each reply. */
+  public static KeyValueClient connect(InetSocketAddress address) throws IOException {
+    return connect(address, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));
+  }
+
+  public static KeyValueClient connect(String host, int port) throws IOException {
+    return connect(new InetSocketAddress(host, port));
+  }
+
+  /**
+   * @param limits the largest keys and values this client will send (the server has its own)
+   * @param timeout how long to wait for the connection, and for each reply in the blocking calls
+   */
+  public static KeyValueClient connect(InetSocketAddress address, ProtocolLimits limits, Duration timeout)
+      throws IOException {
+    Socket socket = new Socket();
+    try {
+      socket.setTcpNoDelay(true);
+      socket.connect(address, (int) timeout.toMillis());
+      return new KeyValueClient(socket, limits, timeout);
+    } catch (IOException | RuntimeException e) {
+      socket.close();
+      throw e;
+    }
+  }
+
+  /** The value stored under {@code key}, or null. */
+  public ByteArrayWrapper get(ByteArrayWrapper key) throws IOException {
+    return await(getAsync(key));
+  }
+
+  /** Stores {@code value} under {@code key}; returns once the server has applied it. */
+  public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
+    await(setAsync(key, value));
+  }
+
+  /** Removes {@code key}; true if it was there. */
+  public boolean delete(ByteArrayWrapper key) throws IOException {
+    return await(deleteAsync(key));
+  }
+
+  /** A round trip that touches no data. */
+  public void ping() throws IOException {
+    await(send(new Request.Ping(), r -> null));
+  }
+
+  /**
+   * Sends many operations in one frame; the replies come back in the same order (VALUE,
+   * NOT_FOUND, OK, or ERROR for an operation that failed).
+   */
+  public List<Response> batch(List<Request> ops) throws IOException {
+    return await(batchAsync(ops));
+  }
+
+  public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
+    return send(new Request.Get(key), r -> switch (r) {
+      case Response.Value v -> v.value();
+      case Response.NotFound n -> null;
+      default -> throw unexpected("GET", r);
+    });
+  }
+
+  public CompletableFuture<Void> setAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+    return send(new Request.Set(key, value), r -> {
+      if (!(r instanceof Response.Ok)) {
+        throw unexpected("SET", r);
+      }
+      return null;
+    });
+  }
+
+  public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+    return send(new Request.Delete(key), r -> switch (r) {
+      case Response.Ok ok -> true;
+      case Response.NotFound n -> false;
+      default -> throw unexpected("DELETE", r);
+    });
+  }
+
+  public CompletableFuture<List<Response>> batchAsync(List<Request> ops) {
+    Request.Batch batch = new Request.Batch(ops);
+    return send(batch, r -> {
+      if (r instanceof Response.Batch replies && replies.replies().size() == ops.size()) {
+        return replies.replies();
+      }
+      throw unexpected("BATCH of " + ops.size(), r);
+    });
+  }
+
+  private static IllegalStateException unexpected(String request, Response response) {
+    return new IllegalStateException("unexpected reply to " + request + ": " + response);
+  }
+
+  /**
+   * Writes the request and queues its future in one step under the lock, so that the queue's
+   * order is the wire's order. The request is checked against the limits before anything is sent.
+   */
+  private <T> CompletableFuture<T> send(Request request, Function<Response, T> convert) {
+    CompletableFuture<T> future = new CompletableFuture<>();
+    byte[] frame;
+    try {
+      frame = V2Codec.encode(request, limits);
+    } catch (IllegalArgumentException e) {
+      future.completeExceptionally(e);
+      return future;
+    }
+    synchronized (waiting) {
+      if (failure != null) {
+        future.completeExceptionally(failure);
+        return future;
+      }
+      try {
+        out.write(frame);
+        out.flush();
+        waiting.add(new Pending<>(future, convert));
+      } catch (IOException e) {
+        failAll(new ConnectionClosedException("could not send: " + e.getMessage(), e));
+        future.completeExceptionally(failure);
+      }
+    }
+    return future;
+  }
+
+  private void readReplies() {
+    try {
+      while (true) {
+        DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
+        Pending<?> pending;
+        synchronized (waiting) {
+          pending = waiting.poll();
+        }
+        if (pending == null) {
+          throw new IOException("the server sent a reply to no request");
+        }
+        switch (result) {
+          case DecodeResult.Frame<Response> frame -> pending.complete(frame.value());
+          case DecodeResult.Invalid<Response> invalid ->
+              pending.future().completeExceptionally(new IOException("malformed reply: " + invalid.message()));
+        }
+      }
+    } catch (IOException e) {
+      synchronized (waiting) {
+        failAll(new ConnectionClosedException(
+            failure != null ? failure.getMessage() : "connection closed: " + e.getMessage(), e));
+      }
+    }
+  }
+
+  /** Fails every waiting request; call holding the lock. */
+  private void failAll(IOException cause) {
+    if (failure == null) {
+      failure = cause;
+    }
+    Pending<?> pending;
+    while ((pending = waiting.poll()) != null) {
+      pending.future().completeExceptionally(failure);
+    }
+    try {
+      socket.close();
+    } catch (IOException ignored) {
+      // already failing
+    }
+  }
+
+  private <T> T await(CompletableFuture<T> future) throws IOException {
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IOException(e.getCause());
+    } catch (TimeoutException e) {
+      throw new IOException("no reply within " + timeout.toMillis() + " ms");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting for a reply", e);
+    }
+  }
+
+  /** Closes the connection; requests still waiting fail with {@link ConnectionClosedException}. */
+  @Override
+  public void close() {
+    synchronized (waiting) {
+      failAll(new ConnectionClosedException("client closed", null));
+    }
+    try {
+      reader.join(timeout.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package dbf0.kv.client;
+
+import java.io.IOException;
+
+/**
+ * The server answered a request with an ERROR reply (for example a key over the server's
+ * limit). The connection is still usable.
+ */
+public class ServerErrorException extends IOException {
+
+  public ServerErrorException(String message) {
+    super("server error: " + message);
+  }
+}

@@ -1,0 +1,104 @@
+package dbf0.kv.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.ConnectionClosedException;
+import dbf0.kv.client.KeyValueClient;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The connection cap, the idle timeout, and many persistent connections at once. */
+@Timeout(90)
+class ConnectionLimitsTest {
+
+  @ParameterizedTest
+  @EnumSource(ServerModel.class)
+  void connectionsBeyondTheCapAreClosedAtOnce(ServerModel model) throws Exception {
+    try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model).withThreads(2)
+        .withMaxConnections(5).withIdleTimeout(Duration.ofSeconds(20)), MapBackends.create("concurrent"))) {
+      server.start();
+      List<Socket> held = new ArrayList<>();
+      try {
+        for (int i = 0; i < 5; i++) {
+          held.add(V1.connect(server.getLocalAddress()));
+        }
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (server.getOpenConnections() < 5 && System.nanoTime() < deadline) {
+          Thread.sleep(5);
+        }
+        try (Socket extra = V1.connect(server.getLocalAddress())) {
+          assertThat(extra.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+        }
+        assertThat(server.getConnectionsFailed()).isEqualTo(1);
+      } finally {
+        for (Socket s : held) {
+          s.close();
+        }
+      }
+      // Once the held connections are gone, new ones are served again.
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      while (server.getOpenConnections() > 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      V1.set(server.getLocalAddress(), ByteArrayWrapper.of(1), ByteArrayWrapper.of(2));
+      assertThat(V1.get(server.getLocalAddress(), ByteArrayWrapper.of(1))).isEqualTo(ByteArrayWrapper.of(2));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(ServerModel.class)
+  void idlePersistentConnectionIsClosedAfterTheTimeout(ServerModel model) throws Exception {
+    try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model).withThreads(2)
+        .withIdleTimeout(Duration.ofMillis(400)), MapBackends.create("concurrent"));) {
+      server.start();
+      try (KeyValueClient client = KeyValueClient.connect(server.getLocalAddress())) {
+        client.ping();
+        Thread.sleep(400 + 600); // the nio loop looks for idle connections every 250 ms
+        assertThatThrownBy(client::ping).isInstanceOf(ConnectionClosedException.class);
+      }
+      try (KeyValueClient busy = KeyValueClient.connect(server.getLocalAddress())) {
+        for (int i = 0; i < 10; i++) { // a connection in use is not idle
+          busy.ping();
+          Thread.sleep(100);
+        }
+        busy.ping();
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ServerModel.class, names = {"NIO", "VIRTUAL"})
+  void thousandPersistentConnectionsAreAllServed(ServerModel model) throws Exception {
+    int connections = 1_000;
+    try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model).withThreads(2),
+        MapBackends.create("concurrent"))) {
+      server.start();
+      List<KeyValueClient> clients = new ArrayList<>();
+      try {
+        for (int i = 0; i < connections; i++) {
+          clients.add(KeyValueClient.connect(server.getLocalAddress()));
+        }
+        for (int round = 0; round < 3; round++) {
+          List<CompletableFuture<Void>> acks = new ArrayList<>();
+          for (int i = 0; i < connections; i++) {
+            acks.add(clients.get(i).setAsync(ByteArrayWrapper.of(i >> 8, i, round), ByteArrayWrapper.of(round)));
+          }
+          CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get();
+        }
+        assertThat(server.getOpenConnections()).isEqualTo(connections);
+        assertThat(server.size()).isEqualTo(3 * connections);
+        assertThat(server.getConnectionsFailed()).isZero();
+      } finally {
+        clients.forEach(KeyValueClient::close);
+      }
+    }
+  }
+}

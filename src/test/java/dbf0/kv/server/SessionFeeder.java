@@ -1,0 +1,39 @@
+package dbf0.kv.server;
+
+import dbf0.base.ByteSession;
+import dbf0.base.InputBuffer;
+import dbf0.base.OutputBuffer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/** Test helper: feeds a session bytes in chunks, as a server would, without any socket. */
+final class SessionFeeder {
+
+  final ByteSession session;
+  final InputBuffer input = new InputBuffer(16);
+  final OutputBuffer output = new OutputBuffer(16);
+  ByteSession.Next last = ByteSession.Next.READ_MORE;
+
+  SessionFeeder(ByteSession session) {
+    this.session = session;
+  }
+
+  /** Delivers {@code bytes[from, to)} as one read. */
+  ByteSession.Next feed(byte[] bytes, int from, int to) throws IOException {
+    ByteBuffer buffer = input.forWriting(Math.max(session.bytesNeeded(), input.pending() + (to - from)));
+    buffer.put(bytes, from, to - from);
+    try {
+      last = session.onRead(input.forReading(), output);
+    } finally {
+      input.afterReading();
+    }
+    return last;
+  }
+
+  /** Delivers the bytes split at {@code split} (two reads), then returns the output so far. */
+  byte[] feedSplit(byte[] bytes, int split) throws IOException {
+    feed(bytes, 0, split);
+    feed(bytes, split, bytes.length);
+    return output.toByteArray();
+  }
+}
