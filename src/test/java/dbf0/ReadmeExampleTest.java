@@ -3,9 +3,12 @@ package dbf0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.client.SeedProtocolClient;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.MapBackends;
+import dbf0.kv.server.ServerModel;
+import dbf0.kv.server.ServerOptions;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import org.junit.jupiter.api.Test;
@@ -29,5 +32,20 @@ class ReadmeExampleTest {
       }
     }
     assertThat(got).hasToString("2a");
+  }
+
+  @Test
+  void readmeV2ClientExample() throws Exception {
+    var options = ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(2);
+    try (var server = new KeyValueServer(options, MapBackends.create("concurrent"))) {
+      server.start();
+      try (var client = KeyValueClient.connect(server.getLocalAddress())) {
+        var key = ByteArrayWrapper.of('h', 'i');
+        client.set(key, ByteArrayWrapper.of(42));
+        assertThat(client.get(key)).hasToString("2a");
+        var pending = client.getAsync(key);
+        assertThat(pending.join() + " " + client.delete(key)).isEqualTo("2a true");
+      }
+    }
   }
 }
