@@ -32,6 +32,7 @@ public final class KeyValueServer implements Closeable {
 
   private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
   private ServerOptions options;
+  private ServerContext context;
   private BaseServer blocking;
   private EventLoopServer eventLoop;
 
@@ -55,13 +56,14 @@ public final class KeyValueServer implements Closeable {
   }
 
   ByteSession newSession() {
-    return new ProtocolSession(map, options.limits());
+    return new ProtocolSession(context);
   }
 
   public synchronized void start() throws IOException {
     if (blocking != null || eventLoop != null) {
       throw new IllegalStateException("already started");
     }
+    context = new ServerContext(map, options);
     switch (options.model()) {
       case POOL, VIRTUAL -> {
         BaseServer server = new BaseServer("kv-" + options.model().cliName(), options.bindAddress(), options.threads()) {
@@ -83,6 +85,7 @@ public final class KeyValueServer implements Closeable {
         eventLoop = server;
       }
     }
+    context.bound(getLocalAddress().getPort(), this::getOpenConnections);
   }
 
   /** The bound address; with port 0 this tells which port was chosen. */

@@ -5,7 +5,6 @@ import dbf0.base.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.PrefixIo;
 import dbf0.kv.protocol.ProtocolException;
-import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.V2Codec;
 import java.io.EOFException;
 import java.io.IOException;
@@ -20,24 +19,30 @@ import java.util.Map;
  *   first byte             protocol
  *   's' 0x73, 'g' 0x67     v1, the seed protocol ({@link SeedSession})
  *   0xDB                   v2, persistent and pipelined ({@link V2Session}); 0xDB is not ASCII
+ *   '*', 'A'..'Z'          RESP2, Redis's protocol ({@link RespSession}): an array, or an inline command
+ *   anything else          an error: logged once, connection closed
  * </pre>
+ *
+ * Inline RESP commands (typed at a telnet prompt) must start with a capital letter: lower case
+ * 's' and 'g' are v1's operation bytes, and every other lower-case byte stays an unknown v1
+ * operation, as the seed's test vectors say. Redis tools always send arrays ('*').
  *
  * Recognising the protocol from bytes the client sends anyway costs no round trip, and v1 stays
  * byte for byte what it was.
  */
 final class ProtocolSession implements ByteSession {
 
-  private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
-  private final ProtocolLimits limits;
+  private final ServerContext context;
   private ByteSession protocol;
 
+  /** A session over {@code map} with the default options, for tests. */
   ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this(map, ProtocolLimits.DEFAULTS);
+    this(new ServerContext(map, ServerOptions.defaults()));
   }
 
-  ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map, ProtocolLimits limits) {
-    this.map = map;
-    this.limits = limits;
+  ProtocolSession(ServerContext context) {
+    this.context = context;
+    context.connectionsReceived.increment();
   }
 
   @Override
@@ -53,10 +58,15 @@ final class ProtocolSession implements ByteSession {
 
   private ByteSession choose(byte first) throws ProtocolException {
     return switch (first) {
-      case PrefixIo.SET, PrefixIo.GET -> new SeedSession(map);
-      case V2Codec.MAGIC -> new V2Session(map, limits);
-      default -> throw new ProtocolException(String.format(
-          "first byte 0x%02x is no known protocol (v1 starts with 's' or 'g', v2 with 0xdb)", first & 0xff));
+      case PrefixIo.SET, PrefixIo.GET -> new SeedSession(context.map);
+      case V2Codec.MAGIC -> new V2Session(context.map, context.limits);
+      default -> {
+        if (first == '*' || (first >= 'A' && first <= 'Z')) {
+          yield new RespSession(context);
+        }
+        throw new ProtocolException(String.format("first byte 0x%02x is no known protocol "
+            + "(v1 starts with 's' or 'g', v2 with 0xdb, Redis's RESP with '*' or a capital letter)", first & 0xff));
+      }
     };
   }
 

@@ -1,0 +1,210 @@
+package dbf0.kv.protocol;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * RESP2, the Redis serialization protocol, as far as a server needs it: parsing the commands
+ * clients send, and encoding the five reply types. Pure functions over buffers, no sockets.
+ *
+ * <pre>
+ *  command (what redis-cli and redis-benchmark send): an array of bulk strings
+ *     *2\r\n $3\r\n GET\r\n $3\r\n key\r\n
+ *  inline command (what a person types into telnet): one line, words separated by spaces
+ *     PING\r\n
+ *  replies:  +OK\r\n (simple string)   -ERR message\r\n (error)   :42\r\n (integer)
+ *            $5\r\n hello\r\n (bulk string)   $-1\r\n (null)   *2\r\n ... (array)
+ * </pre>
+ *
+ * Every length a client sends is checked before anything is allocated for it: a bulk string
+ * above {@code maxBulkBytes}, an array above {@code maxArgs} elements or an inline line above
+ * {@code maxInlineBytes} is a {@link ProtocolException}, after which the connection cannot be
+ * trusted and is closed (as Redis does).
+ */
+public final class Resp {
+
+  private static final byte[] CRLF = {'\r', '\n'};
+
+  private Resp() {}
+
+  /** The outcome of trying to parse one command from a buffer. */
+  public sealed interface Parsed {}
+
+  /** Not enough bytes yet; nothing consumed. {@code neededBytes} sizes the caller's buffer. */
+  public record Incomplete(int neededBytes) implements Parsed {}
+
+  /** One command (possibly empty, for a blank inline line), consumed. */
+  public record Command(List<byte[]> args) implements Parsed {}
+
+  /**
+   * Parses the command at the front of {@code in} (read mode).
+   *
+   * @throws ProtocolException for malformed or over-limit input; the caller replies with the
+   *     message as an error and closes
+   */
+  public static Parsed parse(ByteBuffer in, int maxArgs, int maxBulkBytes, int maxInlineBytes) throws ProtocolException {
+    if (!in.hasRemaining()) {
+      return new Incomplete(1);
+    }
+    return in.get(in.position()) == '*' ? parseArray(in, maxArgs, maxBulkBytes) : parseInline(in, maxInlineBytes);
+  }
+
+  private static Parsed parseArray(ByteBuffer in, int maxArgs, int maxBulkBytes) throws ProtocolException {
+    int at = in.position();
+    int lineEnd = findCrlf(in, at, 32);
+    if (lineEnd < 0) {
+      return new Incomplete(in.remaining() + 1);
+    }
+    long count = parseNumber(in, at + 1, lineEnd, "multibulk length");
+    if (count > maxArgs) {
+      throw new ProtocolException("Protocol error: invalid multibulk length " + count + " (at most " + maxArgs + ")");
+    }
+    at = lineEnd + 2;
+    List<byte[]> args = new ArrayList<>((int) Math.max(0, count));
+    for (long i = 0; i < count; i++) {
+      if (at >= in.limit()) {
+        return new Incomplete(at - in.position() + 1);
+      }
+      if (in.get(at) != '$') {
+        throw new ProtocolException("Protocol error: expected '$', got '" + printable(in.get(at)) + "'");
+      }
+      int end = findCrlf(in, at, 32);
+      if (end < 0) {
+        return new Incomplete(at - in.position() + 32);
+      }
+      long length = parseNumber(in, at + 1, end, "bulk length");
+      if (length < 0 || length > maxBulkBytes) {
+        throw new ProtocolException("Protocol error: invalid bulk length " + length + " (at most " + maxBulkBytes + ")");
+      }
+      int dataStart = end + 2;
+      long frameEnd = (long) dataStart + length + 2;
+      if (frameEnd > in.limit()) {
+        return new Incomplete((int) Math.min(Integer.MAX_VALUE, frameEnd - in.position()));
+      }
+      if (in.get(dataStart + (int) length) != '\r' || in.get(dataStart + (int) length + 1) != '\n') {
+        throw new ProtocolException("Protocol error: bulk string not followed by CRLF");
+      }
+      byte[] arg = new byte[(int) length];
+      in.get(dataStart, arg);
+      args.add(arg);
+      at = (int) frameEnd;
+    }
+    in.position(at);
+    return new Command(args);
+  }
+
+  private static Parsed parseInline(ByteBuffer in, int maxInlineBytes) throws ProtocolException {
+    int at = in.position();
+    int newline = -1;
+    int scanEnd = Math.min(in.limit(), at + maxInlineBytes + 2);
+    for (int i = at; i < scanEnd; i++) {
+      if (in.get(i) == '\n') {
+        newline = i;
+        break;
+      }
+    }
+    if (newline < 0) {
+      if (in.limit() - at > maxInlineBytes) {
+        throw new ProtocolException("Protocol error: too big inline request (at most " + maxInlineBytes + " bytes)");
+      }
+      return new Incomplete(in.remaining() + 1);
+    }
+    int end = newline > at && in.get(newline - 1) == '\r' ? newline - 1 : newline;
+    byte[] line = new byte[end - at];
+    in.get(at, line);
+    in.position(newline + 1);
+    List<byte[]> args = new ArrayList<>();
+    int i = 0;
+    while (i < line.length) {
+      while (i < line.length && (line[i] == ' ' || line[i] == '\t')) {
+        i++;
+      }
+      int start = i;
+      while (i < line.length && line[i] != ' ' && line[i] != '\t') {
+        i++;
+      }
+      if (i > start) {
+        byte[] word = new byte[i - start];
+        System.arraycopy(line, start, word, 0, word.length);
+        args.add(word);
+      }
+    }
+    return new Command(args);
+  }
+
+  /** Index of the CR of the first CRLF at or after {@code from}, looking at most {@code maxLine} bytes; -1 if none yet. */
+  private static int findCrlf(ByteBuffer in, int from, int maxLine) throws ProtocolException {
+    int end = Math.min(in.limit() - 1, from + maxLine);
+    for (int i = from; i < end; i++) {
+      if (in.get(i) == '\r' && in.get(i + 1) == '\n') {
+        return i;
+      }
+    }
+    if (in.limit() - from > maxLine) {
+      throw new ProtocolException("Protocol error: header line too long");
+    }
+    return -1;
+  }
+
+  private static long parseNumber(ByteBuffer in, int from, int to, String what) throws ProtocolException {
+    if (from >= to) {
+      throw new ProtocolException("Protocol error: empty " + what);
+    }
+    boolean negative = in.get(from) == '-';
+    long value = 0;
+    for (int i = negative ? from + 1 : from; i < to; i++) {
+      byte b = in.get(i);
+      if (b < '0' || b > '9' || value > Integer.MAX_VALUE) {
+        throw new ProtocolException("Protocol error: invalid " + what);
+      }
+      value = value * 10 + (b - '0');
+    }
+    return negative ? -value : value;
+  }
+
+  private static String printable(byte b) {
+    return b >= 0x20 && b < 0x7f ? String.valueOf((char) b) : String.format("\\x%02x", b & 0xff);
+  }
+
+  // Replies -------------------------------------------------------------------------------------
+
+  public static byte[] simple(String text) {
+    return ("+" + text + "\r\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** An error reply; the text should start with an error code such as ERR or WRONGTYPE. */
+  public static byte[] error(String text) {
+    return ("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n").getBytes(StandardCharsets.UTF_8);
+  }
+
+  public static byte[] integer(long value) {
+    return (":" + value + "\r\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  public static final byte[] NULL_BULK = "$-1\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  /** Writes a bulk string, or the null bulk string for null. */
+  public static void putBulk(ByteBuffer out, byte[] bytes) {
+    if (bytes == null) {
+      out.put(NULL_BULK);
+      return;
+    }
+    out.put((byte) '$').put(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII)).put(CRLF);
+    out.put(bytes).put(CRLF);
+  }
+
+  /** Bytes {@link #putBulk} will write. */
+  public static int bulkSize(byte[] bytes) {
+    return bytes == null ? NULL_BULK.length : 1 + digits(bytes.length) + 2 + bytes.length + 2;
+  }
+
+  public static byte[] arrayHeader(int count) {
+    return ("*" + count + "\r\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  private static int digits(int n) {
+    return Integer.toString(n).length();
+  }
+}

@@ -1,0 +1,56 @@
+package dbf0.kv.server;
+
+import java.util.Locale;
+
+/** The text of Redis's INFO command, with dbf0's own figures: server, clients, memory, stats. */
+final class RespInfo {
+
+  private RespInfo() {}
+
+  static String render(ServerContext context, String section) {
+    boolean all = section.equals("default") || section.equals("all") || section.equals("everything");
+    StringBuilder s = new StringBuilder();
+    if (all || section.equals("server")) {
+      s.append("# Server\r\n")
+          .append("dbf0_version:").append(version()).append("\r\n")
+          .append("redis_version:7.0.0-dbf0\r\n") // tools check this field; dbf0 speaks RESP2 as Redis 7 does
+          .append("redis_mode:standalone\r\n")
+          .append("server_model:").append(context.options.model().cliName()).append("\r\n")
+          .append("server_threads:").append(context.options.threads()).append("\r\n")
+          .append("java_version:").append(Runtime.version()).append("\r\n")
+          .append("tcp_port:").append(context.port()).append("\r\n")
+          .append("uptime_in_seconds:").append(context.uptimeSeconds()).append("\r\n\r\n");
+    }
+    if (all || section.equals("clients")) {
+      s.append("# Clients\r\n")
+          .append("connected_clients:").append(context.openConnections()).append("\r\n")
+          .append("maxclients:").append(context.options.maxConnections()).append("\r\n\r\n");
+    }
+    if (all || section.equals("memory")) {
+      Runtime rt = Runtime.getRuntime();
+      long used = rt.totalMemory() - rt.freeMemory();
+      s.append("# Memory\r\n")
+          .append("used_memory:").append(used).append("\r\n")
+          .append("used_memory_human:").append(String.format(Locale.ROOT, "%.2fM", used / 1048576.0)).append("\r\n")
+          .append("maxmemory:").append(rt.maxMemory()).append("\r\n\r\n");
+    }
+    if (all || section.equals("stats")) {
+      s.append("# Stats\r\n")
+          .append("total_connections_received:").append(context.connectionsReceived.sum()).append("\r\n")
+          .append("total_commands_processed:").append(context.commandsProcessed.sum()).append("\r\n\r\n");
+    }
+    if (all || section.equals("keyspace")) {
+      s.append("# Keyspace\r\n");
+      int keys = context.map.size();
+      if (keys > 0) {
+        s.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+      }
+    }
+    return s.toString();
+  }
+
+  private static String version() {
+    String v = RespInfo.class.getPackage().getImplementationVersion();
+    return v == null ? "development" : v;
+  }
+}

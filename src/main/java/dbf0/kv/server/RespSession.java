@@ -1,0 +1,273 @@
+package dbf0.kv.server;
+
+import dbf0.base.ByteSession;
+import dbf0.base.OutputBuffer;
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.protocol.ProtocolException;
+import dbf0.kv.protocol.Resp;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The Redis protocol (RESP2) on the server, so that redis-cli, redis-benchmark and Redis client
+ * libraries can drive dbf0. Keys and values are the same byte arrays v1 and v2 use: a key set
+ * over RESP is visible over v2 and the other way round.
+ *
+ * <p>Only what a key/value store of byte strings can honestly do is implemented. SET with
+ * options (EX, NX, ...) answers an error instead of silently ignoring them; any other command
+ * answers {@code -ERR unknown command} and the connection stays open. A malformed or
+ * over-limit request gets {@code -ERR Protocol error} and the connection is closed, since its
+ * framing can no longer be trusted.
+ */
+final class RespSession implements ByteSession {
+
+  private static final byte[] OK = Resp.simple("OK");
+  private static final byte[] PONG = Resp.simple("PONG");
+  private static final byte[] EMPTY_ARRAY = Resp.arrayHeader(0);
+  private static final int MAX_ARGS = 1024 * 1024;
+  private static final int MAX_INLINE = 64 * 1024;
+
+  private final ServerContext context;
+  private final int maxBulk;
+  private int needed;
+
+  RespSession(ServerContext context) {
+    this.context = context;
+    this.maxBulk = Math.max(context.limits.maxKeyBytes(), context.limits.maxValueBytes());
+  }
+
+  @Override
+  public Next onRead(ByteBuffer in, OutputBuffer out) throws ProtocolException {
+    while (true) {
+      Resp.Parsed parsed;
+      try {
+        parsed = Resp.parse(in, MAX_ARGS, maxBulk, MAX_INLINE);
+      } catch (ProtocolException e) {
+        out.put(Resp.error("ERR " + e.getMessage()));
+        throw e;
+      }
+      if (parsed instanceof Resp.Incomplete incomplete) {
+        needed = incomplete.neededBytes();
+        return Next.READ_MORE;
+      }
+      needed = 0;
+      List<byte[]> args = ((Resp.Command) parsed).args();
+      if (args.isEmpty()) {
+        continue; // a blank inline line: Redis ignores it too
+      }
+      context.commandsProcessed.increment();
+      if (execute(args, out)) {
+        return Next.CLOSE_AFTER_WRITE;
+      }
+    }
+  }
+
+  /** Runs one command, appends its reply; returns true if the connection should close (QUIT). */
+  private boolean execute(List<byte[]> args, OutputBuffer out) {
+    String name = new String(args.get(0), StandardCharsets.UTF_8).toUpperCase(Locale.ROOT);
+    int n = args.size();
+    switch (name) {
+      case "PING" -> {
+        if (n == 1) {
+          out.put(PONG);
+        } else if (n == 2) {
+          bulk(out, args.get(1));
+        } else {
+          wrongArgs(out, "ping");
+        }
+      }
+      case "ECHO" -> {
+        if (n == 2) {
+          bulk(out, args.get(1));
+        } else {
+          wrongArgs(out, "echo");
+        }
+      }
+      case "GET" -> {
+        if (n != 2) {
+          wrongArgs(out, "get");
+        } else {
+          ByteArrayWrapper value = context.map.get(key(args.get(1)));
+          bulk(out, value == null ? null : value.getArray());
+        }
+      }
+      case "SET" -> set(args, out);
+      case "DEL" -> {
+        if (n < 2) {
+          wrongArgs(out, "del");
+        } else {
+          long removed = 0;
+          for (int i = 1; i < n; i++) {
+            if (context.map.remove(key(args.get(i))) != null) {
+              removed++;
+            }
+          }
+          out.put(Resp.integer(removed));
+        }
+      }
+      case "EXISTS" -> {
+        if (n < 2) {
+          wrongArgs(out, "exists");
+        } else {
+          long found = 0;
+          for (int i = 1; i < n; i++) {
+            if (context.map.containsKey(key(args.get(i)))) {
+              found++;
+            }
+          }
+          out.put(Resp.integer(found));
+        }
+      }
+      case "MGET" -> {
+        if (n < 2) {
+          wrongArgs(out, "mget");
+        } else {
+          out.put(Resp.arrayHeader(n - 1));
+          for (int i = 1; i < n; i++) {
+            ByteArrayWrapper value = context.map.get(key(args.get(i)));
+            bulk(out, value == null ? null : value.getArray());
+          }
+        }
+      }
+      case "MSET" -> {
+        if (n < 3 || n % 2 == 0) {
+          wrongArgs(out, "mset");
+        } else if (tooLarge(args, 1, out)) {
+          return false;
+        } else {
+          for (int i = 1; i < n; i += 2) {
+            context.map.put(key(args.get(i)), new ByteArrayWrapper(args.get(i + 1)));
+          }
+          out.put(OK);
+        }
+      }
+      case "DBSIZE" -> out.put(Resp.integer(context.map.size()));
+      case "FLUSHALL", "FLUSHDB" -> {
+        context.map.clear();
+        out.put(OK);
+      }
+      case "INFO" -> bulk(out, RespInfo.render(context, n > 1 ? lower(args.get(1)) : "default")
+          .getBytes(StandardCharsets.UTF_8));
+      case "CONFIG" -> config(args, out);
+      case "COMMAND" -> out.put(EMPTY_ARRAY); // COMMAND, COMMAND DOCS, COMMAND COUNT...: nothing to describe
+      case "CLIENT" -> {
+        String sub = n > 1 ? lower(args.get(1)) : "";
+        if (sub.equals("setname") || sub.equals("setinfo")) {
+          out.put(OK);
+        } else {
+          out.put(Resp.error("ERR unknown subcommand '" + sub + "' for 'client': dbf0 supports CLIENT SETNAME and SETINFO"));
+        }
+      }
+      case "HELLO" -> out.put(Resp.error(
+          "NOPROTO dbf0 speaks RESP2 only: RESP3 (HELLO) is not supported, use the default protocol"));
+      case "SELECT" -> {
+        if (n == 2 && new String(args.get(1), StandardCharsets.US_ASCII).equals("0")) {
+          out.put(OK);
+        } else {
+          out.put(Resp.error("ERR DB index is out of range: dbf0 has only database 0"));
+        }
+      }
+      case "QUIT" -> {
+        out.put(OK);
+        return true;
+      }
+      default -> out.put(Resp.error("ERR unknown command '" + new String(args.get(0), StandardCharsets.UTF_8)
+          + "', with args beginning with: " + argsPreview(args)));
+    }
+    return false;
+  }
+
+  private void set(List<byte[]> args, OutputBuffer out) {
+    if (args.size() < 3) {
+      wrongArgs(out, "set");
+    } else if (args.size() > 3) {
+      out.put(Resp.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
+          + lower(args.get(3)).toUpperCase(Locale.ROOT)));
+    } else if (!tooLarge(args, 1, out)) {
+      context.map.put(key(args.get(1)), new ByteArrayWrapper(args.get(2)));
+      out.put(OK);
+    }
+  }
+
+  /** Checks key/value pairs from {@code from} against the limits; replies with an error if over. */
+  private boolean tooLarge(List<byte[]> args, int from, OutputBuffer out) {
+    for (int i = from; i + 1 < args.size(); i += 2) {
+      if (args.get(i).length > context.limits.maxKeyBytes()) {
+        out.put(Resp.error("ERR key of " + args.get(i).length + " bytes exceeds the " + context.limits.maxKeyBytes()
+            + "-byte limit"));
+        return true;
+      }
+      if (args.get(i + 1).length > context.limits.maxValueBytes()) {
+        out.put(Resp.error("ERR value of " + args.get(i + 1).length + " bytes exceeds the "
+            + context.limits.maxValueBytes() + "-byte limit"));
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * CONFIG GET answers an array of name/value pairs. redis-benchmark asks for "save" and
+   * "appendonly" when it starts; dbf0 keeps nothing on disk, so both are off.
+   */
+  private void config(List<byte[]> args, OutputBuffer out) {
+    if (args.size() < 3 || !lower(args.get(1)).equals("get")) {
+      out.put(Resp.error("ERR dbf0 supports only CONFIG GET parameter"));
+      return;
+    }
+    List<String[]> pairs = new java.util.ArrayList<>();
+    for (int i = 2; i < args.size(); i++) {
+      String param = lower(args.get(i));
+      switch (param) {
+        case "save" -> pairs.add(new String[] {"save", ""});
+        case "appendonly" -> pairs.add(new String[] {"appendonly", "no"});
+        case "databases" -> pairs.add(new String[] {"databases", "1"});
+        case "maxclients" -> pairs.add(new String[] {"maxclients", Integer.toString(context.options.maxConnections())});
+        default -> { } // unknown parameters match nothing, as in Redis
+      }
+    }
+    out.put(Resp.arrayHeader(pairs.size() * 2));
+    for (String[] pair : pairs) {
+      bulk(out, pair[0].getBytes(StandardCharsets.UTF_8));
+      bulk(out, pair[1].getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private static ByteArrayWrapper key(byte[] bytes) {
+    return new ByteArrayWrapper(bytes);
+  }
+
+  private static void bulk(OutputBuffer out, byte[] bytes) {
+    Resp.putBulk(out.reserve(Resp.bulkSize(bytes)), bytes);
+  }
+
+  private static void wrongArgs(OutputBuffer out, String command) {
+    out.put(Resp.error("ERR wrong number of arguments for '" + command + "' command"));
+  }
+
+  private static String lower(byte[] bytes) {
+    return new String(bytes, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+  }
+
+  private static String argsPreview(List<byte[]> args) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 1; i < args.size() && s.length() < 128; i++) {
+      s.append('\'').append(new String(args.get(i), StandardCharsets.UTF_8)).append("' ");
+    }
+    return s.toString();
+  }
+
+  @Override
+  public int bytesNeeded() {
+    return needed;
+  }
+
+  @Override
+  public void onEndOfStream(int unconsumed) throws java.io.EOFException {
+    if (unconsumed > 0) {
+      throw new java.io.EOFException("stream ended inside a RESP command, " + unconsumed + " bytes into it");
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package dbf0.kv.server;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.protocol.ProtocolLimits;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
+
+/**
+ * What every connection's session shares: the map, the limits, and the few server-wide figures
+ * that commands like Redis's INFO report.
+ */
+final class ServerContext {
+
+  final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+  final ProtocolLimits limits;
+  final ServerOptions options;
+  final long startNanos = System.nanoTime();
+  final LongAdder commandsProcessed = new LongAdder();
+  final LongAdder connectionsReceived = new LongAdder();
+  private volatile IntSupplier openConnections = () -> 0;
+  private volatile int port;
+
+  ServerContext(Map<ByteArrayWrapper, ByteArrayWrapper> map, ServerOptions options) {
+    this.map = map;
+    this.options = options;
+    this.limits = options.limits();
+  }
+
+  void bound(int boundPort, IntSupplier open) {
+    this.port = boundPort;
+    this.openConnections = open;
+  }
+
+  int openConnections() {
+    return openConnections.getAsInt();
+  }
+
+  int port() {
+    return port;
+  }
+
+  long uptimeSeconds() {
+    return (System.nanoTime() - startNanos) / 1_000_000_000L;
+  }
+}

@@ -1,0 +1,118 @@
+package dbf0.kv.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dbf0.base.ByteSession;
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.protocol.ProtocolException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** RESP commands through the protocol dispatcher, as raw bytes in and out. */
+@Timeout(30)
+class RespSessionTest {
+
+  static String run(ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper> map, String input) throws Exception {
+    SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+    byte[] bytes = input.getBytes(StandardCharsets.UTF_8);
+    feeder.feed(bytes, 0, bytes.length);
+    return new String(feeder.output.toByteArray(), StandardCharsets.UTF_8);
+  }
+
+  static String cmd(String... args) {
+    StringBuilder s = new StringBuilder("*").append(args.length).append("\r\n");
+    for (String a : args) {
+      s.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n").append(a).append("\r\n");
+    }
+    return s.toString();
+  }
+
+  @Test
+  void commandsAnswerLikeRedis() throws Exception {
+    var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
+    String out = run(map, cmd("PING") + cmd("PING", "hi") + cmd("ECHO", "e") + cmd("SET", "a", "1") + cmd("GET", "a")
+        + cmd("GET", "nope") + cmd("MSET", "b", "2", "c", "3") + cmd("MGET", "a", "x", "c") + cmd("EXISTS", "a", "b", "x")
+        + cmd("DBSIZE") + cmd("DEL", "a", "b", "x") + cmd("DBSIZE") + cmd("SELECT", "0") + cmd("CLIENT", "SETNAME", "n")
+        + cmd("CONFIG", "GET", "save") + cmd("COMMAND", "DOCS") + cmd("FLUSHALL") + cmd("DBSIZE"));
+    assertThat(out).isEqualTo("+PONG\r\n$2\r\nhi\r\n$1\r\ne\r\n+OK\r\n$1\r\n1\r\n$-1\r\n+OK\r\n"
+        + "*3\r\n$1\r\n1\r\n$-1\r\n$1\r\n3\r\n:2\r\n:3\r\n:2\r\n:1\r\n+OK\r\n+OK\r\n"
+        + "*2\r\n$4\r\nsave\r\n$0\r\n\r\n*0\r\n+OK\r\n:0\r\n");
+  }
+
+  @Test
+  void unsupportedThingsAreErrorsAndTheSessionGoesOn() throws Exception {
+    var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
+    String out = run(map, cmd("SET", "a", "1", "EX", "10") + cmd("HELLO", "3") + cmd("SELECT", "1")
+        + cmd("LPUSH", "l", "x") + cmd("GET") + cmd("PING"));
+    String[] lines = out.split("\r\n");
+    assertThat(lines[0]).startsWith("-ERR syntax error").contains("EX");
+    assertThat(lines[1]).startsWith("-NOPROTO").contains("RESP3");
+    assertThat(lines[2]).startsWith("-ERR DB index is out of range");
+    assertThat(lines[3]).isEqualTo("-ERR unknown command 'LPUSH', with args beginning with: 'l' 'x' ");
+    assertThat(lines[4]).isEqualTo("-ERR wrong number of arguments for 'get' command");
+    assertThat(lines[5]).isEqualTo("+PONG");
+    assertThat(map).isEmpty(); // the SET with options did not half-happen
+  }
+
+  @Test
+  void infoHasTheFourSections() throws Exception {
+    String out = run(new ConcurrentHashMap<>(), cmd("INFO"));
+    assertThat(out).startsWith("$").contains("# Server").contains("# Clients").contains("# Memory").contains("# Stats")
+        .contains("connected_clients:").contains("total_commands_processed:");
+  }
+
+  @Test
+  void quitRepliesThenCloses() throws Exception {
+    SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+    byte[] bytes = (cmd("QUIT") + cmd("PING")).getBytes(StandardCharsets.UTF_8);
+    assertThat(feeder.feed(bytes, 0, bytes.length)).isEqualTo(ByteSession.Next.CLOSE_AFTER_WRITE);
+    assertThat(new String(feeder.output.toByteArray(), StandardCharsets.UTF_8)).isEqualTo("+OK\r\n");
+  }
+
+  @Test
+  void splitAtEveryBoundaryGivesTheSameReplies() throws Exception {
+    byte[] bytes = (cmd("SET", "k", "value") + cmd("GET", "k") + "PING\r\n").getBytes(StandardCharsets.UTF_8);
+    for (int split = 0; split <= bytes.length; split++) {
+      SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+      assertThat(new String(feeder.feedSplit(bytes, split), StandardCharsets.UTF_8)).as("split at %d", split)
+          .isEqualTo("+OK\r\n$5\r\nvalue\r\n+PONG\r\n");
+    }
+  }
+
+  @Test
+  void protocolErrorRepliesThenCloses() {
+    SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+    byte[] bytes = "*1\r\n$99999999999\r\n".getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> feeder.feed(bytes, 0, bytes.length)).isInstanceOf(ProtocolException.class);
+    assertThat(new String(feeder.output.toByteArray(), StandardCharsets.UTF_8)).startsWith("-ERR Protocol error");
+  }
+
+  @ParameterizedTest
+  @EnumSource(ServerModel.class)
+  void keysAreSharedBetweenRespAndV2(ServerModel model) throws Exception {
+    try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model).withThreads(2),
+        MapBackends.create("concurrent"))) {
+      server.start();
+      try (Socket resp = V1.connect(server.getLocalAddress());
+           KeyValueClient v2 = KeyValueClient.connect(server.getLocalAddress())) {
+        resp.getOutputStream().write(cmd("SET", "shared", "from-resp").getBytes(StandardCharsets.UTF_8));
+        InputStream in = resp.getInputStream();
+        assertThat(new String(in.readNBytes(5), StandardCharsets.UTF_8)).isEqualTo("+OK\r\n");
+        assertThat(v2.get(new ByteArrayWrapper("shared".getBytes(StandardCharsets.UTF_8))))
+            .isEqualTo(new ByteArrayWrapper("from-resp".getBytes(StandardCharsets.UTF_8)));
+        v2.set(new ByteArrayWrapper("other".getBytes(StandardCharsets.UTF_8)),
+            new ByteArrayWrapper("from-v2".getBytes(StandardCharsets.UTF_8)));
+        resp.getOutputStream().write(cmd("GET", "other").getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(in.readNBytes(13), StandardCharsets.UTF_8)).isEqualTo("$7\r\nfrom-v2\r\n");
+      }
+    }
+  }
+}
