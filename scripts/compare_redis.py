@@ -173,6 +173,9 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help="JSONL file to append to (default: benchmarks/results/redis-compare-HOST.jsonl)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per redis-benchmark run")
+    parser.add_argument("--warmup-requests", type=int, default=300_000,
+                        help="requests of a first, discarded pass against both servers, so that dbf0's JIT "
+                             "compiler has done its work before anything is measured (default: %(default)s; 0: none)")
     args = parser.parse_args(argv)
 
     for tool in ("redis_server", "redis_benchmark"):
@@ -195,6 +198,12 @@ def main(argv=None) -> int:
     ports, processes = start_servers(args)
     rows = []
     try:
+        if args.warmup_requests > 0:
+            warm = argparse.Namespace(**{**vars(args), "requests": args.warmup_requests})
+            for server in ("redis", "dbf0"):
+                for test in tests:
+                    run_benchmark(warm, ports[server], test)
+            print(f"warm-up: {args.warmup_requests:,} requests per test against each server, not counted", flush=True)
         with out.open("a") as sink:
             for pair in range(args.pairs):
                 for test in tests:

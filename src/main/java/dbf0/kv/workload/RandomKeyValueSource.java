@@ -51,9 +51,16 @@ public final class RandomKeyValueSource implements KeyValueSource {
     return new ByteArrayWrapper(v);
   }
 
+  /** value[i] = ~key[i % key.length]: invert the key once, then double the pattern with arraycopy. */
   private static void deriveValue(byte[] k, byte[] into) {
-    for (int i = 0; i < into.length; i++) {
-      into[i] = (byte) ~k[i % k.length];
+    int filled = Math.min(k.length, into.length);
+    for (int i = 0; i < filled; i++) {
+      into[i] = (byte) ~k[i];
+    }
+    while (filled < into.length) {
+      int n = Math.min(filled, into.length - filled);
+      System.arraycopy(into, 0, into, filled, n);
+      filled += n;
     }
   }
 }
