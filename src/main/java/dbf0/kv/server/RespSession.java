@@ -94,32 +94,8 @@ final class RespSession implements ByteSession {
         }
       }
       case "SET" -> set(args, out);
-      case "DEL" -> {
-        if (n < 2) {
-          wrongArgs(out, "del");
-        } else {
-          long removed = 0;
-          for (int i = 1; i < n; i++) {
-            if (context.map.remove(key(args.get(i))) != null) {
-              removed++;
-            }
-          }
-          out.put(Resp.integer(removed));
-        }
-      }
-      case "EXISTS" -> {
-        if (n < 2) {
-          wrongArgs(out, "exists");
-        } else {
-          long found = 0;
-          for (int i = 1; i < n; i++) {
-            if (context.map.containsKey(key(args.get(i)))) {
-              found++;
-            }
-          }
-          out.put(Resp.integer(found));
-        }
-      }
+      case "DEL" -> countKeys(args, out, "del", k -> context.map.remove(k) != null);
+      case "EXISTS" -> countKeys(args, out, "exists", context.map::containsKey);
       case "MGET" -> {
         if (n < 2) {
           wrongArgs(out, "mget");
@@ -177,6 +153,22 @@ final class RespSession implements ByteSession {
           + "', with args beginning with: " + argsPreview(args)));
     }
     return false;
+  }
+
+  /** DEL and EXISTS: apply {@code test} to every key argument and answer how many were true. */
+  private static void countKeys(List<byte[]> args, OutputBuffer out, String command,
+      java.util.function.Predicate<ByteArrayWrapper> test) {
+    if (args.size() < 2) {
+      wrongArgs(out, command);
+      return;
+    }
+    long count = 0;
+    for (int i = 1; i < args.size(); i++) {
+      if (test.test(key(args.get(i)))) {
+        count++;
+      }
+    }
+    out.put(Resp.integer(count));
   }
 
   private void set(List<byte[]> args, OutputBuffer out) {
