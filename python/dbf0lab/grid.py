@@ -83,10 +83,14 @@ AXES: tuple[Axis, ...] = (
     # Axis("client_mode", "--client-mode", str, "per-op, persistent, pipelined, batched", flag="--client-mode"),
     # Axis("pipeline", "--pipeline", int, "requests in flight per connection", flag="--pipeline"),
 )
-AXES_BY_NAME: dict[str, Axis] = {axis.name: axis for axis in AXES}
-POSITIONAL = tuple(sorted((a for a in AXES if a.position is not None), key=lambda a: a.position))
-if [a.position for a in POSITIONAL] != list(range(7)):
-    raise AssertionError("the Benchmark takes exactly seven positional arguments, numbered 0..6")
+
+
+def positional_axes() -> list[Axis]:
+    """The axes that are the Benchmark's seven positional arguments, in argument order."""
+    axes = sorted((a for a in AXES if a.position is not None), key=lambda a: a.position)
+    if [a.position for a in axes] != list(range(7)):
+        raise AssertionError("the Benchmark takes exactly seven positional arguments, numbered 0..6")
+    return axes
 
 
 @dataclass(frozen=True)
@@ -116,12 +120,13 @@ class Grid:
 
     def __post_init__(self) -> None:
         seen = [n for f in self.factors for n in f.names]
-        unknown = sorted(set(seen) - AXES_BY_NAME.keys())
+        known = {a.name for a in AXES}
+        unknown = sorted(set(seen) - known)
         if unknown:
-            raise ValueError(f"unknown axes {unknown}; the axes are {sorted(AXES_BY_NAME)}")
+            raise ValueError(f"unknown axes {unknown}; the axes are {sorted(known)}")
         if len(seen) != len(set(seen)):
             raise ValueError(f"an axis appears twice in the grid: {seen}")
-        missing = [a.name for a in POSITIONAL if a.name not in seen]
+        missing = [a.name for a in positional_axes() if a.name not in seen]
         if missing:
             raise ValueError(f"the grid sets no value for {missing}")
         for f in self.factors:
@@ -206,7 +211,7 @@ def shuffled(specs: Sequence[Mapping[str, Any]], seed: int) -> list[dict[str, An
 
 def benchmark_args(spec: Mapping[str, Any]) -> list[str]:
     """The Benchmark's arguments for one trial: the seven positional values, then the flags."""
-    args = [a.to_arg(spec[a.name]) for a in POSITIONAL]
+    args = [a.to_arg(spec[a.name]) for a in positional_axes()]
     for axis in AXES:
         if axis.flag is not None and axis.name in spec:
             args += [axis.flag, axis.to_arg(spec[axis.name])]

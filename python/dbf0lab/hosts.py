@@ -124,7 +124,7 @@ class Host:
     def probe(self, jar_info: dict[str, Any]) -> dict[str, Any]:
         done = self.run(self.probe_command(), 120)
         if done.exit_code != 0:
-            raise HostError(f"{self.label}: could not describe the host: {tail(done.stderr) or done.exit_code}")
+            raise HostError(f"{self.label}: could not describe the host: {excerpt(done.stderr) or done.exit_code}")
         info = machine.parse_probe(done.stdout)
         if not info.get("dbf0_version"):
             raise HostError(f"{self.label}: '{info.get('java_version') or 'java'}' cannot run the jar; "
@@ -153,8 +153,12 @@ def _kill_group(proc: subprocess.Popen[str]) -> None:
             continue
 
 
-def tail(text: str, lines: int = 15, chars: int = 2000) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])[-chars:]
+def excerpt(text: str, head: int = 3, tail: int = 12, width: int = 200) -> str:
+    """The first and last lines of a program's output: where the error is usually said."""
+    lines = [line[:width] for line in text.strip().splitlines()]
+    if len(lines) > head + tail:
+        lines = lines[:head] + [f"... ({len(lines) - head - tail} lines)"] + lines[-tail:]
+    return "\n".join(lines)
 
 
 class LocalHost(Host):
@@ -205,7 +209,7 @@ class SshHost(Host):
         if done.cancelled:
             raise HostError(f"{self.label}: cancelled")
         if done.exit_code != 0:
-            why = "timed out" if done.timed_out else tail(done.stderr) or f"exit code {done.exit_code}"
+            why = "timed out" if done.timed_out else excerpt(done.stderr) or f"exit code {done.exit_code}"
             raise HostError(f"{self.label}: {what} failed: {why}")
         return done.stdout
 

@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from . import machine, results
 from .grid import Grid, benchmark_args, shuffled
-from .hosts import SSH_EXIT_CONNECTION, Completed, Host, HostError, SshHost, tail
+from .hosts import SSH_EXIT_CONNECTION, Completed, Host, HostError, SshHost, excerpt
 
 JVM_OVERHEAD_SECONDS = 1.5   # start, warm-up and shutdown of one trial's JVM, for the estimate
 SSH_OVERHEAD_SECONDS = 0.5   # one ssh connection per trial
@@ -86,10 +86,10 @@ DESCRIBED = {"server_threads", "client_threads", "map_type", "key_length", "valu
 def parse_bench_output(done: Completed) -> dict[str, Any]:
     """The result to record for one finished process: the Benchmark's JSON, or an error."""
     if done.timed_out:
-        return {"error": "timed out", "exit_code": done.exit_code, "stderr_tail": tail(done.stderr)}
+        return {"error": "timed out", "exit_code": done.exit_code, "stderr": excerpt(done.stderr)}
     if done.exit_code != 0:
         return {"error": f"exit code {done.exit_code}", "exit_code": done.exit_code,
-                "stderr_tail": tail(done.stderr)}
+                "stderr": excerpt(done.stderr)}
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     try:
         value = json.loads(lines[-1]) if lines else None
@@ -97,7 +97,7 @@ def parse_bench_output(done: Completed) -> dict[str, Any]:
         value = None
     if not isinstance(value, dict) or not {"set", "get"} <= value.keys():
         return {"error": "no JSON result on stdout", "exit_code": done.exit_code,
-                "stdout_tail": tail(done.stdout), "stderr_tail": tail(done.stderr)}
+                "stdout": excerpt(done.stdout), "stderr": excerpt(done.stderr)}
     return value
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import sweep
-from .grid import AXES, PRESETS, Grid, benchmark_args
+from . import grid as grids
+from .grid import PRESETS, Grid, benchmark_args
 from .hosts import HostError, SshSettings, parse_hosts, read_hosts_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -70,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("the grid")
     g.add_argument("--preset", choices=sorted(PRESETS), default="quick",
                    help="the grid to start from (default: quick); see the list below")
-    for axis in AXES:
+    for axis in grids.AXES:
         g.add_argument(axis.option, dest=axis.name, type=comma_list(axis.parse), metavar="V[,V...]",
                        help=f"{axis.help} (replaces the preset's)")
     g.add_argument("--thread-pairs", type=thread_pairs, metavar="S:C[,S:C...]",
@@ -118,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_grid(args: argparse.Namespace) -> Grid:
     grid = PRESETS[args.preset].grid
-    for axis in AXES:
+    for axis in grids.AXES:
         values = getattr(args, axis.name)
         if values is not None:
             grid = grid.with_axis(axis.name, values)
