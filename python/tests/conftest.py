@@ -69,6 +69,7 @@ class Sshd:
             "PasswordAuthentication no",
             "KbdInteractiveAuthentication no",
             "PermitRootLogin prohibit-password",
+            "Subsystem sftp internal-sftp",  # scp speaks SFTP since OpenSSH 9
             "", ""]))
         self.log = open(directory / "sshd.log", "w")
         self.proc = subprocess.Popen([str(SSHD), "-D", "-e", "-f", str(config), "-p", str(self.port)],
