@@ -234,7 +234,7 @@ PRESETS: dict[str, Preset] = {
                map_type=["hashtable", "concurrent"], key_length=[1, 2, 16], value_length=[64],
                set_frac=[0.1, 0.5, 0.9], seconds=[10]),
         "the 2020 study's grid: 6x6 thread counts x 2 maps x 3 key lengths x 3 workloads, "
-        "10 trials of 10 s (6,480 trials, about 20 hours on one host)"),
+        "10 trials of 10 s (6,480 trials, about 21 hours on one host)"),
     "quick": Preset(
         _cross(2, server_threads=[1, 4], client_threads=[1, 8], map_type=["hashtable", "concurrent"],
                key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[2]),

@@ -73,7 +73,7 @@ class Host:
         self._cancelled = False
 
     # --- to implement -------------------------------------------------------------------
-    def prepare(self, jar: Path) -> None:
+    def prepare(self, jar: Path, jar_sha256: str) -> None:
         raise NotImplementedError
 
     def bench_command(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float,
@@ -169,7 +169,7 @@ class LocalHost(Host):
         self.java = java
         self.jar: Path | None = None
 
-    def prepare(self, jar: Path) -> None:
+    def prepare(self, jar: Path, jar_sha256: str) -> None:
         self.jar = jar.resolve()
 
     def bench_command(self, java_opts, bench_args, timeout, run_id):
@@ -213,10 +213,10 @@ class SshHost(Host):
             raise HostError(f"{self.label}: {what} failed: {why}")
         return done.stdout
 
-    def prepare(self, jar: Path) -> None:
+    def prepare(self, jar: Path, jar_sha256: str) -> None:
         """Copies the jar unless the host already has this exact one."""
         rdir = self.settings.remote_dir.rstrip("/") or "."
-        name = f"dbf0-{machine.sha256_of(jar)[:16]}.jar"
+        name = f"dbf0-{jar_sha256[:16]}.jar"
         target = f"{rdir}/{name}"
         q = shlex.quote
         state = self._check(self.ssh(f"mkdir -p {q(rdir)} && if [ -f {q(target)} ]; then echo present; "

@@ -19,7 +19,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 MACHINE = "machine"
 
@@ -112,7 +112,3 @@ class Appender:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def read_many(paths: Iterable[str | os.PathLike[str]]) -> dict[Path, ResultsContent]:
-    return {Path(p): read(p) for p in paths}

@@ -123,18 +123,24 @@ def _prepare_hosts(hosts: Sequence[Host], jar: Path, repo: Path, log) -> list[tu
     jar_info = {"jar_sha256": machine.sha256_of(jar), **machine.git_commit(repo)}
 
     def one(host: Host):
-        host.prepare(jar)
+        host.prepare(jar, jar_info["jar_sha256"])
         if isinstance(host, SshHost):
             log(f"{host.label}: " + ("jar copied" if host.copied_jar else "jar already there"))
         return host, host.probe(jar_info)
 
     ready = []
     with ThreadPoolExecutor(max_workers=len(hosts)) as pool:
-        for future in [pool.submit(one, h) for h in hosts]:
-            try:
-                ready.append(future.result())
-            except HostError as e:
-                log(f"left out: {e}")
+        futures = [pool.submit(one, h) for h in hosts]
+        try:
+            for future in futures:
+                try:
+                    ready.append(future.result())
+                except HostError as e:
+                    log(f"left out: {e}")
+        except KeyboardInterrupt:
+            for h in hosts:  # ends the copies and probes under way before the pool waits for them
+                h.cancel()
+            raise
     return ready
 
 
@@ -170,6 +176,9 @@ def run(plan: Plan, hosts: Sequence[Host], jar: Path, repo: Path, options: Optio
                 raise HostError("no host can run trials")
             _record_machines(out, [info for _, info in ready], existing)
             _run_trials(plan, [h for h, _ in ready], options, out, outcome)
+    except KeyboardInterrupt:  # before the first trial started
+        outcome.interrupted = True
+        outcome.not_run = len(plan.todo)
     finally:
         signal.signal(signal.SIGTERM, previous_sigterm)
     return outcome
