@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Runs every test: the Java suite (unit, protocol vectors, bad input, the race demos) and
-# builds target/dbf0.jar on the way. Needs only a JDK 21+ (found automatically) and network
-# access to Maven Central the first time.
+# Runs every test: the Java suite (unit, protocol vectors, bad input, the race demos), which also
+# builds target/dbf0.jar, then the Python suite in .venv (created here from requirements.txt):
+# the grid, the results format, the analysis (and the 2020 study's raw file when ../shared has
+# it), real sweeps, the sweep over SSH against a real sshd on 127.0.0.1, and the notebook.
+# Needs a JDK 21+ and Python 3.11+ (both found automatically), and network access to Maven
+# Central and PyPI the first time.
 set -euo pipefail
 cd "$(dirname "$0")"
 . scripts/lib/jdk.sh
+. scripts/lib/venv.sh
 dbf0_use_jdk
 echo "test.sh: using JDK at $JAVA_HOME" >&2
 ./mvnw -B verify
+dbf0_use_venv "$PWD"
+echo "test.sh: Python tests with $(python --version) in .venv" >&2
+python -m pytest

@@ -1,0 +1,228 @@
+"""Loads benchmark results and answers the questions the 2020 study asked of them.
+
+    data = load(["benchmarks/results/mid-vm.jsonl"])
+    summary = summarize(data)                  # median and quartiles per configuration
+    best = best_configurations(summary)        # best thread setting per (workload, map, key space)
+    impact = threading_impact(summary)         # that best against one server and one client thread
+    gaps = incomplete(data)                    # configurations with fewer trials than the others
+
+ops/s of a trial = (set + get) / seconds, where seconds is the time the Benchmark measured when
+the result has it, else the spec's duration (the 2020 files have only that).
+
+Each file is its own *dataset* (named after the file), so that results from different machines
+are never pooled by accident; pass ``pool=True`` to treat all files as one dataset (for example
+the files of one sweep split over several runs).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import pandas as pd
+
+from . import results
+
+SPEC_ORDER = ("server_threads", "client_threads", "map_type", "key_length", "value_length", "set_frac", "seconds")
+THREADS = ("server_threads", "client_threads")
+TRIAL = "trial_index"
+DATASET = "dataset"
+WORKLOADS = {0.1: "read-heavy", 0.5: "balanced", 0.9: "write-heavy"}
+STAT_COLUMNS = ("n", "median", "q25", "q75", "min", "max")
+DERIVED = STAT_COLUMNS + ("failed", "workload", "key_space")  # summary columns that are not configuration
+
+
+@dataclass
+class Results:
+    trials: pd.DataFrame              # one row per successful trial, with ops_per_sec
+    failures: pd.DataFrame            # one row per failed or timed-out trial, with its error
+    machines: pd.DataFrame            # the 'machine' records: where the trials ran
+    config_columns: list[str]         # what names a configuration: dataset + spec keys but trial_index
+    bad_lines: list[str] = field(default_factory=list)
+
+    @property
+    def datasets(self) -> list[str]:
+        return list(dict.fromkeys(self.trials[DATASET].tolist() + self.failures[DATASET].tolist()))
+
+
+def workload_name(set_frac: float) -> str:
+    return WORKLOADS.get(round(float(set_frac), 6), f"set {set_frac:g}")
+
+
+def key_space_name(key_length: int) -> str:
+    """Random keys of n bytes: 1 byte gives 256 distinct keys, 2 bytes 65,536; 16 bytes never repeat."""
+    n = int(key_length)
+    return f"{n} B keys ({256 ** n:,})" if n <= 2 else f"{n} B keys"
+
+
+def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results:
+    """Reads results files: ours, and the 2020 study's ``[spec, counts]`` files unchanged."""
+    trial_rows, failure_rows, machine_rows, bad = [], [], [], []
+    spec_keys: dict[str, None] = {}
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise ValueError("no results files given")
+    names = _dataset_names(paths)
+    for path in paths:
+        dataset = "all" if pool else names[path]
+        content = results.read(path)
+        bad += [f"{path}:{number}: {why}" for number, why in content.bad_lines]
+        for record in content.machines:
+            machine_rows.append({DATASET: dataset, **record})
+        for spec, result in content.trials:
+            for key in spec:
+                spec_keys.setdefault(key, None)
+            row = {DATASET: dataset, **spec, "source": str(path)}
+            if results.is_failure(result):
+                failure_rows.append({**row, "error": result.get("error"), "exit_code": result.get("exit_code"),
+                                     "host": result.get("host")})
+                continue
+            measured = {k: v for k, v in result.items() if k != "seconds"}
+            row.update(measured, measured_seconds=result.get("seconds"))
+            trial_rows.append(row)
+
+    config = [DATASET] + [k for k in SPEC_ORDER if k in spec_keys] + \
+             [k for k in spec_keys if k not in SPEC_ORDER and k != TRIAL]
+    trials = pd.DataFrame(trial_rows, columns=_columns(trial_rows, config))
+    if len(trials):
+        seconds = trials["measured_seconds"].where(trials["measured_seconds"].notna(), trials["seconds"])
+        trials["ops_per_sec"] = (trials["set"] + trials["get"]) / seconds.astype(float)
+    else:
+        trials["ops_per_sec"] = pd.Series(dtype=float)
+    failures = pd.DataFrame(failure_rows, columns=_columns(failure_rows, config))
+    return Results(trials, failures, pd.DataFrame(machine_rows), config, bad)
+
+
+def _columns(rows: list[dict], first: list[str]) -> list[str]:
+    seen = dict.fromkeys(first)
+    for row in rows:
+        seen.update(dict.fromkeys(row))
+    return list(seen)
+
+
+def _dataset_names(paths: Sequence[Path]) -> dict[Path, str]:
+    """File stems, made unique with the parent folder where two files share a stem."""
+    stems = [p.stem for p in paths]
+    return {p: (p.stem if stems.count(p.stem) == 1 else f"{p.parent.name}/{p.stem}") for p in paths}
+
+
+def summarize(data: Results) -> pd.DataFrame:
+    """Per configuration: trial count, median, 25th and 75th percentile, min and max of ops/s,
+    and the failed trials. Sorted by dataset, workload, map, key length, threads."""
+    keys = data.config_columns
+    grouped = data.trials.groupby(keys, dropna=False, sort=False)["ops_per_sec"]
+    summary = pd.DataFrame({
+        "n": grouped.size(),
+        "median": grouped.median(),
+        "q25": grouped.quantile(0.25),
+        "q75": grouped.quantile(0.75),
+        "min": grouped.min(),
+        "max": grouped.max(),
+    })
+    failed = data.failures.groupby(keys, dropna=False, sort=False).size().rename("failed")
+    summary = summary.join(failed, how="outer")
+    summary["n"] = summary["n"].fillna(0).astype(int)
+    summary["failed"] = summary["failed"].fillna(0).astype(int)
+    summary = summary.reset_index()
+    summary.insert(1, "workload", summary["set_frac"].map(workload_name))
+    summary.insert(2, "key_space", summary["key_length"].map(key_space_name))
+    return summary.sort_values(_sort_order(summary), kind="stable").reset_index(drop=True)
+
+
+def _sort_order(frame: pd.DataFrame) -> list[str]:
+    first = [DATASET, "set_frac", "map_type", "key_length"]
+    return [c for c in first if c in frame] + [c for c in frame.columns
+                                               if c in SPEC_ORDER and c not in first] + \
+        [c for c in THREADS if c in frame and c not in first]
+
+
+def _group_columns(summary: pd.DataFrame) -> list[str]:
+    """A configuration without its thread counts: what the best thread setting is chosen for."""
+    return [c for c in summary.columns if c not in DERIVED and c not in THREADS]
+
+
+def best_configurations(summary: pd.DataFrame, min_trials: int = 1) -> pd.DataFrame:
+    """The thread setting with the highest median ops/s for every (workload, map, key space) — and
+    for every other axis the results vary, such as value length or duration. Configurations with
+    fewer than min_trials successful trials are not candidates."""
+    keys = _group_columns(summary)
+    candidates = summary[(summary["n"] >= max(1, min_trials)) & summary["median"].notna()]
+    index = candidates.groupby(keys, dropna=False, sort=False)["median"].idxmax()
+    best = candidates.loc[index.values]
+    return best.sort_values(_sort_order(best), kind="stable").reset_index(drop=True)
+
+
+def threading_impact(summary: pd.DataFrame, min_trials: int = 1) -> pd.DataFrame:
+    """For every (workload, map, key space): the single-threaded median (1 server thread, 1
+    client thread) beside the best thread setting's, and the speed-up between them."""
+    keys = _group_columns(summary)
+    best = best_configurations(summary, min_trials)
+    single = summary[(summary["server_threads"] == 1) & (summary["client_threads"] == 1)]
+    single = single[keys + ["n", "median", "q25", "q75"]].rename(
+        columns={"n": "single_n", "median": "single_median", "q25": "single_q25", "q75": "single_q75"})
+    impact = best.merge(single, on=keys, how="left")
+    impact["speedup"] = impact["median"] / impact["single_median"]
+    return impact
+
+
+def incomplete(data: Results, expected: int | None = None) -> pd.DataFrame:
+    """Configurations with fewer successful trials than expected (by default, the most trials any
+    configuration of the same dataset has), with their failed trials and missing trial indexes."""
+    keys = data.config_columns
+    summary = summarize(data)
+    if expected is None:
+        most = summary.groupby(DATASET)["n"].max().rename("expected")
+        summary = summary.join(most, on=DATASET)
+    else:
+        summary["expected"] = expected
+    short = summary[summary["n"] < summary["expected"]].copy()
+    have = data.trials.groupby(keys, dropna=False)[TRIAL].agg(lambda s: set(s.astype(int)))
+    missing = []
+    for _, row in short.iterrows():
+        key = tuple(row[k] for k in keys)
+        got = have.get(key, set()) if len(have) else set()
+        missing.append([i for i in range(int(row["expected"])) if i not in got])
+    short["missing_trials"] = missing
+    columns = keys[:1] + ["workload", "key_space"] + keys[1:] + ["n", "failed", "expected", "missing_trials"]
+    return short[[c for c in columns if c in short]].reset_index(drop=True)
+
+
+# --- tables for people ------------------------------------------------------------------------
+
+def best_table(impact: pd.DataFrame) -> pd.DataFrame:
+    """The best-configuration table as people read it: one row per (workload, map, key space)."""
+    table = pd.DataFrame({
+        "workload": impact["workload"],
+        "map": impact["map_type"],
+        "keys": impact["key_space"],
+        "server thr": impact["server_threads"],
+        "client thr": impact["client_threads"],
+        "median ops/s": impact["median"].map(_thousands),
+        "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(impact["q25"], impact["q75"])],
+        "trials": impact["n"],
+        "1×1 median": impact["single_median"].map(_thousands),
+        "speed-up": impact["speedup"].map(lambda x: "" if pd.isna(x) else f"{x:.2f}×"),
+    })
+    if impact[DATASET].nunique() > 1:
+        table.insert(0, "dataset", impact[DATASET])
+    return table
+
+
+def _thousands(x: float) -> str:
+    return "" if pd.isna(x) else f"{x:,.0f}"
+
+
+def markdown(table: pd.DataFrame) -> str:
+    """A GitHub Markdown table; numbers right-aligned."""
+    def cell(v) -> str:
+        return str(v).replace("|", "\\|")
+
+    numeric = [pd.api.types.is_numeric_dtype(table[c]) or table[c].astype(str).str.match(r"^[\d,.×–\s]*$").all()
+               for c in table.columns]
+    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |",
+             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    for row in table.itertuples(index=False):
+        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,87 @@
+"""The command line of scripts/analyze.py: the best-configuration table as Markdown, and the figures."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Sequence
+
+from . import analysis, figures, machine
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="analyze.py",
+        description="Prints the best thread configuration per (workload, map, key space) as a Markdown "
+                    "table, with its median and interquartile range of ops/s and its speed-up over one "
+                    "server and one client thread; reports failed and incomplete trials; writes the figures. "
+                    "Reads our results files and the 2020 study's [spec, counts] files alike.")
+    p.add_argument("results", nargs="+", type=Path, metavar="RESULTS.jsonl", help="results files")
+    p.add_argument("--figures", type=Path, metavar="DIR",
+                   help="where the PNG figures go (default: benchmarks/figures/NAME, NAME being the "
+                        "results file's name, or 'combined' for several files)")
+    p.add_argument("--no-figures", action="store_true", help="print the tables only")
+    p.add_argument("--pool", action="store_true",
+                   help="treat all files as one dataset (e.g. one sweep run in parts); by default each file "
+                        "is its own dataset and the tables say which row comes from which")
+    p.add_argument("--min-trials", type=int, default=1,
+                   help="configurations with fewer successful trials are not candidates for 'best' (default: 1)")
+    return p
+
+
+def report(data: analysis.Results, min_trials: int = 1) -> str:
+    """The Markdown report: where it was measured, the best-configuration table, and what is missing."""
+    lines: list[str] = []
+    for dataset in data.datasets:
+        n_ok = int((data.trials[analysis.DATASET] == dataset).sum())
+        n_failed = int((data.failures[analysis.DATASET] == dataset).sum()) if len(data.failures) else 0
+        lines.append(f"**{dataset}**: {n_ok} trials" + (f", {n_failed} failed" if n_failed else ""))
+        if len(data.machines):
+            own = data.machines[data.machines[analysis.DATASET] == dataset]
+            for record in own.drop_duplicates("host", keep="last").to_dict("records"):
+                lines.append(f"- measured on {record['host']}: {machine.describe(record)}")
+    lines.append("")
+    summary = analysis.summarize(data)
+    impact = analysis.threading_impact(summary, min_trials)
+    lines += ["### Best thread configuration per workload, map and key space", "",
+              analysis.markdown(analysis.best_table(impact)), "",
+              "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "
+              "speed-up = best median / median at 1 server and 1 client thread.", ""]
+    gaps = analysis.incomplete(data)
+    if len(gaps):
+        lines.append(f"Incomplete: {len(gaps)} configurations have fewer trials than the others "
+                     f"(their medians rest on fewer trials):")
+        shown = gaps.head(10)
+        lines += [f"- {r.workload}, {r.map_type}, {r.key_space}, {r.server_threads} server / "
+                  f"{r.client_threads} client threads: {r.n} of {r.expected} trials"
+                  + (f" ({r.failed} failed)" if r.failed else "") for r in shown.itertuples()]
+        if len(gaps) > len(shown):
+            lines.append(f"- ... and {len(gaps) - len(shown)} more")
+        lines.append("")
+    if len(data.failures):
+        lines.append(f"Failed trials: {len(data.failures)}")
+        for error, count in data.failures["error"].value_counts().items():
+            lines.append(f"- {count} x {error}")
+        lines.append("")
+    for bad in data.bad_lines:
+        lines.append(f"Skipped line {bad}")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    missing = [str(p) for p in args.results if not p.is_file()]
+    if missing:
+        raise SystemExit(f"analyze.py: no such file: {', '.join(missing)}")
+    data = analysis.load(args.results, pool=args.pool)
+    if data.trials.empty:
+        raise SystemExit("analyze.py: no successful trials in " + ", ".join(map(str, args.results)))
+    print(report(data, args.min_trials), end="")
+    if not args.no_figures:
+        name = args.results[0].stem if len(args.results) == 1 else "combined"
+        directory = args.figures or REPO / "benchmarks" / "figures" / name
+        paths = figures.write_all(data, directory)
+        print(f"\nFigures: {', '.join(str(p) for p in paths)}")
+    return 0

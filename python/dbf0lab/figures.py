@@ -1,0 +1,162 @@
+"""The figures of the analysis. Each takes loaded results and returns a matplotlib Figure.
+
+They use matplotlib's object API (no pyplot), so they need no display and pick no backend: the
+same code writes PNG files from a script and shows inline in a notebook.
+
+A new figure is one function plus one line in FIGURES; scripts/analyze.py then writes it, and the
+notebook shows it with ``figures.show(data, "its-name", figures_dir)``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.ticker import NullLocator
+
+from . import analysis
+from .analysis import DATASET, Results
+
+MAP_COLORS = {"concurrent": "#1f77b4", "hashtable": "#ff7f0e", "synchronized": "#2ca02c",
+              "skiplist": "#9467bd", "hashmap": "#d62728"}
+
+
+def _color(map_type: str) -> str:
+    return MAP_COLORS.get(map_type, "#7f7f7f")
+
+
+def _several(frame: pd.DataFrame) -> bool:
+    return frame[DATASET].nunique() > 1
+
+
+def best_configurations(data: Results) -> Figure:
+    """Horizontal bars: the best thread setting's median ops/s per (workload, map, key space),
+    with the interquartile range as error bars and the thread setting written beside."""
+    best = analysis.best_configurations(analysis.summarize(data))
+    labels = [(f"{r[DATASET]} · " if _several(best) else "") +
+              f"{r.workload} · {r.map_type} · {r.key_space}" for r in best.itertuples()]
+    y = np.arange(len(best))[::-1]
+    fig = Figure(figsize=(9, 1.2 + 0.32 * len(best)), layout="constrained")
+    ax = fig.subplots()
+    err = np.vstack([best["median"] - best["q25"], best["q75"] - best["median"]])
+    ax.barh(y, best["median"], xerr=err, color=[_color(m) for m in best["map_type"]], capsize=3, height=0.7)
+    for yi, r in zip(y, best.itertuples()):
+        ax.text(r.q75, yi, f"  {r.server_threads} server / {r.client_threads} client thr, n={r.n}",
+                va="center", fontsize=8)
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_xlabel("ops/s (median over trials; bars: 25th–75th percentile)")
+    ax.set_xlim(0, best["q75"].max() * 1.45)
+    ax.set_title("Best thread setting per workload, map and key space")
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def threading_impact(data: Results) -> Figure:
+    """Per workload: one server and one client thread against the best thread setting, for each
+    map and key space, with the speed-up written on top."""
+    impact = analysis.threading_impact(analysis.summarize(data))
+    workloads = list(dict.fromkeys(impact["workload"]))
+    fig = Figure(figsize=(4.2 * len(workloads), 4.2), layout="constrained")
+    axes = fig.subplots(1, len(workloads), squeeze=False)
+    for ax, workload in zip(axes[0], workloads):
+        part = impact[impact["workload"] == workload]
+        x = np.arange(len(part))
+        width = 0.38
+        single_err = np.vstack([part["single_median"] - part["single_q25"], part["single_q75"] - part["single_median"]])
+        best_err = np.vstack([part["median"] - part["q25"], part["q75"] - part["median"]])
+        ax.bar(x - width / 2, part["single_median"], width, yerr=single_err, capsize=2, color="#bbbbbb",
+               label="1 server, 1 client thread")
+        ax.bar(x + width / 2, part["median"], width, yerr=best_err, capsize=2,
+               color=[_color(m) for m in part["map_type"]], label="best thread setting")
+        for xi, r in zip(x, part.itertuples()):
+            if not pd.isna(r.speedup):
+                ax.text(xi + width / 2, r.q75, f"{r.speedup:.1f}×", ha="center", va="bottom", fontsize=8)
+        ax.set_xticks(x, [(f"{r[DATASET]}\n" if _several(part) else "") + f"{r.map_type}\n{r.key_length} B keys"
+                          for r in part.itertuples()], fontsize=7)
+        ax.set_title(workload)
+        ax.set_ylabel("ops/s (median, IQR)")
+        ax.grid(axis="y", alpha=0.3)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=8)
+    fig.suptitle("Threading impact: best thread setting against single-threaded")
+    return fig
+
+
+def ops_vs_client_threads(data: Results) -> Figure:
+    """Median ops/s against client threads, one line per server thread count, with the IQR as a
+    band: a row per workload, a column per map and key space."""
+    summary = analysis.summarize(data)
+    summary = summary[summary["n"] > 0]
+    columns = [c for c in (DATASET, "map_type", "key_length") if c in summary]
+    if not _several(summary):
+        columns.remove(DATASET)
+    panels = list(dict.fromkeys(summary[columns].itertuples(index=False, name=None)))
+    workloads = list(dict.fromkeys(summary["workload"]))
+    fig = Figure(figsize=(3.6 * len(panels), 2.9 * len(workloads)), layout="constrained")
+    axes = fig.subplots(len(workloads), len(panels), squeeze=False, sharex=True)
+    servers = sorted(summary["server_threads"].unique())
+    cmap = matplotlib.colormaps["viridis"]
+    for i, workload in enumerate(workloads):
+        for j, panel in enumerate(panels):
+            ax = axes[i][j]
+            part = summary[(summary["workload"] == workload) &
+                           (summary[columns].apply(tuple, axis=1) == panel)]
+            for k, s in enumerate(servers):
+                line = part[part["server_threads"] == s].sort_values("client_threads")
+                if line.empty:
+                    continue
+                color = cmap(k / max(1, len(servers) - 1))
+                ax.plot(line["client_threads"], line["median"], marker="o", ms=3, color=color, label=f"{s}")
+                ax.fill_between(line["client_threads"], line["q25"], line["q75"], color=color, alpha=0.2)
+            ax.set_xscale("log", base=2)
+            ax.set_ylim(bottom=0)
+            ax.grid(alpha=0.3)
+            title = " · ".join(analysis.key_space_name(v) if c == "key_length" else str(v)
+                               for c, v in zip(columns, panel))
+            ax.set_title(f"{workload}: {title}", fontsize=9)
+            if j == 0:
+                ax.set_ylabel("ops/s (median, IQR)")
+            if i == len(workloads) - 1:
+                ax.set_xlabel("client threads")
+    axes[0][-1].legend(title="server threads", fontsize=7, title_fontsize=7, loc="lower right")
+    clients = sorted(summary["client_threads"].unique())
+    for ax in axes.flat:
+        ax.set_xticks(clients, [str(c) for c in clients])
+        ax.xaxis.set_minor_locator(NullLocator())
+    return fig
+
+
+FIGURES: dict[str, Callable[[Results], Figure]] = {
+    "best-configurations": best_configurations,
+    "threading-impact": threading_impact,
+    "ops-vs-client-threads": ops_vs_client_threads,
+}
+
+
+def save(fig: Figure, directory: str | os.PathLike[str], name: str) -> Path:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.png"
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def write_all(data: Results, directory: str | os.PathLike[str]) -> list[Path]:
+    """Every figure in FIGURES, as DIRECTORY/NAME.png."""
+    paths = []
+    for name, make in FIGURES.items():
+        paths.append(save(make(data), directory, name))
+    return paths
+
+
+def show(data: Results, name: str, directory: str | os.PathLike[str] | None = None) -> Figure:
+    """For the notebook: makes one figure, saves it when a directory is given, and returns it, so
+    that a cell ending in this call displays it."""
+    fig = FIGURES[name](data)
+    if directory is not None:
+        save(fig, directory, name)
+    return fig

@@ -1,0 +1,255 @@
+"""What a sweep measures: the axes of the grid, the presets, and the list of trials.
+
+Every axis is defined once, in AXES. An axis names the key it gets in a result's spec (the 2020
+study's snake_case names), the sweep option that sets its values (``--server-threads 1,4,16``),
+and how its value reaches the Benchmark: as one of the seven positional arguments, or behind a
+flag. A later axis, for example the server model, is one more line::
+
+    Axis("server_model", "--server-model", str, flag="--server-model",
+         help="server model: pool, virtual, nio")
+
+and the sweep gains the option, the spec gains the key, and the Benchmark gets the flag.
+An axis that a grid does not set is left out of the spec, so files written before the axis
+existed still match the same trials.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+TRIAL_INDEX = "trial_index"
+
+
+def parse_duration(text: str) -> int | float:
+    """Seconds from ``PT10S``, ``PT1M30S``, ``PT0.5S`` or a plain number of seconds."""
+    text = text.strip()
+    match = re.fullmatch(r"(?i)PT(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?", text)
+    if match and any(match.groups()):
+        hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
+        value = hours * 3600 + minutes * 60 + seconds
+    else:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"not a duration: {text!r} (use ISO-8601 like PT10S, or seconds)") from None
+    if value <= 0:
+        raise ValueError(f"a duration must be positive: {text!r}")
+    return int(value) if value.is_integer() else value
+
+
+def format_duration(seconds: int | float) -> str:
+    """The Benchmark's duration argument: ISO-8601 seconds, ``PT10S``."""
+    return f"PT{seconds:g}S"
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One dimension of the grid.
+
+    name:       the key in a result's spec
+    option:     the sweep's command-line option; it takes a comma-separated list of values
+    parse:      turns one command-line value into the spec's value
+    position:   index among the Benchmark's seven positional arguments, or None
+    flag:       the Benchmark flag that carries the value (for axes that are not positional)
+    to_arg:     turns the spec's value into the Benchmark's argument text
+    """
+
+    name: str
+    option: str
+    parse: Callable[[str], Any]
+    help: str
+    position: int | None = None
+    flag: str | None = None
+    to_arg: Callable[[Any], str] = str
+
+
+AXES: tuple[Axis, ...] = (
+    Axis("server_threads", "--server-threads", int, "server worker threads (1 = single-threaded)", position=0),
+    Axis("client_threads", "--client-threads", int, "client threads, one load-generating connector each", position=1),
+    Axis("map_type", "--map-type", str, "map backends: hashtable, concurrent, synchronized, skiplist, hashmap",
+         position=2),
+    Axis("key_length", "--key-length", int, "key lengths in bytes, 1..127 (1 byte = 256 distinct keys)", position=3),
+    Axis("value_length", "--value-length", int, "value lengths in bytes, 0..127", position=4),
+    Axis("set_frac", "--set-frac", float, "fraction of operations that are SETs (0.1 read-heavy, 0.5 balanced, "
+         "0.9 write-heavy)", position=5),
+    Axis("seconds", "--duration", parse_duration, "how long each trial runs: PT10S or seconds", position=6,
+         to_arg=format_duration),
+    # Axes for later Benchmark flags go here, for example:
+    # Axis("server_model", "--server-model", str, "pool, virtual, nio", flag="--server-model"),
+    # Axis("client_mode", "--client-mode", str, "per-op, persistent, pipelined, batched", flag="--client-mode"),
+    # Axis("pipeline", "--pipeline", int, "requests in flight per connection", flag="--pipeline"),
+)
+
+
+def positional_axes() -> list[Axis]:
+    """The axes that are the Benchmark's seven positional arguments, in argument order."""
+    axes = sorted((a for a in AXES if a.position is not None), key=lambda a: a.position)
+    if [a.position for a in axes] != list(range(7)):
+        raise AssertionError("the Benchmark takes exactly seven positional arguments, numbered 0..6")
+    return axes
+
+
+@dataclass(frozen=True)
+class Factor:
+    """Axes that vary together: one axis with its values, or several axes whose values come in
+    tuples (server and client threads as pairs, not a cross product)."""
+
+    names: tuple[str, ...]
+    values: tuple[tuple[Any, ...], ...]
+
+    @staticmethod
+    def single(name: str, values: Iterable[Any]) -> "Factor":
+        return Factor((name,), tuple((v,) for v in values))
+
+    def column(self, name: str) -> list[Any]:
+        """The distinct values of one axis of this factor, in order."""
+        i = self.names.index(name)
+        return list(dict.fromkeys(v[i] for v in self.values))
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A cross product of factors, each configuration run ``trials`` times."""
+
+    factors: tuple[Factor, ...]
+    trials: int
+
+    def __post_init__(self) -> None:
+        seen = [n for f in self.factors for n in f.names]
+        known = {a.name for a in AXES}
+        unknown = sorted(set(seen) - known)
+        if unknown:
+            raise ValueError(f"unknown axes {unknown}; the axes are {sorted(known)}")
+        if len(seen) != len(set(seen)):
+            raise ValueError(f"an axis appears twice in the grid: {seen}")
+        missing = [a.name for a in positional_axes() if a.name not in seen]
+        if missing:
+            raise ValueError(f"the grid sets no value for {missing}")
+        for f in self.factors:
+            if not f.values:
+                raise ValueError(f"axis {'/'.join(f.names)} has no values")
+        if self.trials < 1:
+            raise ValueError("trials must be at least 1")
+
+    def with_axis(self, name: str, values: Sequence[Any]) -> "Grid":
+        """This grid with one axis's values replaced. An axis that was paired with others is
+        unpaired first: every axis of that factor keeps its distinct values, crossed."""
+        factors: list[Factor] = []
+        for f in self.factors:
+            if name in f.names and len(f.names) > 1:
+                factors += [Factor.single(n, f.column(n)) for n in f.names if n != name]
+            elif name not in f.names:
+                factors.append(f)
+        factors.append(Factor.single(name, values))
+        return Grid(tuple(factors), self.trials)
+
+    def with_pairs(self, names: tuple[str, ...], values: Sequence[tuple[Any, ...]]) -> "Grid":
+        """This grid with the given axes set to the given tuples (replacing their old values)."""
+        factors = [f for f in self.factors if not set(f.names) & set(names)]
+        for f in self.factors:
+            rest = [n for n in f.names if n not in names]
+            if len(rest) < len(f.names) and rest:
+                factors += [Factor.single(n, f.column(n)) for n in rest]
+        factors.append(Factor(tuple(names), tuple(tuple(v) for v in values)))
+        return Grid(tuple(factors), self.trials)
+
+    def with_trials(self, trials: int) -> "Grid":
+        return Grid(self.factors, trials)
+
+    def configurations(self) -> list[dict[str, Any]]:
+        """Every configuration (a spec without trial_index), in axis order."""
+        order = [a.name for a in AXES]
+        configs = []
+        for combo in itertools.product(*(f.values for f in self.factors)):
+            spec: dict[str, Any] = {}
+            for f, values in zip(self.factors, combo):
+                spec.update(zip(f.names, values))
+            configs.append({name: spec[name] for name in order if name in spec})
+        return configs
+
+    def specs(self) -> list[dict[str, Any]]:
+        """Every trial's spec: each configuration once per trial index."""
+        return [{**c, TRIAL_INDEX: i} for i in range(self.trials) for c in self.configurations()]
+
+    def axis_values(self) -> dict[str, list[Any]]:
+        """For display: each axis and its distinct values."""
+        out: dict[str, list[Any]] = {}
+        for f in self.factors:
+            for n in f.names:
+                out[n] = f.column(n)
+        return {a.name: out[a.name] for a in AXES if a.name in out}
+
+    def describe(self) -> list[str]:
+        """One line per axis (or per group of paired axes), in the order of AXES."""
+        first = {f.names[0]: f for f in self.factors}
+        lines = []
+        for axis in AXES:
+            f = first.get(axis.name)
+            if f is None:
+                continue
+            if len(f.names) == 1:
+                lines.append(f"{axis.name}: {', '.join(str(v[0]) for v in f.values)}")
+            else:
+                pairs = ", ".join("(" + ",".join(str(x) for x in v) + ")" for v in f.values)
+                lines.append(f"({', '.join(f.names)}) pairs: {pairs}")
+        lines.append(f"trials per configuration: {self.trials}")
+        return lines
+
+
+def shuffled(specs: Sequence[Mapping[str, Any]], seed: int) -> list[dict[str, Any]]:
+    """The trials in a random order that the seed fixes, so that slow drifts of the machine
+    (heat, other load, TIME_WAIT sockets left by the trial before) spread over every
+    configuration instead of landing on one."""
+    out = [dict(s) for s in specs]
+    random.Random(seed).shuffle(out)
+    return out
+
+
+def benchmark_args(spec: Mapping[str, Any]) -> list[str]:
+    """The Benchmark's arguments for one trial: the seven positional values, then the flags."""
+    args = [a.to_arg(spec[a.name]) for a in positional_axes()]
+    for axis in AXES:
+        if axis.flag is not None and axis.name in spec:
+            args += [axis.flag, axis.to_arg(spec[axis.name])]
+    return args
+
+
+def _cross(trials: int, **axes: Sequence[Any]) -> Grid:
+    return Grid(tuple(Factor.single(n, v) for n, v in axes.items()), trials)
+
+
+@dataclass(frozen=True)
+class Preset:
+    grid: Grid
+    help: str
+
+
+PRESETS: dict[str, Preset] = {
+    "seed": Preset(
+        _cross(10, server_threads=[1, 2, 4, 8, 16, 32], client_threads=[1, 2, 4, 8, 16, 32],
+               map_type=["hashtable", "concurrent"], key_length=[1, 2, 16], value_length=[64],
+               set_frac=[0.1, 0.5, 0.9], seconds=[10]),
+        "the 2020 study's grid: 6x6 thread counts x 2 maps x 3 key lengths x 3 workloads, "
+        "10 trials of 10 s (6,480 trials, about 21 hours on one host)"),
+    "quick": Preset(
+        _cross(2, server_threads=[1, 4], client_threads=[1, 8], map_type=["hashtable", "concurrent"],
+               key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[2]),
+        "a first look: both thread-safe maps x 3 workloads x server 1,4 x client 1,8, "
+        "2 trials of 2 s (48 trials, about 3 minutes)"),
+    "mid": Preset(
+        _cross(3, server_threads=[1, 4, 16], client_threads=[1, 8, 32], map_type=["hashtable", "concurrent"],
+               key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[5]),
+        "the committed results: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
+        "3 trials of 5 s (162 trials, about 16 minutes)"),
+    "anchors": Preset(
+        Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
+              Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),
+              Factor.single("value_length", [64]), Factor.single("set_frac", [0.1, 0.5, 0.9]),
+              Factor.single("seconds", [10])), 3),
+        "the reference anchors: concurrent map, 16-byte keys, (server,client) threads "
+        "(1,1) (4,8) (8,16), 3 workloads, 3 trials of 10 s (27 trials, about 5 minutes)"),
+}

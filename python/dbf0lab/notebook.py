@@ -1,0 +1,86 @@
+"""Runs benchmarks/analysis.ipynb headless (nbclient), with the results files as a parameter.
+
+Parameters follow papermill's convention: the notebook has a cell tagged ``parameters`` holding
+the defaults, and the values given here go into a new cell right after it, tagged
+``injected-parameters`` (replacing one left by an earlier run). papermill can run the notebook
+the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import nbformat
+from nbclient import NotebookClient
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOK = REPO / "benchmarks" / "analysis.ipynb"
+PARAMETERS_TAG = "parameters"
+INJECTED_TAG = "injected-parameters"
+
+
+def _tags(cell: Mapping[str, Any]) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def inject(nb: nbformat.NotebookNode, values: Mapping[str, Any]) -> None:
+    """Puts ``name = value`` lines for the given parameters right after the 'parameters' cell."""
+    nb.cells = [c for c in nb.cells if INJECTED_TAG not in _tags(c)]
+    if not values:
+        return
+    where = next((i for i, c in enumerate(nb.cells) if PARAMETERS_TAG in _tags(c)), None)
+    if where is None:
+        raise ValueError("the notebook has no cell tagged 'parameters'")
+    source = "# Parameters given to this run\n" + "".join(f"{k} = {v!r}\n" for k, v in values.items())
+    cell = nbformat.v4.new_code_cell(source, metadata={"tags": [INJECTED_TAG]})
+    nb.cells.insert(where + 1, cell)
+
+
+def _relative(path: str | os.PathLike[str], start: Path) -> str:
+    """A path as the notebook (which runs in its own folder) should see it."""
+    absolute = Path(path).resolve()
+    try:
+        return os.path.relpath(absolute, start)
+    except ValueError:  # another drive on Windows
+        return str(absolute)
+
+
+def execute(results: Sequence[str | os.PathLike[str]] | None = None,
+            figures_dir: str | os.PathLike[str] | None = None,
+            notebook: Path = NOTEBOOK, output: Path | None = None, timeout: int = 600) -> nbformat.NotebookNode:
+    """Executes the notebook in its own folder; writes the executed copy to output if given."""
+    nb = nbformat.read(notebook, as_version=4)
+    values: dict[str, Any] = {}
+    if results:
+        values["results"] = [_relative(p, notebook.parent) for p in results]
+    if figures_dir is not None:
+        values["figures_dir"] = _relative(figures_dir, notebook.parent)
+    inject(nb, values)
+    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                            resources={"metadata": {"path": str(notebook.parent)}})
+    client.execute()
+    if output is not None:
+        nbformat.write(nb, output)
+    return nb
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    p = argparse.ArgumentParser(
+        prog="run_notebook.py",
+        description="Executes benchmarks/analysis.ipynb headless with the given results files, saving "
+                    "its figures; writes the executed notebook to --output, or back into the notebook "
+                    "with --in-place.")
+    p.add_argument("results", nargs="*", type=Path, metavar="RESULTS.jsonl",
+                   help="results files (default: the ones named in the notebook's parameters cell)")
+    p.add_argument("--figures", type=Path, metavar="DIR", help="where the notebook saves its figures")
+    where = p.add_mutually_exclusive_group(required=True)
+    where.add_argument("--output", type=Path, help="write the executed notebook here")
+    where.add_argument("--in-place", action="store_true", help="write it back to benchmarks/analysis.ipynb")
+    args = p.parse_args(argv)
+    output = NOTEBOOK if args.in_place else args.output
+    execute(args.results, args.figures, output=output)
+    print(f"executed {NOTEBOOK} -> {output}")
+    return 0

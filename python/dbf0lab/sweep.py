@@ -1,0 +1,270 @@
+"""Runs a grid of Benchmark trials and appends each result to a JSONL file as it finishes.
+
+- Trials run in a shuffled order fixed by a seed, one fresh JVM each, under a time limit.
+- A trial that fails or times out is recorded as ``[spec, {"error": ...}]`` and the sweep goes on.
+- Trials already in the file are skipped, so running the same command again resumes.
+- Ctrl-C (or SIGTERM) ends the running trials, records nothing for them, and returns.
+- With several hosts, each runs one trial at a time, all hosts at once.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from tqdm import tqdm
+
+from . import machine, results
+from .grid import Grid, benchmark_args, shuffled
+from .hosts import SSH_EXIT_CONNECTION, Completed, Host, HostError, SshHost, excerpt
+
+JVM_OVERHEAD_SECONDS = 1.5   # start, warm-up and shutdown of one trial's JVM, for the estimate
+SSH_OVERHEAD_SECONDS = 0.5   # one ssh connection per trial
+HOST_RETIRE_AFTER = 3        # consecutive connection failures before a host is given up
+
+
+def default_timeout(seconds: float) -> float:
+    return 2 * seconds + 30
+
+
+@dataclass
+class Plan:
+    grid: Grid
+    out: Path
+    todo: list[dict[str, Any]]   # in the order they will be handed out
+    total: int
+    already: int                 # trials of this grid found in the file
+
+    def estimated_seconds(self, hosts: Sequence[Host]) -> float:
+        per = [s["seconds"] + JVM_OVERHEAD_SECONDS for s in self.todo]
+        remote = all(isinstance(h, SshHost) for h in hosts)
+        busy = sum(per) + (SSH_OVERHEAD_SECONDS * len(per) if remote else 0)
+        return busy / max(1, len(hosts))
+
+
+def make_plan(grid: Grid, out: Path, order_seed: int, retry_failed: bool) -> Plan:
+    specs = grid.specs()
+    done: set[str] = set()
+    if out.exists():
+        done = results.done_keys(results.read(out), retry_failed)
+    todo = [s for s in shuffled(specs, order_seed) if results.spec_key(s) not in done]
+    return Plan(grid, out, todo, total=len(specs), already=len(specs) - len(todo))
+
+
+def format_seconds(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, s = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {s:02d} s"
+    hours, m = divmod(minutes, 60)
+    return f"{hours} h {m:02d} min"
+
+
+def describe_spec(spec: dict[str, Any]) -> str:
+    text = (f"S{spec['server_threads']} C{spec['client_threads']} {spec['map_type']} "
+            f"key {spec['key_length']} value {spec['value_length']} set {spec['set_frac']:g} "
+            f"{spec['seconds']:g}s")
+    extra = [f"{k}={v}" for k, v in spec.items() if k not in DESCRIBED]
+    return " ".join([text, *extra])
+
+
+DESCRIBED = {"server_threads", "client_threads", "map_type", "key_length", "value_length", "set_frac",
+             "seconds", "trial_index"}
+
+
+def parse_bench_output(done: Completed) -> dict[str, Any]:
+    """The result to record for one finished process: the Benchmark's JSON, or an error."""
+    if done.timed_out:
+        return {"error": "timed out", "exit_code": done.exit_code, "stderr": excerpt(done.stderr)}
+    if done.exit_code != 0:
+        return {"error": f"exit code {done.exit_code}", "exit_code": done.exit_code,
+                "stderr": excerpt(done.stderr)}
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    try:
+        value = json.loads(lines[-1]) if lines else None
+    except json.JSONDecodeError:
+        value = None
+    if not isinstance(value, dict) or not {"set", "get"} <= value.keys():
+        return {"error": "no JSON result on stdout", "exit_code": done.exit_code,
+                "stdout": excerpt(done.stdout), "stderr": excerpt(done.stderr)}
+    return value
+
+
+@dataclass
+class Options:
+    java_opts: Sequence[str] = ()
+    timeout: float | None = None          # per trial; None: default_timeout(seconds)
+    progress: bool | None = None          # None: a bar when stderr is a terminal, else one line a trial
+    log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr, flush=True))
+
+
+@dataclass
+class Outcome:
+    ran: int = 0
+    failed: int = 0
+    interrupted: bool = False
+    not_run: int = 0
+    retired: list[str] = field(default_factory=list)
+
+
+def _prepare_hosts(hosts: Sequence[Host], jar: Path, repo: Path, log) -> list[tuple[Host, dict[str, Any]]]:
+    """Copies the jar to every host and describes each, in parallel. Hosts that fail are left out."""
+    jar_info = {"jar_sha256": machine.sha256_of(jar), **machine.git_commit(repo)}
+
+    def one(host: Host):
+        host.prepare(jar, jar_info["jar_sha256"])
+        if isinstance(host, SshHost):
+            log(f"{host.label}: " + ("jar copied" if host.copied_jar else "jar already there"))
+        return host, host.probe(jar_info)
+
+    ready = []
+    with ThreadPoolExecutor(max_workers=len(hosts)) as pool:
+        futures = [pool.submit(one, h) for h in hosts]
+        try:
+            for future in futures:
+                try:
+                    ready.append(future.result())
+                except HostError as e:
+                    log(f"left out: {e}")
+        except KeyboardInterrupt:
+            for h in hosts:  # ends the copies and probes under way before the pool waits for them
+                h.cancel()
+            raise
+    return ready
+
+
+def _record_machines(out: results.Appender, described: list[dict[str, Any]], existing: list[dict[str, Any]]):
+    """Appends each host's description unless the file's last one for that host says the same."""
+    def same(a, b):
+        drop = {"recorded_at"}
+        return {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
+
+    latest = {m.get("host"): m for m in existing}
+    for info in described:
+        if info["host"] not in latest or not same(latest[info["host"]], info):
+            out.append({**info, "recorded_at": now()})
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def run(plan: Plan, hosts: Sequence[Host], jar: Path, repo: Path, options: Options) -> Outcome:
+    """Runs the plan's trials on the hosts; returns when all ran, or on Ctrl-C / SIGTERM."""
+    log = options.log
+    outcome = Outcome()
+    if not plan.todo:
+        log(f"all {plan.total} trials are already in {plan.out}; nothing to run")
+        return outcome
+    existing = results.read(plan.out).machines if plan.out.exists() else []
+    previous_sigterm = signal.signal(signal.SIGTERM, _raise_interrupt)
+    try:
+        with results.Appender(plan.out) as out:
+            ready = _prepare_hosts(hosts, jar, repo, log)
+            if not ready:
+                raise HostError("no host can run trials")
+            _record_machines(out, [info for _, info in ready], existing)
+            _run_trials(plan, [h for h, _ in ready], options, out, outcome)
+    except KeyboardInterrupt:  # before the first trial started
+        outcome.interrupted = True
+        outcome.not_run = len(plan.todo)
+    finally:
+        signal.signal(signal.SIGTERM, previous_sigterm)
+    return outcome
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Appender, outcome: Outcome):
+    todo: queue.Queue[dict[str, Any]] = queue.Queue()
+    for spec in plan.todo:
+        todo.put(spec)
+    finished: queue.Queue[tuple[dict[str, Any], dict[str, Any]] | tuple[str, str]] = queue.Queue()
+    stop = threading.Event()
+
+    def worker(host: Host) -> None:
+        connection_failures = 0
+        while not stop.is_set():
+            try:
+                spec = todo.get_nowait()
+            except queue.Empty:
+                return
+            started = time.monotonic()
+            started_at = now()
+            limit = options.timeout or default_timeout(spec["seconds"])
+            done = host.run_bench(options.java_opts, benchmark_args(spec), limit)
+            if done.cancelled or stop.is_set():
+                return
+            result = parse_bench_output(done)
+            result.update(host=host.label, started_at=started_at,
+                          wall_seconds=round(time.monotonic() - started, 3))
+            finished.put((spec, result))
+            if isinstance(host, SshHost) and done.exit_code == SSH_EXIT_CONNECTION:
+                connection_failures += 1
+                if connection_failures >= HOST_RETIRE_AFTER:
+                    finished.put(("retired", host.label))
+                    return
+            else:
+                connection_failures = 0
+
+    bar = tqdm(total=len(plan.todo), unit="trial", desc="sweep", dynamic_ncols=True, smoothing=0.1,
+               disable=not _want_bar(options.progress))
+    threads = [threading.Thread(target=worker, args=(h,), name=f"host {h.label}", daemon=True) for h in hosts]
+    for t in threads:
+        t.start()
+    try:
+        while any(t.is_alive() for t in threads) or not finished.empty():
+            try:
+                item = finished.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if item[0] == "retired":
+                outcome.retired.append(item[1])
+                bar.write(f"giving up on {item[1]} after {HOST_RETIRE_AFTER} connection failures in a row")
+                continue
+            spec, result = item
+            out.trial(spec, result)
+            outcome.ran += 1
+            _report(bar, outcome, spec, result, len(plan.todo))
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+        stop.set()
+        for h in hosts:
+            h.cancel()
+        for t in threads:
+            t.join(timeout=60)
+    finally:
+        bar.close()
+    outcome.not_run = len(plan.todo) - outcome.ran
+
+
+def _want_bar(progress: bool | None) -> bool:
+    return sys.stderr.isatty() if progress is None else progress
+
+
+def _report(bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str, Any], total: int) -> None:
+    if results.is_failure(result):
+        outcome.failed += 1
+        what = f"FAILED ({result['error']})"
+    else:
+        ops = (result["set"] + result["get"]) / (result.get("seconds") or spec["seconds"])
+        what = f"{ops:,.0f} ops/s"
+    line = f"[{outcome.ran}/{total}] {describe_spec(spec)} #{spec['trial_index']} on {result['host']}: {what}"
+    if bar.disable or results.is_failure(result):
+        bar.write(line, file=sys.stderr)
+    if not bar.disable:
+        bar.set_postfix_str(what if len(what) < 30 else "failed", refresh=False)
+        bar.update(1)

@@ -1,0 +1,203 @@
+"""The command line of scripts/run_benchmarks.py."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+from . import sweep
+from . import grid as grids
+from .grid import PRESETS, Grid, benchmark_args
+from .hosts import HostError, SshSettings, parse_hosts, read_hosts_file
+
+REPO = Path(__file__).resolve().parents[2]
+
+DESCRIPTION = """\
+Runs the dbf0 Benchmark over a grid of configurations, one fresh JVM per trial, and appends
+each result to a JSONL file as soon as it finishes ([spec, result] per line).
+
+Start from a preset and change any axis with its option; a value list is comma-separated:
+  run_benchmarks.py --preset quick
+  run_benchmarks.py --preset quick --map-type concurrent --duration PT5S --trials 3
+  run_benchmarks.py --preset anchors --dry-run
+  run_benchmarks.py --preset seed --hosts ubuntu@10.0.0.5,ubuntu@10.0.0.6 --identity ~/.ssh/lab.pem
+
+Trials run in a shuffled order (--order-seed). Running the same command again resumes: the
+trials already in the results file are skipped. Ctrl-C stops at once; only the trials that were
+running are lost. A failed or timed-out trial is recorded as failed and the sweep goes on.
+"""
+
+PRESET_HELP = "\n".join(f"  {name:8} {p.help}" for name, p in PRESETS.items())
+
+EPILOG = f"""\
+presets:
+{PRESET_HELP}
+
+remote hosts:
+  Each host is [user@]host[:port], or 'local' for this machine. The jar is copied once to every
+  host (scp, into --remote-dir), each host then runs one trial at a time, all hosts at once, and
+  the results come back into the local file. ssh and scp run in BatchMode: set up key login
+  first (ssh-agent, --identity, or ~/.ssh/config). Every host needs a JDK 21+ (--remote-java).
+"""
+
+
+def comma_list(parse):
+    def convert(text: str) -> list[Any]:
+        try:
+            return [parse(item) for item in text.split(",") if item.strip()]
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return convert
+
+
+def thread_pairs(text: str) -> list[tuple[int, int]]:
+    pairs = []
+    for item in text.split(","):
+        match = re.fullmatch(r"\s*(\d+):(\d+)\s*", item)
+        if not match:
+            raise argparse.ArgumentTypeError(f"not SERVER:CLIENT: {item!r}")
+        pairs.append((int(match.group(1)), int(match.group(2))))
+    return pairs
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="run_benchmarks.py", description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    g = p.add_argument_group("the grid")
+    g.add_argument("--preset", choices=sorted(PRESETS), default="quick",
+                   help="the grid to start from (default: quick); see the list below")
+    for axis in grids.AXES:
+        g.add_argument(axis.option, dest=axis.name, type=comma_list(axis.parse), metavar="V[,V...]",
+                       help=f"{axis.help} (replaces the preset's)")
+    g.add_argument("--thread-pairs", type=thread_pairs, metavar="S:C[,S:C...]",
+                   help="server:client thread pairs instead of a cross product, e.g. 1:1,4:8,8:16")
+    g.add_argument("--trials", type=int, help="trials per configuration (replaces the preset's)")
+
+    r = p.add_argument_group("running")
+    r.add_argument("--out", type=Path,
+                   help="the results file (JSONL) to append to and resume from "
+                        "(default: benchmarks/results/PRESET-HOST.jsonl)")
+    r.add_argument("--dry-run", action="store_true",
+                   help="print the plan (trial count, trials already done, estimated time) and run nothing")
+    r.add_argument("--order-seed", type=int, default=1,
+                   help="seed of the shuffled trial order (default: 1)")
+    r.add_argument("--timeout", type=float,
+                   help="seconds one trial may take before it is killed and recorded as timed out "
+                        "(default: twice its duration + 30)")
+    r.add_argument("--retry-failed", action="store_true",
+                   help="on resume, run again the trials that are in the file only as failures")
+    r.add_argument("--jar", type=Path, default=REPO / "target" / "dbf0.jar",
+                   help="the dbf0 jar to run (default: target/dbf0.jar; ./build.sh makes it)")
+    r.add_argument("--java", help="java for local trials (default: a JDK 21+ found like ./build.sh does)")
+    r.add_argument("--java-opt", action="append", default=[], metavar="OPT",
+                   help="a JVM option for every trial, e.g. --java-opt=-Xmx1g (repeatable)")
+    bar = r.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="always show the progress bar (default: only on a terminal; "
+                          "elsewhere one line per trial)")
+    bar.add_argument("--no-progress", dest="progress", action="store_false",
+                     help="one line per trial instead of the bar")
+
+    h = p.add_argument_group("remote hosts")
+    h.add_argument("--hosts", type=comma_list(str), default=[], metavar="H[,H...]",
+                   help="where trials run: [user@]host[:port] reached over SSH, or 'local' (default: local)")
+    h.add_argument("--hosts-file", type=Path, help="hosts one per line ('#' starts a comment), added to --hosts")
+    h.add_argument("--identity", help="ssh private key file (ssh -i)")
+    h.add_argument("--ssh-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an ssh/scp option (ssh -o), e.g. StrictHostKeyChecking=accept-new (repeatable)")
+    h.add_argument("--remote-java", default="java", help="java on the remote hosts; must be 21+ (default: java)")
+    h.add_argument("--remote-dir", default=".dbf0-bench",
+                   help="where the jar goes on remote hosts, relative to the login directory or absolute "
+                        "(default: .dbf0-bench)")
+    return p
+
+
+def make_grid(args: argparse.Namespace) -> Grid:
+    grid = PRESETS[args.preset].grid
+    for axis in grids.AXES:
+        values = getattr(args, axis.name)
+        if values is not None:
+            grid = grid.with_axis(axis.name, values)
+    if args.thread_pairs:
+        grid = grid.with_pairs(("server_threads", "client_threads"), args.thread_pairs)
+    if args.trials is not None:
+        grid = grid.with_trials(args.trials)
+    return grid
+
+
+def find_local_java() -> str:
+    """The same JDK 21+ that build.sh uses (scripts/lib/jdk.sh)."""
+    script = '. "$1/scripts/lib/jdk.sh" && dbf0_find_jdk'
+    done = subprocess.run(["bash", "-c", script, "bash", str(REPO)], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr.strip() or "no JDK 21+ found; pass --java")
+    return str(Path(done.stdout.strip()) / "bin" / "java")
+
+
+def default_out(preset: str, host_names: Sequence[str]) -> Path:
+    if not host_names or host_names == ["local"]:
+        where = socket.gethostname().split(".")[0]
+    else:
+        first = host_names[0].rpartition("@")[2].split(":")[0]
+        where = first + (f"-and-{len(host_names) - 1}-more" if len(host_names) > 1 else "")
+    return REPO / "benchmarks" / "results" / f"{preset}-{re.sub(r'[^A-Za-z0-9._-]', '_', where)}.jsonl"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        grid = make_grid(args)
+    except ValueError as e:
+        raise SystemExit(f"run_benchmarks.py: {e}")
+    names = list(args.hosts) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
+    names = names or ["local"]
+    out = args.out or default_out(args.preset, names)
+    plan = sweep.make_plan(grid, out, args.order_seed, args.retry_failed)
+
+    needs_java = "local" in names and not args.dry_run
+    java = args.java or (find_local_java() if needs_java else "java")
+    ssh = SshSettings(identity=args.identity, options=args.ssh_option, remote_java=args.remote_java,
+                      remote_dir=args.remote_dir)
+    try:
+        hosts = parse_hosts(names, java, ssh)
+    except ValueError as e:
+        raise SystemExit(f"run_benchmarks.py: {e}")
+
+    configs = len(grid.configurations())
+    print(f"plan: {plan.total} trials = {configs} configurations x {grid.trials} trials "
+          f"(preset {args.preset}{', changed' if plan.grid != PRESETS[args.preset].grid else ''})",
+          )
+    for line in grid.describe():
+        print(f"  {line}")
+    print(f"results: {out}" + (f" ({plan.already} of these trials already there: skipped)" if plan.already else ""),
+          )
+    print(f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): {', '.join(h.label for h in hosts)}; "
+          f"estimated time {sweep.format_seconds(plan.estimated_seconds(hosts))}")
+    if args.dry_run:
+        if plan.todo:
+            print(f"first trial: java -jar {args.jar} bench {' '.join(benchmark_args(plan.todo[0]))}",
+                  )
+        print("dry run: nothing was run")
+        return 0
+
+    if not args.jar.is_file():
+        raise SystemExit(f"run_benchmarks.py: no jar at {args.jar}; build it with ./build.sh")
+    options = sweep.Options(java_opts=args.java_opt, timeout=args.timeout, progress=args.progress)
+    try:
+        outcome = sweep.run(plan, hosts, args.jar, REPO, options)
+    except HostError as e:
+        raise SystemExit(f"run_benchmarks.py: {e}")
+    if outcome.interrupted:
+        print(f"stopped: {outcome.ran} trials recorded in {out}, {outcome.not_run} not run. "
+              "Run the same command again to resume.")
+        return 130
+    print(f"done: {outcome.ran} trials recorded in {out}"
+          + (f", {outcome.failed} of them failed" if outcome.failed else "")
+          + (f"; {outcome.not_run} not run (hosts given up: {', '.join(outcome.retired)})" if outcome.not_run else ""),
+          )
+    return 0 if not outcome.not_run else 1

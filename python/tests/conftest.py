@@ -1,0 +1,135 @@
+"""Shared fixtures: the repository, the jar and a JDK 21+ to run it, and real sshd servers."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+JAR = REPO / "target" / "dbf0.jar"
+REFERENCE_2020 = REPO.parent / "shared" / "reference" / "dbfromzero-2020-c5n.2xlarge.jsonl"
+SAMPLE = REPO / "benchmarks" / "sample" / "sample.jsonl"
+SSHD = Path("/usr/sbin/sshd")
+
+
+@pytest.fixture(scope="session")
+def java() -> str:
+    """A JDK 21+ java, found like build.sh finds one."""
+    from dbf0lab.sweep_cli import find_local_java
+    try:
+        return find_local_java()
+    except SystemExit as e:
+        pytest.skip(f"no JDK 21+ here: {e}")
+
+
+@pytest.fixture(scope="session")
+def jar() -> Path:
+    if not JAR.is_file():
+        pytest.skip(f"{JAR} is not built; ./test.sh builds it (or ./build.sh)")
+    return JAR
+
+
+def run_script(name: str, *args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
+    """Runs scripts/NAME with this Python, as a user would."""
+    return subprocess.run([sys.executable, str(REPO / "scripts" / name), *args], capture_output=True, text=True,
+                          timeout=timeout, **kwargs)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Sshd:
+    """One real OpenSSH server on 127.0.0.1, with a throwaway host key, and the client key that
+    logs in to it as the current user."""
+
+    def __init__(self, directory: Path, client_key: Path):
+        self.directory = directory
+        self.port = free_port()
+        host_key = directory / "host_key"
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(host_key)], check=True)
+        config = directory / "sshd_config"
+        config.write_text("\n".join([
+            "ListenAddress 127.0.0.1",
+            f"HostKey {host_key}",
+            f"AuthorizedKeysFile {client_key}.pub",
+            f"PidFile {directory / 'sshd.pid'}",
+            "StrictModes no",
+            "UsePAM no",
+            "PubkeyAuthentication yes",
+            "PasswordAuthentication no",
+            "KbdInteractiveAuthentication no",
+            "PermitRootLogin prohibit-password",
+            "Subsystem sftp internal-sftp",  # scp speaks SFTP since OpenSSH 9
+            "", ""]))
+        self.log = open(directory / "sshd.log", "w")
+        self.proc = subprocess.Popen([str(SSHD), "-D", "-e", "-f", str(config), "-p", str(self.port)],
+                                     stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 10
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"sshd exited: {(directory / 'sshd.log').read_text()}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    @property
+    def host(self) -> str:
+        return f"{os.environ.get('USER') or _user()}@127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.log.close()
+
+
+def _user() -> str:
+    import pwd
+    return pwd.getpwuid(os.getuid()).pw_name
+
+
+@pytest.fixture(scope="session")
+def sshd_factory(tmp_path_factory):
+    """Starts real sshd servers on loopback (Debian's openssh-server): ssh_args() gives the sweep
+    options that log in to them with a throwaway key and no known_hosts."""
+    if not SSHD.exists():
+        pytest.skip("sshd is not installed (apt-get install openssh-server; .ci/run installs it under CI=true)")
+    if not shutil.which("ssh") or not shutil.which("ssh-keygen") or not shutil.which("scp"):
+        pytest.skip("the OpenSSH client (ssh, scp, ssh-keygen) is not installed")
+    if os.geteuid() == 0:
+        Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation directory
+    base = tmp_path_factory.mktemp("sshd")
+    client_key = base / "client_key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(client_key)], check=True)
+    servers: list[Sshd] = []
+
+    class Factory:
+        def start(self) -> Sshd:
+            directory = base / f"server{len(servers)}"
+            directory.mkdir()
+            servers.append(Sshd(directory, client_key))
+            return servers[-1]
+
+        def ssh_args(self) -> list[str]:
+            return ["--identity", str(client_key), "--ssh-option", "StrictHostKeyChecking=no",
+                    "--ssh-option", "UserKnownHostsFile=/dev/null", "--ssh-option", "LogLevel=ERROR"]
+
+    yield Factory()
+    for server in servers:
+        server.stop()

@@ -1,0 +1,103 @@
+import pytest
+
+from dbf0lab import grid, sweep_cli
+from dbf0lab.grid import PRESETS, Axis, Factor, Grid, benchmark_args, parse_duration, shuffled
+
+
+def test_seed_preset_is_the_2020_grid():
+    g = PRESETS["seed"].grid
+    assert g.trials == 10
+    assert g.axis_values() == {
+        "server_threads": [1, 2, 4, 8, 16, 32], "client_threads": [1, 2, 4, 8, 16, 32],
+        "map_type": ["hashtable", "concurrent"], "key_length": [1, 2, 16], "value_length": [64],
+        "set_frac": [0.1, 0.5, 0.9], "seconds": [10]}
+    assert len(g.specs()) == 6 * 6 * 2 * 3 * 3 * 10
+
+
+def test_quick_preset_covers_every_workload_and_both_safe_maps():
+    values = PRESETS["quick"].grid.axis_values()
+    assert values["set_frac"] == [0.1, 0.5, 0.9]
+    assert values["map_type"] == ["hashtable", "concurrent"]
+    assert 1 in values["server_threads"] and 1 in values["client_threads"]  # single-threaded, for the impact
+
+
+def test_anchors_preset_pairs_threads_instead_of_crossing_them():
+    specs = PRESETS["anchors"].grid.specs()
+    pairs = {(s["server_threads"], s["client_threads"]) for s in specs}
+    assert pairs == {(1, 1), (4, 8), (8, 16)}
+    assert len(specs) == 3 * 3 * 3
+    assert {s["seconds"] for s in specs} == {10} and {s["map_type"] for s in specs} == {"concurrent"}
+
+
+def test_specs_use_the_2020_keys_in_order():
+    spec = PRESETS["quick"].grid.specs()[0]
+    assert list(spec) == ["server_threads", "client_threads", "map_type", "key_length", "value_length",
+                          "set_frac", "seconds", "trial_index"]
+
+
+def test_benchmark_args_are_the_seven_positionals():
+    spec = {"server_threads": 4, "client_threads": 8, "map_type": "concurrent", "key_length": 16,
+            "value_length": 64, "set_frac": 0.1, "seconds": 10, "trial_index": 3}
+    assert benchmark_args(spec) == ["4", "8", "concurrent", "16", "64", "0.1", "PT10S"]
+
+
+@pytest.mark.parametrize("text, seconds", [("PT10S", 10), ("pt2s", 2), ("PT1M30S", 90), ("PT0.5S", 0.5),
+                                           ("5", 5), ("2.5", 2.5)])
+def test_parse_duration(text, seconds):
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["PT", "ten", "0", "-3"])
+def test_parse_duration_rejects(text):
+    with pytest.raises(ValueError):
+        parse_duration(text)
+
+
+def test_overriding_a_paired_axis_unpairs_it():
+    g = PRESETS["anchors"].grid.with_axis("server_threads", [2])
+    pairs = {(s["server_threads"], s["client_threads"]) for s in g.specs()}
+    assert pairs == {(2, 1), (2, 8), (2, 16)}
+
+
+def test_with_pairs_replaces_crossed_axes():
+    g = PRESETS["quick"].grid.with_pairs(("server_threads", "client_threads"), [(1, 1), (4, 8)])
+    assert {(s["server_threads"], s["client_threads"]) for s in g.specs()} == {(1, 1), (4, 8)}
+
+
+def test_grid_refuses_unknown_or_missing_axes():
+    with pytest.raises(ValueError, match="unknown"):
+        PRESETS["quick"].grid.with_axis("colour", ["red"])
+    with pytest.raises(ValueError, match="no value"):
+        Grid((Factor.single("server_threads", [1]),), 1)
+
+
+def test_shuffle_is_fixed_by_the_seed_and_keeps_every_trial():
+    specs = PRESETS["quick"].grid.specs()
+    a, b, c = shuffled(specs, 1), shuffled(specs, 1), shuffled(specs, 2)
+    assert a == b and a != c and a != specs
+    assert sorted(map(str, a)) == sorted(map(str, specs))
+
+
+def test_a_new_axis_is_one_line(monkeypatch):
+    """A later Benchmark flag becomes a sweep option, a spec key and a flag from one Axis line."""
+    monkeypatch.setattr(grid, "AXES", grid.AXES + (
+        Axis("server_model", "--server-model", str, "pool, virtual, nio", flag="--server-model"),))
+    args = sweep_cli.build_parser().parse_args(["--preset", "anchors", "--server-model", "pool,virtual"])
+    g = sweep_cli.make_grid(args)
+    specs = g.specs()
+    assert len(specs) == 2 * len(PRESETS["anchors"].grid.specs())
+    assert {s["server_model"] for s in specs} == {"pool", "virtual"}
+    assert list(specs[0])[-2:] == ["server_model", "trial_index"]
+    assert benchmark_args(specs[0])[-2:] == ["--server-model", specs[0]["server_model"]]
+    # a grid that does not set the new axis leaves it out of the spec, so old files still match
+    assert "server_model" not in PRESETS["anchors"].grid.specs()[0]
+
+
+def test_cli_options_override_the_preset():
+    args = sweep_cli.build_parser().parse_args(
+        ["--preset", "quick", "--map-type", "concurrent", "--duration", "PT5S", "--trials", "3",
+         "--thread-pairs", "1:1,8:16"])
+    g = sweep_cli.make_grid(args)
+    values = g.axis_values()
+    assert values["map_type"] == ["concurrent"] and values["seconds"] == [5] and g.trials == 3
+    assert {(s["server_threads"], s["client_threads"]) for s in g.specs()} == {(1, 1), (8, 16)}

@@ -1,0 +1,54 @@
+"""The notebook, run headless on the sample results kept in the repo (a slice of the real
+results in benchmarks/results), and the analyze.py command line."""
+
+import nbformat
+import pytest
+
+from conftest import REFERENCE_2020, SAMPLE, run_script
+from dbf0lab import figures, notebook, results
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_sample_is_a_slice_of_the_committed_results():
+    """Never made-up numbers: every line of the sample stands, as it is, in a results file."""
+    committed = set()
+    for path in (SAMPLE.parents[1] / "results").glob("*.jsonl"):
+        committed.update(path.read_text().splitlines())
+    lines = SAMPLE.read_text().splitlines()
+    assert lines and set(lines) <= committed
+    content = results.read(SAMPLE)
+    assert content.trials and content.machines
+
+
+def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
+    out = tmp_path / "executed.ipynb"
+    notebook.execute([SAMPLE], tmp_path / "figures", output=out)
+    nb = nbformat.read(out, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(figures.FIGURES)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and "sample.jsonl" in injected[0].source
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == sorted(f"{n}.png" for n in figures.FIGURES)
+
+
+def test_analyze_prints_the_best_configuration_table_and_writes_figures(tmp_path):
+    done = run_script("analyze.py", str(SAMPLE), "--figures", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "| workload | map | keys | server thr | client thr | median ops/s |" in done.stdout
+    assert "measured on local:" in done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.png" for n in figures.FIGURES)
+
+
+@pytest.mark.skipif(not REFERENCE_2020.is_file(), reason=f"the 2020 study's raw file is not at {REFERENCE_2020}")
+def test_analyze_on_the_2020_file_shows_its_published_best(tmp_path):
+    done = run_script("analyze.py", str(REFERENCE_2020), "--figures", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    assert "| read-heavy | concurrent | 16 B keys | 16 | 32 | 61,823 |" in done.stdout
+    assert "Incomplete: 142 configurations" in done.stdout
+
+
+def test_analyze_says_what_is_wrong():
+    done = run_script("analyze.py", "no-such-file.jsonl")
+    assert done.returncode != 0 and "no such file" in done.stderr

@@ -1,0 +1,120 @@
+"""The sweep on this machine, with real JVMs: tiny grids of one-second trials."""
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from conftest import REPO, run_script
+from dbf0lab import results
+
+pytestmark = pytest.mark.slow
+
+TINY = ["--preset", "quick", "--server-threads", "1", "--client-threads", "1,2", "--map-type", "concurrent",
+        "--set-frac", "0.5", "--duration", "PT1S", "--no-progress"]
+
+
+def trials(path):
+    return results.read(path).trials
+
+
+def test_dry_run_prints_the_plan_and_runs_nothing(tmp_path):
+    out = tmp_path / "r.jsonl"
+    done = run_script("run_benchmarks.py", "--preset", "seed", "--dry-run", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "plan: 6480 trials = 648 configurations x 10 trials" in done.stdout
+    assert "estimated time 20 h" in done.stdout and "dry run: nothing was run" in done.stdout
+    assert not out.exists()
+
+
+def test_help_explains_every_option():
+    done = run_script("run_benchmarks.py", "--help")
+    assert done.returncode == 0
+    for option in ["--preset", "--server-threads", "--client-threads", "--map-type", "--key-length",
+                   "--value-length", "--set-frac", "--duration", "--thread-pairs", "--trials", "--out",
+                   "--dry-run", "--order-seed", "--timeout", "--retry-failed", "--hosts", "--hosts-file",
+                   "--identity", "--ssh-option", "--remote-java", "--remote-dir"]:
+        assert option in done.stdout
+    for preset in ["seed", "quick", "mid", "anchors"]:
+        assert f"  {preset} " in done.stdout
+
+
+def test_sweep_records_results_and_machine_then_resumes(tmp_path, jar):
+    out = tmp_path / "r.jsonl"
+    done = run_script("run_benchmarks.py", *TINY, "--trials", "2", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    content = results.read(out)
+    assert len(content.trials) == 4 and not content.bad_lines
+    assert {(s["client_threads"], s["trial_index"]) for s, _ in content.trials} == {(1, 0), (1, 1), (2, 0), (2, 1)}
+    for spec, result in content.trials:
+        assert result["set"] + result["get"] > 0 and result["host"] == "local"
+        assert spec["seconds"] == 1 and spec["set_frac"] == 0.5
+    (machine,) = content.machines
+    for key in ["cpu_model", "cores", "memory_bytes", "os", "java_version", "dbf0_version", "git_commit"]:
+        assert machine[key], key
+    assert machine["dbf0_version"].startswith("dbf0 ")
+
+    again = run_script("run_benchmarks.py", *TINY, "--trials", "2", "--out", str(out))
+    assert again.returncode == 0 and "nothing to run" in again.stderr
+    more = run_script("run_benchmarks.py", *TINY, "--trials", "3", "--out", str(out))
+    assert "4 of these trials already there" in more.stdout
+    content = results.read(out)
+    assert len(content.trials) == 6 and len(content.machines) == 1  # the same machine is not recorded twice
+
+
+def test_failed_and_timed_out_trials_are_recorded_and_the_sweep_goes_on(tmp_path, jar):
+    out = tmp_path / "r.jsonl"
+    # key length 200 is out of the Benchmark's range: it exits 2 at once
+    done = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--key-length", "16,200",
+                      "--trials", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    by_key = {s["key_length"]: r for s, r in trials(out)}
+    assert by_key[200]["exit_code"] == 2 and by_key[200]["error"] == "exit code 2"
+    assert "keyLength" in by_key[200]["stderr"] and "Usage" in by_key[200]["stderr"]
+    assert by_key[16]["get"] > 0
+
+    slow = tmp_path / "slow.jsonl"
+    done = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--duration", "PT20S", "--trials", "1",
+                      "--timeout", "2", "--out", str(slow))
+    assert done.returncode == 0, done.stderr
+    ((spec, result),) = trials(slow)
+    assert result["error"] == "timed out" and result["wall_seconds"] < 15
+
+
+def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path, jar):
+    out = tmp_path / "r.jsonl"
+    argv = [sys.executable, str(REPO / "scripts" / "run_benchmarks.py"), *TINY, "--trials", "2", "--out", str(out)]
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not (out.exists() and len(trials(out)) >= 1):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert "Run the same command again to resume" in stdout
+    first = results.read(out)
+    assert 1 <= len(first.trials) < 4 and not first.bad_lines
+    assert all("error" not in r for _, r in first.trials)  # the interrupted trial is not recorded
+
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    keys = [results.spec_key(s) for s, _ in trials(out)]
+    assert len(keys) == 4 and len(set(keys)) == 4
+    assert f"{len(first.trials)} of these trials already there" in done.stdout
+
+
+def test_a_killed_sweep_resumes_past_a_half_written_line(tmp_path, jar):
+    out = tmp_path / "r.jsonl"
+    first = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--trials", "1", "--out", str(out))
+    assert first.returncode == 0, first.stderr
+    with open(out, "a") as f:  # what SIGKILL in the middle of a write would leave
+        f.write('[{"server_threads": 1, "client_thr')
+    done = run_script("run_benchmarks.py", *TINY, "--trials", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    content = results.read(out)
+    assert len(content.trials) == 2 and len(content.bad_lines) == 1
+    assert json.loads(out.read_text().splitlines()[-1])[0]["client_threads"] == 2
