@@ -16,6 +16,7 @@ the files of one sweep split over several runs).
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -226,3 +227,30 @@ def markdown(table: pd.DataFrame) -> str:
     for row in table.itertuples(index=False):
         lines.append("| " + " | ".join(cell(v) for v in row) + " |")
     return "\n".join(lines)
+
+
+# The Redis comparison (scripts/compare_redis.py) ----------------------------------------------
+
+def load_redis_comparison(paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
+    """The rows of compare_redis.py's JSONL files: one per server, test, command and pair."""
+    rows = []
+    for path in paths:
+        with open(path) as f:
+            rows += [json.loads(line) for line in f if line.strip()]
+    if not rows:
+        raise ValueError("no rows in the Redis comparison files")
+    return pd.DataFrame(rows)
+
+
+def redis_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Per test and command: the median requests/s of Redis and of dbf0, and the median over
+    pairs of dbf0/Redis (each pair measured back to back, so drift cancels)."""
+    wide = frame.pivot_table(index=["test", "command", "pair"], columns="server", values="rps", aggfunc="first")
+    wide = wide.dropna(subset=["redis", "dbf0"]).reset_index()
+    wide["ratio"] = wide["dbf0"] / wide["redis"]
+    order = {name: i for i, name in enumerate(dict.fromkeys(frame["test"]))}
+    out = (wide.groupby(["test", "command"], sort=False)
+           .agg(redis_rps=("redis", "median"), dbf0_rps=("dbf0", "median"), ratio=("ratio", "median"),
+                pairs=("ratio", "size"))
+           .reset_index())
+    return out.sort_values(["test", "command"], key=lambda c: c.map(order) if c.name == "test" else c).reset_index(drop=True)

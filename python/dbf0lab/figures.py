@@ -130,11 +130,103 @@ def ops_vs_client_threads(data: Results) -> Figure:
     return fig
 
 
-FIGURES: dict[str, Callable[[Results], Figure]] = {
+def _step_label(row) -> str:
+    """A client mode as the step-by-step table names it."""
+    mode = getattr(row, "client_mode", None)
+    if mode == "per-op":
+        return "v1 per-op\n" + ("server closes first" if getattr(row, "close_order", "") == "server-first"
+                                 else "client closes first")
+    if mode == "pipelined":
+        return f"v2 pipelined\ndepth {int(row.pipeline)}"
+    if mode == "batched":
+        return f"v2 batched\n{int(row.batch)} per frame"
+    return f"v2 {mode}"
+
+
+def client_modes(data: Results) -> Figure | None:
+    """Per workload, one bar per client mode (the steps v1 → persistent → pipelined → batched),
+    log scale, median with IQR error bars and the figure written on each bar. None for results
+    without a client_mode axis."""
+    summary = analysis.summarize(data)
+    if "client_mode" not in summary or summary["client_mode"].isna().all():
+        return None
+    summary = summary[summary["client_mode"].notna()].copy()
+    summary["step"] = [_step_label(r) for r in summary.itertuples()]
+    steps = list(dict.fromkeys(summary["step"]))
+    workloads = [w for w in ("read-heavy", "balanced", "write-heavy") if w in set(summary["workload"])]
+    fig = Figure(figsize=(10, 4.2), layout="constrained")
+    ax = fig.subplots()
+    width = 0.8 / max(1, len(workloads))
+    colors = {"read-heavy": "#1f77b4", "balanced": "#2ca02c", "write-heavy": "#d62728"}
+    x = np.arange(len(steps))
+    for i, workload in enumerate(workloads):
+        rows = summary[summary["workload"] == workload].set_index("step").reindex(steps)
+        err = np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]])
+        pos = x + (i - (len(workloads) - 1) / 2) * width
+        ax.bar(pos, rows["median"], width, yerr=err, capsize=2, color=colors.get(workload), label=workload)
+        for px, value in zip(pos, rows["median"]):
+            if pd.notna(value):
+                ax.text(px, value * 1.08, analysis._thousands(value), ha="center", va="bottom", fontsize=6, rotation=90)
+    ax.set_yscale("log")
+    ax.set_xticks(x, steps, fontsize=8)
+    ax.set_ylabel("ops/s (median over trials, log scale; bars: IQR)")
+    ax.set_title("One bottleneck at a time: from the seed's v1 to batched v2")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3, which="both")
+    return fig
+
+
+def server_models(data: Results) -> Figure | None:
+    """ops/s per server model and number of client connections (persistent v2). None for results
+    without a server_model axis."""
+    summary = analysis.summarize(data)
+    if "server_model" not in summary or summary["server_model"].isna().all():
+        return None
+    summary = summary[summary["server_model"].notna()]
+    labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." for r in summary.itertuples()]
+    fig = Figure(figsize=(8, 3.8), layout="constrained")
+    ax = fig.subplots()
+    x = np.arange(len(summary))
+    err = np.vstack([summary["median"] - summary["q25"], summary["q75"] - summary["median"]])
+    model_colors = {"pool": "#7f7f7f", "virtual": "#9467bd", "nio": "#1f77b4"}
+    ax.bar(x, summary["median"], yerr=err, capsize=3, color=[model_colors.get(m, "#333") for m in summary["server_model"]])
+    for xi, value in zip(x, summary["median"]):
+        ax.text(xi, value, analysis._thousands(value), ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylabel("ops/s (median; bars: IQR)")
+    ax.set_title("Server models with persistent connections")
+    ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+FIGURES: dict[str, Callable[[Results], Figure | None]] = {
     "best-configurations": best_configurations,
     "threading-impact": threading_impact,
     "ops-vs-client-threads": ops_vs_client_threads,
+    "client-modes": client_modes,
+    "server-models": server_models,
 }
+
+
+def redis_comparison(frame: pd.DataFrame) -> Figure:
+    """dbf0 against Redis with the same redis-benchmark runs (scripts/compare_redis.py): requests
+    per second of each, and the median of the pair ratios written above each pair of bars."""
+    summary = analysis.redis_summary(frame)
+    labels = [f"{r.test}\n{r.command}" for r in summary.itertuples()]
+    x = np.arange(len(summary))
+    fig = Figure(figsize=(9, 3.8), layout="constrained")
+    ax = fig.subplots()
+    ax.bar(x - 0.2, summary["redis_rps"], 0.4, label="Redis", color="#d62728")
+    ax.bar(x + 0.2, summary["dbf0_rps"], 0.4, label="dbf0", color="#1f77b4")
+    for xi, r in zip(x, summary.itertuples()):
+        ax.text(xi, max(r.redis_rps, r.dbf0_rps) * 1.05, f"{r.ratio:.2f}x", ha="center", fontsize=8)
+    ax.set_yscale("log")
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylabel("requests/s (median of pairs, log scale)")
+    ax.set_title("dbf0 vs Redis: redis-benchmark -d 64 -r 100000 (dbf0/Redis above each pair)")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3, which="both")
+    return fig
 
 
 def save(fig: Figure, directory: str | os.PathLike[str], name: str) -> Path:
@@ -146,17 +238,19 @@ def save(fig: Figure, directory: str | os.PathLike[str], name: str) -> Path:
 
 
 def write_all(data: Results, directory: str | os.PathLike[str]) -> list[Path]:
-    """Every figure in FIGURES, as DIRECTORY/NAME.png."""
+    """Every figure in FIGURES that applies to the data, as DIRECTORY/NAME.png."""
     paths = []
     for name, make in FIGURES.items():
-        paths.append(save(make(data), directory, name))
+        fig = make(data)
+        if fig is not None:
+            paths.append(save(fig, directory, name))
     return paths
 
 
-def show(data: Results, name: str, directory: str | os.PathLike[str] | None = None) -> Figure:
+def show(data: Results, name: str, directory: str | os.PathLike[str] | None = None) -> Figure | None:
     """For the notebook: makes one figure, saves it when a directory is given, and returns it, so
     that a cell ending in this call displays it."""
     fig = FIGURES[name](data)
-    if directory is not None:
+    if fig is not None and directory is not None:
         save(fig, directory, name)
     return fig

@@ -78,10 +78,18 @@ AXES: tuple[Axis, ...] = (
          "0.9 write-heavy)", position=5),
     Axis("seconds", "--duration", parse_duration, "how long each trial runs: PT10S or seconds", position=6,
          to_arg=format_duration),
-    # Axes for later Benchmark flags go here, for example:
-    # Axis("server_model", "--server-model", str, "pool, virtual, nio", flag="--server-model"),
-    # Axis("client_mode", "--client-mode", str, "per-op, persistent, pipelined, batched", flag="--client-mode"),
-    # Axis("pipeline", "--pipeline", int, "requests in flight per connection", flag="--pipeline"),
+    # Axes carried by Benchmark flags: a grid that does not set one leaves it out of the spec and
+    # off the command line, so the Benchmark's default applies and older files still match.
+    Axis("server_model", "--server-model", str, "server models: pool (the seed's thread pool), virtual, nio",
+         flag="--server-model"),
+    Axis("client_mode", "--client-mode", str, "client modes: per-op (v1, the seed's), persistent, pipelined, "
+         "batched (v2)", flag="--client-mode"),
+    Axis("pipeline", "--pipeline", int, "requests in flight per connection (pipelined, batched)", flag="--pipeline"),
+    Axis("batch", "--batch", int, "operations per frame (batched)", flag="--batch"),
+    Axis("close_order", "--close-order", str, "per-op: client-first (the seed's) or server-first, the one switch "
+         "of the TIME_WAIT experiment", flag="--close-order"),
+    Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: PT1S or seconds",
+         flag="--warmup", to_arg=format_duration),
 )
 
 
@@ -245,6 +253,28 @@ PRESETS: dict[str, Preset] = {
                key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[5]),
         "the committed results: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
         "3 trials of 5 s (162 trials, about 16 minutes)"),
+    "steps": Preset(
+        Grid((Factor(("server_model", "client_mode", "server_threads", "client_threads", "pipeline", "batch",
+                      "close_order"),
+                     (("pool", "per-op", 4, 8, 1, 1, "client-first"),
+                      ("pool", "per-op", 4, 8, 1, 1, "server-first"),
+                      ("nio", "persistent", 2, 16, 1, 1, "client-first"),
+                      ("nio", "pipelined", 2, 2, 128, 1, "client-first"),
+                      ("nio", "batched", 1, 1, 1, 1000, "client-first"))),
+              Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),
+              Factor.single("value_length", [64]), Factor.single("set_frac", [0.1, 0.5, 0.9]),
+              Factor.single("seconds", [5]), Factor.single("warmup", [1])), 3),
+        "one bottleneck removed at a time: v1 per-op (4/8 threads), the same with the server closing "
+        "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128), batched (1000 per frame); "
+        "3 workloads, 3 trials of 5 s (45 trials, about 6 minutes)"),
+    "models": Preset(
+        Grid((Factor(("server_model", "server_threads", "client_threads"),
+                     (("pool", 16, 16), ("virtual", 2, 16), ("nio", 2, 16), ("virtual", 2, 1000), ("nio", 2, 1000))),
+              Factor.single("client_mode", ["persistent"]), Factor.single("map_type", ["concurrent"]),
+              Factor.single("key_length", [16]), Factor.single("value_length", [64]),
+              Factor.single("set_frac", [0.5]), Factor.single("seconds", [5]), Factor.single("warmup", [1])), 3),
+        "server models under persistent connections: pool, virtual and nio with 16 clients, and "
+        "virtual and nio holding 1,000; balanced workload, 3 trials of 5 s (15 trials, about 3 minutes)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

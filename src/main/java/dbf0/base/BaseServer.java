@@ -41,7 +41,6 @@ public abstract class BaseServer implements Closeable {
   /** A client that connects and then says nothing loses its connection after this long. */
   public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(10);
 
-  private static final int BACKLOG = 1024;
 
   private final String name;
   private final InetSocketAddress bindAddress;
@@ -54,6 +53,7 @@ public abstract class BaseServer implements Closeable {
   private volatile Duration readTimeout = DEFAULT_READ_TIMEOUT;
   private volatile boolean virtualThreads;
   private volatile int maxConnections = Integer.MAX_VALUE;
+  private volatile int backlog = 1024;
   private volatile boolean closing;
   private ServerSocket serverSocket;
   private ExecutorService pool;
@@ -90,6 +90,11 @@ public abstract class BaseServer implements Closeable {
     this.virtualThreads = virtualThreads;
   }
 
+  /** The kernel's queue of connections not yet accepted (the seed used 50). Set before start. */
+  public void setBacklog(int backlog) {
+    this.backlog = backlog;
+  }
+
   /** Connections beyond this many open at once are closed as soon as they are accepted. */
   public void setMaxConnections(int maxConnections) {
     this.maxConnections = maxConnections;
@@ -102,7 +107,7 @@ public abstract class BaseServer implements Closeable {
     }
     ServerSocket socket = new ServerSocket();
     socket.setReuseAddress(true);
-    socket.bind(bindAddress, BACKLOG);
+    socket.bind(bindAddress, backlog);
     serverSocket = socket;
     if (virtualThreads) {
       pool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-virtual-", 0).factory());

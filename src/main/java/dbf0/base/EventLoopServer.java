@@ -49,6 +49,7 @@ public final class EventLoopServer implements Closeable {
   private final AtomicLong handled = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
   private volatile boolean closing;
+  private volatile int backlog = 1024;
   private ServerSocketChannel serverChannel;
   private Loop[] loops;
   private Thread acceptor;
@@ -70,13 +71,18 @@ public final class EventLoopServer implements Closeable {
     this.idleTimeoutNanos = idleTimeout.toNanos();
   }
 
+  /** The kernel's queue of connections not yet accepted. Set before start. */
+  public void setBacklog(int backlog) {
+    this.backlog = backlog;
+  }
+
   public synchronized void start() throws IOException {
     if (serverChannel != null) {
       throw new IllegalStateException(name + " already started");
     }
     ServerSocketChannel channel = ServerSocketChannel.open();
     channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-    channel.bind(bindAddress, 1024);
+    channel.bind(bindAddress, backlog);
     serverChannel = channel;
     loops = new Loop[loopCount];
     for (int i = 0; i < loopCount; i++) {

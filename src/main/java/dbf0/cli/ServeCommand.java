@@ -54,6 +54,10 @@ public final class ServeCommand implements Callable<Integer> {
       description = "connections beyond this many at once are closed on accept (default: ${DEFAULT-VALUE})")
   int maxConnections;
 
+  @Option(names = "--backlog", defaultValue = "1024", paramLabel = "N",
+      description = "the kernel's queue of connections not yet accepted (default: ${DEFAULT-VALUE}; the seed used 50)")
+  int backlog;
+
   @Option(names = {"--idle-timeout", "--read-timeout"}, defaultValue = "30s", converter = Cli.DurationConverter.class,
       description = "close a connection whose client sends nothing for this long (default: ${DEFAULT-VALUE})")
   Duration idleTimeout;
@@ -75,7 +79,7 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       model = ServerModel.parse(serverModel);
       server = new KeyValueServer(ServerOptions.defaults().withBindAddress(new InetSocketAddress(bind, port))
-          .withModel(model).withThreads(threads).withMaxConnections(maxConnections).withIdleTimeout(idleTimeout),
+          .withModel(model).withThreads(threads).withMaxConnections(maxConnections).withIdleTimeout(idleTimeout).withBacklog(backlog),
           MapBackends.create(map));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());

@@ -122,6 +122,11 @@ public final class Benchmark implements Callable<Integer> {
       description = "per-op mode: client-first (the seed's: TIME_WAIT on the client) or server-first (default: ${DEFAULT-VALUE})")
   String closeOrder;
 
+  @Option(names = "--backlog", paramLabel = "N",
+      description = "the server's accept queue (default: 50 in per-op mode, the seed's, which write-heavy runs "
+          + "overflow: a dropped connection attempt is retried a second later; 1024 in the v2 modes)")
+  Integer backlog;
+
   @Option(names = "--warmup", defaultValue = "PT0S", paramLabel = "DURATION",
       description = "load before the measured interval, not counted, e.g. PT2S (default: none)")
   String warmup;
@@ -157,6 +162,9 @@ public final class Benchmark implements Callable<Integer> {
     }
     require(setFraction >= 0 && setFraction <= 1, "setFrac must be between 0 and 1, got " + setFraction);
     require(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
+    int accept = backlog != null ? backlog
+        : mode == ClientMode.PER_OP ? ServerOptions.SEED_BACKLOG : ServerOptions.DEFAULT_BACKLOG;
+    require(accept >= 1, "--backlog must be at least 1, got " + accept);
     try {
       MapBackends.validate(mapType);
     } catch (IllegalArgumentException e) {
@@ -176,7 +184,7 @@ public final class Benchmark implements Callable<Integer> {
       };
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, ServerModel.parse(serverModel), mode,
-          order, depth, batch, warm, orderPreserving);
+          order, depth, batch, warm, orderPreserving, accept);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -207,7 +215,8 @@ public final class Benchmark implements Callable<Integer> {
           .withBindAddress(new InetSocketAddress(config.bindHost(), config.port()))
           .withModel(config.serverModel())
           .withThreads(config.serverThreads())
-          .withMaxConnections(Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()));
+          .withMaxConnections(Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()))
+          .withBacklog(config.backlog());
       server = new KeyValueServer(options, MapBackends.create(config.mapType()));
       server.start();
       address = server.getLocalAddress();

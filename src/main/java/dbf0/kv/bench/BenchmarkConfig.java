@@ -2,6 +2,7 @@ package dbf0.kv.bench;
 
 import dbf0.kv.client.KeyValueConnector.CloseOrder;
 import dbf0.kv.server.ServerModel;
+import dbf0.kv.server.ServerOptions;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 
@@ -14,6 +15,7 @@ import java.time.Duration;
  * @param pipeline requests in flight per connection (pipelined mode)
  * @param batch operations per frame (batched mode)
  * @param orderPreserving pipelined/batched: a SET waits for the GETs before it
+ * @param backlog the server's accept queue (the seed's was 50)
  */
 public record BenchmarkConfig(
     int serverThreads,
@@ -33,23 +35,24 @@ public record BenchmarkConfig(
     int pipeline,
     int batch,
     Duration warmup,
-    boolean orderPreserving) {
+    boolean orderPreserving,
+    int backlog) {
 
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
       int valueLength, double setFraction, Duration duration) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
         duration, "127.0.0.1", 0, null, null, ServerModel.POOL, ClientMode.PER_OP, CloseOrder.CLIENT_FIRST, 1, 1,
-        Duration.ZERO, false);
+        Duration.ZERO, false, ServerOptions.SEED_BACKLOG);
   }
 
   public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
-        bindHost, port, connectTo, seed, model, mode, closeOrder, pipelineDepth, batchSize, warmup, orderPreserving);
+        bindHost, port, connectTo, seed, model, mode, closeOrder, pipelineDepth, batchSize, warmup, orderPreserving, backlog);
   }
 
   public BenchmarkConfig withCloseOrder(CloseOrder order) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
-        bindHost, port, connectTo, seed, serverModel, clientMode, order, pipeline, batch, warmup, orderPreserving);
+        bindHost, port, connectTo, seed, serverModel, clientMode, order, pipeline, batch, warmup, orderPreserving, backlog);
   }
 }

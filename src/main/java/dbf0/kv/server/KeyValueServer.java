@@ -75,12 +75,14 @@ public final class KeyValueServer implements Closeable {
         server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
         server.setReadTimeout(options.idleTimeout());
         server.setMaxConnections(options.maxConnections());
+        server.setBacklog(options.backlog());
         server.start();
         blocking = server;
       }
       case NIO -> {
         EventLoopServer server = new EventLoopServer("kv-nio", options.bindAddress(), options.threads(),
             this::newSession, options.maxConnections(), options.idleTimeout());
+        server.setBacklog(options.backlog());
         server.start();
         eventLoop = server;
       }

@@ -13,6 +13,8 @@ import java.time.Duration;
  * @param maxConnections connections beyond this many at once are closed on accept
  * @param idleTimeout a connection with no bytes from its client for this long is closed
  * @param limits protocol v2's maxima for keys, values, frames and batches
+ * @param backlog the kernel's queue of connections not yet accepted; past it, a client's
+ *     connection attempt is dropped and retried a second later (the seed used 50)
  */
 public record ServerOptions(
     InetSocketAddress bindAddress,
@@ -20,10 +22,14 @@ public record ServerOptions(
     int threads,
     int maxConnections,
     Duration idleTimeout,
-    ProtocolLimits limits) {
+    ProtocolLimits limits,
+    int backlog) {
 
   public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+  public static final int DEFAULT_BACKLOG = 1024;
+  /** The seed's ServerSocket backlog, which its write-heavy runs overflow. */
+  public static final int SEED_BACKLOG = 50;
 
   public ServerOptions {
     if (threads < 1) {
@@ -31,6 +37,9 @@ public record ServerOptions(
     }
     if (maxConnections < 1) {
       throw new IllegalArgumentException("maxConnections must be at least 1, got " + maxConnections);
+    }
+    if (backlog < 1) {
+      throw new IllegalArgumentException("backlog must be at least 1, got " + backlog);
     }
     if (idleTimeout.isZero() || idleTimeout.isNegative()) {
       throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
@@ -40,30 +49,34 @@ public record ServerOptions(
   /** The seed's set-up: a pool of {@code threads} on loopback, any free port. */
   public static ServerOptions defaults() {
     return new ServerOptions(new InetSocketAddress("127.0.0.1", 0), ServerModel.POOL, 4, DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS);
+        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG);
   }
 
   public ServerOptions withBindAddress(InetSocketAddress address) {
-    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits);
+    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog);
   }
 
   public ServerOptions withModel(ServerModel m) {
-    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits);
+    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog);
   }
 
   public ServerOptions withThreads(int n) {
-    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits);
+    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog);
   }
 
   public ServerOptions withMaxConnections(int n) {
-    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits);
+    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog);
   }
 
   public ServerOptions withLimits(ProtocolLimits l) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog);
+  }
+
+  public ServerOptions withBacklog(int n) {
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n);
   }
 
   public ServerOptions withIdleTimeout(Duration d) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog);
   }
 }
