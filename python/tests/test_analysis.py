@@ -121,3 +121,18 @@ def test_finds_the_2020_files_incomplete_configurations():
     gaps = analysis.incomplete(analysis.load([REFERENCE_2020]))
     assert len(gaps) == 142 and (gaps["expected"] == 10).all()
     assert (gaps["n"] < 10).all()
+
+
+def test_redis_summary_is_the_median_of_the_pair_ratios(tmp_path):
+    # Hand-made rates (not measurements): ratios per pair 0.5, 1.0, 0.5.
+    rows = []
+    for pair, (redis, dbf0) in enumerate([(100, 50), (100, 100), (200, 100)]):
+        rows += [{"server": "redis", "test": "c50", "command": "SET", "pair": pair, "rps": redis},
+                 {"server": "dbf0", "test": "c50", "command": "SET", "pair": pair, "rps": dbf0}]
+    rows.append({"server": "redis", "test": "c1", "command": "GET", "pair": 0, "rps": 10})  # no partner: ignored
+    summary = analysis.redis_summary(analysis.load_redis_comparison([write(tmp_path / "r.jsonl", rows)]))
+    first = summary.iloc[0]
+    assert (first["test"], first["command"]) == ("c50", "SET")
+    assert first["ratio"] == 0.5
+    assert (first["redis_rps"], first["dbf0_rps"], first["pairs"]) == (100, 100, 3)
+    assert len(summary) == 1

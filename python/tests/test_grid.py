@@ -79,18 +79,18 @@ def test_shuffle_is_fixed_by_the_seed_and_keeps_every_trial():
 
 
 def test_a_new_axis_is_one_line(monkeypatch):
-    """A later Benchmark flag becomes a sweep option, a spec key and a flag from one Axis line."""
+    """A later Benchmark flag (here a hypothetical --key-distribution) becomes a sweep option, a spec key and a flag from one Axis line."""
     monkeypatch.setattr(grid, "AXES", grid.AXES + (
-        Axis("server_model", "--server-model", str, "pool, virtual, nio", flag="--server-model"),))
-    args = sweep_cli.build_parser().parse_args(["--preset", "anchors", "--server-model", "pool,virtual"])
+        Axis("key_distribution", "--key-distribution", str, "uniform, zipf", flag="--key-distribution"),))
+    args = sweep_cli.build_parser().parse_args(["--preset", "anchors", "--key-distribution", "uniform,zipf"])
     g = sweep_cli.make_grid(args)
     specs = g.specs()
     assert len(specs) == 2 * len(PRESETS["anchors"].grid.specs())
-    assert {s["server_model"] for s in specs} == {"pool", "virtual"}
-    assert list(specs[0])[-2:] == ["server_model", "trial_index"]
-    assert benchmark_args(specs[0])[-2:] == ["--server-model", specs[0]["server_model"]]
+    assert {s["key_distribution"] for s in specs} == {"uniform", "zipf"}
+    assert list(specs[0])[-2:] == ["key_distribution", "trial_index"]
+    assert benchmark_args(specs[0])[-2:] == ["--key-distribution", specs[0]["key_distribution"]]
     # a grid that does not set the new axis leaves it out of the spec, so old files still match
-    assert "server_model" not in PRESETS["anchors"].grid.specs()[0]
+    assert "key_distribution" not in PRESETS["anchors"].grid.specs()[0]
 
 
 def test_cli_options_override_the_preset():
@@ -101,3 +101,30 @@ def test_cli_options_override_the_preset():
     values = g.axis_values()
     assert values["map_type"] == ["concurrent"] and values["seconds"] == [5] and g.trials == 3
     assert {(s["server_threads"], s["client_threads"]) for s in g.specs()} == {(1, 1), (8, 16)}
+
+
+def test_steps_preset_takes_away_one_bottleneck_at_a_time():
+    specs = PRESETS["steps"].grid.specs()
+    assert len(specs) == 5 * 3 * 3
+    modes = {(s["client_mode"], s["close_order"]) for s in specs}
+    assert {m for m, _ in modes} == {"per-op", "persistent", "pipelined", "batched"}
+    assert ("per-op", "client-first") in modes and ("per-op", "server-first") in modes
+    pipelined = next(s for s in specs if s["client_mode"] == "pipelined")
+    args = benchmark_args(pipelined)
+    assert args[:5] == ["2", "2", "concurrent", "16", "64"]
+    assert args[args.index("--server-model") + 1] == "nio"
+    assert args[args.index("--pipeline") + 1] == "128"
+    assert args[args.index("--warmup") + 1] == "PT1S"
+
+
+def test_models_preset_holds_a_thousand_connections_on_virtual_and_nio():
+    specs = PRESETS["models"].grid.specs()
+    assert {s["client_mode"] for s in specs} == {"persistent"}
+    assert {s["server_model"] for s in specs if s["client_threads"] == 1000} == {"virtual", "nio"}
+    assert {s["server_model"] for s in specs if s["client_threads"] == 16} == {"pool", "virtual", "nio"}
+
+
+def test_grids_without_the_flag_axes_send_no_flags():
+    spec = PRESETS["mid"].grid.specs()[0]
+    assert "server_model" not in spec
+    assert benchmark_args(spec)[7:] == []
