@@ -254,3 +254,63 @@ def redis_summary(frame: pd.DataFrame) -> pd.DataFrame:
                 pairs=("ratio", "size"))
            .reset_index())
     return out.sort_values(["test", "command"], key=lambda c: c.map(order) if c.name == "test" else c).reset_index(drop=True)
+
+
+# Client modes and server models (presets steps and models) --------------------------------------
+
+def step_label(row, sep: str = " ") -> str:
+    """A client mode as the step-by-step table names it, e.g. 'v2 pipelined, depth 128'."""
+    mode = row.get("client_mode") if isinstance(row, dict) else getattr(row, "client_mode", None)
+    get = (lambda k: row.get(k)) if isinstance(row, dict) else (lambda k: getattr(row, k, None))
+    if mode == "per-op":
+        closer = "server closes first" if get("close_order") == "server-first" else "client closes first"
+        return f"v1 per-op,{sep}{closer}"
+    if mode == "pipelined":
+        return f"v2 pipelined,{sep}depth {int(get('pipeline'))}"
+    if mode == "batched":
+        return f"v2 batched,{sep}{int(get('batch'))} per frame"
+    return f"v2 {mode}"
+
+
+_STEP_ORDER = ("per-op", "persistent", "pipelined", "batched")
+
+
+def _step_rank(row: dict) -> tuple:
+    """v1 client-first, v1 server-first, persistent, pipelined, batched: the order of the lesson."""
+    mode = row.get("client_mode")
+    rank = _STEP_ORDER.index(mode) if mode in _STEP_ORDER else len(_STEP_ORDER)
+    return (rank, 1 if row.get("close_order") == "server-first" else 0)
+
+
+def modes_table(data: Results) -> pd.DataFrame:
+    """One row per client-mode configuration and workload: median ops/s with its IQR, the median
+    over trials of the p99 latency, and the speed-up over the first configuration listed for that
+    workload: the seed's v1 when it is there. Empty for results without a client_mode axis."""
+    if "client_mode" not in data.trials or data.trials["client_mode"].isna().all():
+        return pd.DataFrame()
+    summary = summarize(data)
+    summary = summary[summary["client_mode"].notna()].copy()
+    keys = [c for c in data.config_columns if c in summary]
+    if "p99_us" in data.trials:
+        p99 = data.trials.groupby(keys, dropna=False, sort=False)["p99_us"].median().rename("p99_us").reset_index()
+        summary = summary.merge(p99, on=keys, how="left")
+    else:
+        summary["p99_us"] = float("nan")
+    summary["step"] = [step_label(r) for r in summary.to_dict("records")]
+    summary["_rank"] = [_step_rank(r) for r in summary.to_dict("records")]
+    order = {w: i for i, w in enumerate(("read-heavy", "balanced", "write-heavy"))}
+    summary["_w"] = summary["workload"].map(order)
+    summary = summary.sort_values(["_w", "_rank", "server_model", "client_threads"], kind="stable")
+    first = summary.groupby("workload", sort=False)["median"].transform("first")
+    summary["speedup"] = summary["median"] / first
+    return pd.DataFrame({
+        "workload": summary["workload"],
+        "client mode": summary["step"],
+        "server": [f"{m} ({int(t)} thr)" for m, t in zip(summary["server_model"], summary["server_threads"])],
+        "clients": summary["client_threads"].astype(int),
+        "median ops/s": summary["median"].map(_thousands),
+        "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(summary["q25"], summary["q75"])],
+        "p99 µs": summary["p99_us"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"),
+        "× first": summary["speedup"].map(lambda v: f"{v:.1f}×"),
+        "trials": summary["n"],
+    }).reset_index(drop=True)

@@ -49,6 +49,11 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
               analysis.markdown(analysis.best_table(impact)), "",
               "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "
               "speed-up = best median / median at 1 server and 1 client thread.", ""]
+    modes = analysis.modes_table(data)
+    if len(modes):
+        lines += ["### Client modes, side by side", "", analysis.markdown(modes), "",
+                  "p99 µs = median over trials of each trial's 99th-percentile latency (HdrHistogram); "
+                  "× first = median ops/s over the workload's first row (the seed's v1 when measured).", ""]
     gaps = analysis.incomplete(data)
     if len(gaps):
         lines.append(f"Incomplete: {len(gaps)} configurations have fewer trials than the others "

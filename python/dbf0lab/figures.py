@@ -130,19 +130,6 @@ def ops_vs_client_threads(data: Results) -> Figure:
     return fig
 
 
-def _step_label(row) -> str:
-    """A client mode as the step-by-step table names it."""
-    mode = getattr(row, "client_mode", None)
-    if mode == "per-op":
-        return "v1 per-op\n" + ("server closes first" if getattr(row, "close_order", "") == "server-first"
-                                 else "client closes first")
-    if mode == "pipelined":
-        return f"v2 pipelined\ndepth {int(row.pipeline)}"
-    if mode == "batched":
-        return f"v2 batched\n{int(row.batch)} per frame"
-    return f"v2 {mode}"
-
-
 def client_modes(data: Results) -> Figure | None:
     """Per workload, one bar per client mode (the steps v1 → persistent → pipelined → batched),
     log scale, median with IQR error bars and the figure written on each bar. None for results
@@ -151,7 +138,7 @@ def client_modes(data: Results) -> Figure | None:
     if "client_mode" not in summary or summary["client_mode"].isna().all():
         return None
     summary = summary[summary["client_mode"].notna()].copy()
-    summary["step"] = [_step_label(r) for r in summary.itertuples()]
+    summary["step"] = [analysis.step_label(r, "\n") for r in summary.to_dict("records")]
     steps = list(dict.fromkeys(summary["step"]))
     workloads = [w for w in ("read-heavy", "balanced", "write-heavy") if w in set(summary["workload"])]
     fig = Figure(figsize=(10, 4.2), layout="constrained")
