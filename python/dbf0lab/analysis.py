@@ -275,7 +275,7 @@ def step_label(row, sep: str = " ") -> str:
 _STEP_ORDER = ("per-op", "persistent", "pipelined", "batched")
 
 
-def _step_rank(row: dict) -> tuple:
+def step_rank(row: dict) -> tuple:
     """v1 client-first, v1 server-first, persistent, pipelined, batched: the order of the lesson."""
     mode = row.get("client_mode")
     rank = _STEP_ORDER.index(mode) if mode in _STEP_ORDER else len(_STEP_ORDER)
@@ -297,7 +297,7 @@ def modes_table(data: Results) -> pd.DataFrame:
     else:
         summary["p99_us"] = float("nan")
     summary["step"] = [step_label(r) for r in summary.to_dict("records")]
-    summary["_rank"] = [_step_rank(r) for r in summary.to_dict("records")]
+    summary["_rank"] = [step_rank(r) for r in summary.to_dict("records")]
     order = {w: i for i, w in enumerate(("read-heavy", "balanced", "write-heavy"))}
     summary["_w"] = summary["workload"].map(order)
     summary = summary.sort_values(["_w", "_rank", "server_model", "client_threads"], kind="stable")

@@ -34,9 +34,16 @@ def _several(frame: pd.DataFrame) -> bool:
     return frame[DATASET].nunique() > 1
 
 
-def best_configurations(data: Results) -> Figure:
+def _mode_study(data: Results) -> bool:
+    """Results of the steps or models presets: the thread-sweep figures do not apply to them."""
+    return "client_mode" in data.config_columns
+
+
+def best_configurations(data: Results) -> Figure | None:
     """Horizontal bars: the best thread setting's median ops/s per (workload, map, key space),
     with the interquartile range as error bars and the thread setting written beside."""
+    if _mode_study(data):
+        return None
     best = analysis.best_configurations(analysis.summarize(data))
     labels = [(f"{r[DATASET]} · " if _several(best) else "") +
               f"{r.workload} · {r.map_type} · {r.key_space}" for r in best.itertuples()]
@@ -56,9 +63,11 @@ def best_configurations(data: Results) -> Figure:
     return fig
 
 
-def threading_impact(data: Results) -> Figure:
+def threading_impact(data: Results) -> Figure | None:
     """Per workload: one server and one client thread against the best thread setting, for each
     map and key space, with the speed-up written on top."""
+    if _mode_study(data):
+        return None
     impact = analysis.threading_impact(analysis.summarize(data))
     workloads = list(dict.fromkeys(impact["workload"]))
     fig = Figure(figsize=(4.2 * len(workloads), 4.2), layout="constrained")
@@ -86,9 +95,11 @@ def threading_impact(data: Results) -> Figure:
     return fig
 
 
-def ops_vs_client_threads(data: Results) -> Figure:
+def ops_vs_client_threads(data: Results) -> Figure | None:
     """Median ops/s against client threads, one line per server thread count, with the IQR as a
     band: a row per workload, a column per map and key space."""
+    if _mode_study(data):
+        return None
     summary = analysis.summarize(data)
     summary = summary[summary["n"] > 0]
     columns = [c for c in (DATASET, "map_type", "key_length") if c in summary]
@@ -133,12 +144,16 @@ def ops_vs_client_threads(data: Results) -> Figure:
 def client_modes(data: Results) -> Figure | None:
     """Per workload, one bar per client mode (the steps v1 → persistent → pipelined → batched),
     log scale, median with IQR error bars and the figure written on each bar. None for results
-    without a client_mode axis."""
+    with fewer than two client modes."""
     summary = analysis.summarize(data)
-    if "client_mode" not in summary or summary["client_mode"].isna().all():
-        return None
+    if "client_mode" not in summary or summary["client_mode"].nunique() < 2:
+        return None  # one mode (or none): nothing to compare
     summary = summary[summary["client_mode"].notna()].copy()
+    summary["_rank"] = [analysis.step_rank(r) for r in summary.to_dict("records")]
+    summary = summary.sort_values("_rank", kind="stable")
     summary["step"] = [analysis.step_label(r, "\n") for r in summary.to_dict("records")]
+    clash = summary.duplicated(["workload", "step"], keep=False)
+    summary.loc[clash, "step"] += [f"\n{r.server_model}, {int(r.client_threads)} conn." for r in summary[clash].itertuples()]
     steps = list(dict.fromkeys(summary["step"]))
     workloads = [w for w in ("read-heavy", "balanced", "write-heavy") if w in set(summary["workload"])]
     fig = Figure(figsize=(10, 4.2), layout="constrained")
@@ -164,11 +179,13 @@ def client_modes(data: Results) -> Figure | None:
 
 
 def server_models(data: Results) -> Figure | None:
-    """ops/s per server model and number of client connections (persistent v2). None for results
-    without a server_model axis."""
+    """ops/s per server model and number of client connections, for results of one client mode
+    (the models preset). None otherwise."""
     summary = analysis.summarize(data)
     if "server_model" not in summary or summary["server_model"].isna().all():
         return None
+    if "client_mode" in summary and summary["client_mode"].nunique() > 1:
+        return None  # several client modes: that is the client-modes figure's comparison
     summary = summary[summary["server_model"].notna()]
     labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." for r in summary.itertuples()]
     fig = Figure(figsize=(8, 3.8), layout="constrained")

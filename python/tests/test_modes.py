@@ -1,0 +1,46 @@
+"""Client modes, server models and the Redis comparison, on slices of the real results
+(benchmarks/sample/*-sample.jsonl: trial 0 of each configuration, pair 0 of the Redis run)."""
+
+from conftest import REPO
+from matplotlib.figure import Figure
+
+from dbf0lab import analysis, figures
+
+SAMPLES = REPO / "benchmarks" / "sample"
+
+
+def test_modes_table_starts_each_workload_at_the_seeds_v1():
+    table = analysis.modes_table(analysis.load([SAMPLES / "steps-sample.jsonl"]))
+    assert len(table) == 15  # 5 steps x 3 workloads
+    for workload in ("read-heavy", "balanced", "write-heavy"):
+        rows = table[table["workload"] == workload]
+        assert list(rows["client mode"]) == [
+            "v1 per-op, client closes first", "v1 per-op, server closes first", "v2 persistent",
+            "v2 pipelined, depth 128", "v2 batched, 1000 per frame"]
+        assert rows.iloc[0]["× first"] == "1.0×"
+    assert table["p99 µs"].str.len().min() > 0  # every mode reports its p99
+
+
+def test_client_modes_figure_has_one_group_per_step_and_skips_thread_figures():
+    data = analysis.load([SAMPLES / "steps-sample.jsonl"])
+    fig = figures.client_modes(data)
+    assert isinstance(fig, Figure)
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels[0].startswith("v1 per-op") and labels[-1].startswith("v2 batched")
+    assert figures.best_configurations(data) is None and figures.server_models(data) is None
+
+
+def test_server_models_figure_for_the_models_preset():
+    data = analysis.load([SAMPLES / "models-sample.jsonl"])
+    assert figures.client_modes(data) is None  # one client mode: nothing to compare
+    fig = figures.server_models(data)
+    assert len(fig.axes[0].patches) == 5  # pool, virtual, nio at 16; virtual, nio at 1000
+
+
+def test_redis_comparison_from_a_real_pair():
+    frame = analysis.load_redis_comparison([SAMPLES / "redis-compare-sample.jsonl"])
+    summary = analysis.redis_summary(frame)
+    assert set(summary["test"]) == {"c50", "c50-P16", "c1"} and set(summary["command"]) == {"SET", "GET"}
+    assert (summary["pairs"] == 1).all() and (summary["ratio"] > 0).all()
+    fig = figures.redis_comparison(frame)
+    assert len(fig.axes[0].patches) == 2 * len(summary)
