@@ -8,3 +8,7 @@ cd "$(dirname "$0")"
 dbf0_use_jdk
 echo "test.sh: using JDK at $JAVA_HOME" >&2
 ./mvnw -B verify
+
+# JMH micro-benchmarks (jmh/): compile them so they cannot rot; running them is scripts/jmh.sh.
+./mvnw -B -q install -DskipTests
+./mvnw -B -q -f jmh/pom.xml package
