@@ -13,19 +13,12 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Encoding and decoding of protocol v1 ({@link PrefixIo}) and protocol v2 ({@link V2Codec})
@@ -63,13 +56,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * Or {@code scripts/jmh.sh ProtocolBenchmark}; one protocol only: {@code ProtocolBenchmark.v2_}.
  */
-@BenchmarkMode(Mode.Throughput)
-@OutputTimeUnit(TimeUnit.SECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @State(Scope.Thread)
-public class ProtocolBenchmark {
+public class ProtocolBenchmark extends RunDefaults {
 
   /** Operations in the measured v2 batch. */
   public static final int BATCH_OPS = 1000;
@@ -184,8 +172,7 @@ public class ProtocolBenchmark {
 
   @Benchmark
   public ByteArrayWrapper v1_getResponse_decode() throws IOException {
-    v1GetResponse.reset();
-    return PrefixIo.readGetResponse(v1GetResponse);
+    return PrefixIo.readGetResponse(rewound(v1GetResponse));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -225,39 +212,53 @@ public class ProtocolBenchmark {
 
   @Benchmark
   public ByteBuffer v2_getResponse_encode() {
-    V2Codec.encode(v2Value, out.clear(), LIMITS);
-    return out;
+    return encodeAsServer(v2Value);
   }
 
   @Benchmark
   public DecodeResult<Response> v2_getResponse_decode() throws IOException {
-    v2GetResponse.reset();
-    return V2Codec.readResponse(v2GetResponse, LIMITS);
+    return readAsClient(v2GetResponse);
   }
 
   @Benchmark
   public ByteBuffer v2_setResponse_encode() {
-    V2Codec.encode(v2Ok, out.clear(), LIMITS);
-    return out;
+    return encodeAsServer(v2Ok);
   }
 
   @Benchmark
   public DecodeResult<Response> v2_setResponse_decode() throws IOException {
-    v2SetResponse.reset();
-    return V2Codec.readResponse(v2SetResponse, LIMITS);
+    return readAsClient(v2SetResponse);
   }
 
   @Benchmark
   @OperationsPerInvocation(BATCH_OPS)
   public ByteBuffer v2_batchResponse_encodePerOp() {
-    V2Codec.encode(v2BatchReply, out.clear(), LIMITS);
-    return out;
+    return encodeAsServer(v2BatchReply);
   }
 
   @Benchmark
   @OperationsPerInvocation(BATCH_OPS)
   public DecodeResult<Response> v2_batchResponse_decodePerOp() throws IOException {
-    v2BatchResponse.reset();
-    return V2Codec.readResponse(v2BatchResponse, LIMITS);
+    return readAsClient(v2BatchResponse);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The server's and the client's way of calling the v2 codec, shared by single and batch messages
+
+  /** Encodes into the reused buffer, as a server session does into its output buffer. */
+  private ByteBuffer encodeAsServer(Response response) {
+    V2Codec.encode(response, out.clear(), LIMITS);
+    return out;
+  }
+
+  /** Reads one response frame from the stream's start, as a client does from its socket. */
+  private static DecodeResult<Response> readAsClient(ByteArrayInputStream in) throws IOException {
+    return V2Codec.readResponse(rewound(in), LIMITS);
+  }
+
+  /** The stream, back at its first byte (a ByteArrayInputStream's mark starts at 0). */
+  private static ByteArrayInputStream rewound(ByteArrayInputStream in) {
+    in.reset();
+    return in;
   }
 }
