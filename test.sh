@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: the Java suite (unit, protocol vectors, bad input, the race demos), which also
-# builds target/dbf0.jar, then the Python suite in .venv (created here from requirements.txt):
+# Runs every test: the Java suite (unit, protocol vectors, bad input, the race demos, redis-cli
+# and redis-benchmark against the server), which also builds target/dbf0.jar, a compile of the JMH
+# benchmarks, then the Python suite in .venv (created here from requirements.txt):
 # the grid, the results format, the analysis (and the 2020 study's raw file when ../shared has
 # it), real sweeps, the sweep over SSH against a real sshd on 127.0.0.1, and the notebook.
 # Needs a JDK 21+ and Python 3.11+ (both found automatically), and network access to Maven
@@ -12,6 +13,11 @@ cd "$(dirname "$0")"
 dbf0_use_jdk
 echo "test.sh: using JDK at $JAVA_HOME" >&2
 ./mvnw -B verify
+
+# JMH micro-benchmarks (jmh/): compile them so they cannot rot; running them is scripts/jmh.sh.
+./mvnw -B -q install -DskipTests
+./mvnw -B -q -f jmh/pom.xml package
+
 dbf0_use_venv "$PWD"
 echo "test.sh: Python tests with $(python --version) in .venv" >&2
 python -m pytest
