@@ -50,10 +50,12 @@ def _relative(path: str | os.PathLike[str], start: Path) -> str:
 
 def execute(results: Sequence[str | os.PathLike[str]] | None = None,
             figures_dir: str | os.PathLike[str] | None = None,
-            notebook: Path = NOTEBOOK, output: Path | None = None, timeout: int = 600) -> nbformat.NotebookNode:
-    """Executes the notebook in its own folder; writes the executed copy to output if given."""
+            notebook: Path = NOTEBOOK, output: Path | None = None, timeout: int = 600,
+            extra: Mapping[str, Any] | None = None) -> nbformat.NotebookNode:
+    """Executes the notebook in its own folder; writes the executed copy to output if given.
+    ``extra`` sets further parameters by name (paths are passed as they are, so make them absolute)."""
     nb = nbformat.read(notebook, as_version=4)
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = dict(extra or {})
     if results:
         values["results"] = [_relative(p, notebook.parent) for p in results]
     if figures_dir is not None:

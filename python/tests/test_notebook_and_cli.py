@@ -5,7 +5,7 @@ import nbformat
 import pytest
 
 from conftest import REFERENCE_2020, SAMPLE, run_script
-from dbf0lab import figures, notebook, results
+from dbf0lab import analysis, figures, notebook, results
 
 pytestmark = pytest.mark.slow
 
@@ -21,16 +21,30 @@ def test_the_sample_is_a_slice_of_the_committed_results():
     assert content.trials and content.machines
 
 
+def applicable(path):
+    """The names of the figures that apply to a results file (a thread sweep, or a mode study)."""
+    data = analysis.load([path])
+    return sorted(f"{name}.png" for name, make in figures.FIGURES.items() if make(data) is not None)
+
+
 def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
     out = tmp_path / "executed.ipynb"
-    notebook.execute([SAMPLE], tmp_path / "figures", output=out)
+    samples = SAMPLE.parent
+    notebook.execute([SAMPLE], tmp_path / "figures", output=out, extra={
+        "steps_results": [str(samples / "steps-sample.jsonl")],
+        "models_results": [str(samples / "models-sample.jsonl")],
+        "redis_results": [str(samples / "redis-compare-sample.jsonl")],
+        "modes_figures_dir": str(tmp_path / "modes")})
     nb = nbformat.read(out, as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(figures.FIGURES)
+    # the three thread-sweep figures of the sample, then client modes, server models and Redis
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 3
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "sample.jsonl" in injected[0].source
-    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == sorted(f"{n}.png" for n in figures.FIGURES)
+    assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == applicable(SAMPLE)
+    assert sorted(p.name for p in (tmp_path / "modes").rglob("*.png")) == [
+        "client-modes.png", "redis-comparison.png", "server-models.png"]
 
 
 def test_analyze_prints_the_best_configuration_table_and_writes_figures(tmp_path):
@@ -38,7 +52,7 @@ def test_analyze_prints_the_best_configuration_table_and_writes_figures(tmp_path
     assert done.returncode == 0, done.stderr
     assert "| workload | map | keys | server thr | client thr | median ops/s |" in done.stdout
     assert "measured on local:" in done.stdout
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"{n}.png" for n in figures.FIGURES)
+    assert sorted(p.name for p in tmp_path.iterdir()) == applicable(SAMPLE)
 
 
 @pytest.mark.skipif(not REFERENCE_2020.is_file(), reason=f"the 2020 study's raw file is not at {REFERENCE_2020}")
