@@ -6,7 +6,6 @@ import argparse
 import re
 import socket
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, Sequence
 

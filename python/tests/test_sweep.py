@@ -107,6 +107,24 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path, jar):
     assert f"{len(first.trials)} of these trials already there" in done.stdout
 
 
+def test_a_sweep_killed_with_sigkill_resumes(tmp_path, jar):
+    out = tmp_path / "r.jsonl"
+    argv = [sys.executable, str(REPO / "scripts" / "run_benchmarks.py"), *TINY, "--trials", "2", "--out", str(out)]
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (out.exists() and len(trials(out)) >= 1):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    proc.kill()
+    proc.wait(10)
+    kept = len(trials(out))
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"{kept} of these trials already there" in done.stdout
+    keys = [results.spec_key(s) for s, _ in trials(out)]
+    assert len(keys) == 4 and len(set(keys)) == 4
+
+
 def test_a_killed_sweep_resumes_past_a_half_written_line(tmp_path, jar):
     out = tmp_path / "r.jsonl"
     first = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--trials", "1", "--out", str(out))
