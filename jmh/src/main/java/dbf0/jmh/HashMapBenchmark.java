@@ -10,11 +10,11 @@ import org.openjdk.jmh.annotations.Threads;
  * the map itself with no locking or memory-ordering work, against which the thread-safe backends'
  * one-thread figures show what their safety costs. A run with {@code -t} above 1 fails in setup.
  *
- * <p>From the repository's root:
+ * <p>From the repository's root, with a JDK 21 or newer as {@code java}:
  *
  * <pre>
  * ./mvnw -q install -DskipTests &amp;&amp; ./mvnw -q -f jmh/pom.xml package
- * java -jar jmh/target/benchmarks.jar HashMapBenchmark -f 1 -wi 2 -w 1s -i 3 -r 2s
+ * java -jar jmh/target/benchmarks.jar HashMapBenchmark -f 1 -wi 2 -w 1s -i 5 -r 1s
  * </pre>
  *
  * Or {@code scripts/jmh.sh HashMapBenchmark}.

@@ -11,12 +11,12 @@ import org.openjdk.jmh.annotations.Param;
  * protocol work. What exactly each operation does: {@link AbstractMapBenchmark}.
  *
  * <p>Run at 1, 2 and 4 threads ({@code -t}; the score is the total over all threads), from the
- * repository's root:
+ * repository's root, with a JDK 21 or newer as {@code java}:
  *
  * <pre>
  * ./mvnw -q install -DskipTests &amp;&amp; ./mvnw -q -f jmh/pom.xml package
  * for t in 1 2 4; do
- *   java -jar jmh/target/benchmarks.jar MapBackendBenchmark -t $t -f 1 -wi 2 -w 1s -i 3 -r 2s
+ *   java -jar jmh/target/benchmarks.jar MapBackendBenchmark -t $t -f 1 -wi 2 -w 1s -i 5 -r 1s
  * done
  * </pre>
  *

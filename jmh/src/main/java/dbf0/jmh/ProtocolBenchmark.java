@@ -47,11 +47,11 @@ import org.openjdk.jmh.annotations.State;
  * returned, so JMH's blackhole consumes it; setup checks that each frame decodes to what was
  * encoded, so no method measures an error path. The score is operations per second.
  *
- * <p>From the repository's root:
+ * <p>From the repository's root, with a JDK 21 or newer as {@code java}:
  *
  * <pre>
  * ./mvnw -q install -DskipTests &amp;&amp; ./mvnw -q -f jmh/pom.xml package
- * java -jar jmh/target/benchmarks.jar ProtocolBenchmark -f 1 -wi 2 -w 1s -i 3 -r 2s
+ * java -jar jmh/target/benchmarks.jar ProtocolBenchmark -f 1 -wi 2 -w 1s -i 5 -r 1s
  * </pre>
  *
  * Or {@code scripts/jmh.sh ProtocolBenchmark}; one protocol only: {@code ProtocolBenchmark.v2_}.
