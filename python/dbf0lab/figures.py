@@ -141,6 +141,16 @@ def ops_vs_client_threads(data: Results) -> Figure | None:
     return fig
 
 
+def _log_bars_axes(ax, x, labels, ylabel: str, title: str) -> None:
+    """The frame of a grouped bar chart whose values span orders of magnitude."""
+    ax.set_yscale("log")
+    ax.set_xticks(x, labels, fontsize=8)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3, which="both")
+
+
 def client_modes(data: Results) -> Figure | None:
     """Per workload, one bar per client mode (the steps v1 → persistent → pipelined → batched),
     log scale, median with IQR error bars and the figure written on each bar. None for results
@@ -169,12 +179,8 @@ def client_modes(data: Results) -> Figure | None:
         for px, value in zip(pos, rows["median"]):
             if pd.notna(value):
                 ax.text(px, value * 1.08, analysis._thousands(value), ha="center", va="bottom", fontsize=6, rotation=90)
-    ax.set_yscale("log")
-    ax.set_xticks(x, steps, fontsize=8)
-    ax.set_ylabel("ops/s (median over trials, log scale; bars: IQR)")
-    ax.set_title("One bottleneck at a time: from the seed's v1 to batched v2")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3, which="both")
+    _log_bars_axes(ax, x, steps, "ops/s (median over trials, log scale; bars: IQR)",
+                   "One bottleneck at a time: from the seed's v1 to batched v2")
     return fig
 
 
@@ -224,12 +230,8 @@ def redis_comparison(frame: pd.DataFrame) -> Figure:
     ax.bar(x + 0.2, summary["dbf0_rps"], 0.4, label="dbf0", color="#1f77b4")
     for xi, r in zip(x, summary.itertuples()):
         ax.text(xi, max(r.redis_rps, r.dbf0_rps) * 1.05, f"{r.ratio:.2f}x", ha="center", fontsize=8)
-    ax.set_yscale("log")
-    ax.set_xticks(x, labels, fontsize=8)
-    ax.set_ylabel("requests/s (median of pairs, log scale)")
-    ax.set_title("dbf0 vs Redis: redis-benchmark -d 64 -r 100000 (dbf0/Redis above each pair)")
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3, which="both")
+    _log_bars_axes(ax, x, labels, "requests/s (median of pairs, log scale)",
+                   "dbf0 vs Redis: redis-benchmark -d 64 -r 100000 (dbf0/Redis above each pair)")
     return fig
 
 

@@ -42,21 +42,6 @@ public final class RaceExperiment {
     public static Config defaults(String mapType, Duration duration) {
       return new Config(mapType, 4, 2, 2, duration, 0.05, false, Duration.ofMillis(500), null, System.nanoTime());
     }
-
-    public Config withStopAtFirstMiss(boolean stop) {
-      return new Config(mapType, serverThreads, checkers, writers, duration, checkerSetFraction, stop,
-          progressInterval, progress, seed);
-    }
-
-    public Config withProgress(Consumer<String> sink) {
-      return new Config(mapType, serverThreads, checkers, writers, duration, checkerSetFraction, stopAtFirstMiss,
-          progressInterval, sink, seed);
-    }
-
-    public Config withThreads(int server, int checkerThreads, int writerThreads) {
-      return new Config(mapType, server, checkerThreads, writerThreads, duration, checkerSetFraction, stopAtFirstMiss,
-          progressInterval, progress, seed);
-    }
   }
 
   /** One certain miss: when (since the start), which key, and how big the map was then. */

@@ -9,7 +9,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.time.Duration;
 import java.util.Map;
 
 /**
@@ -31,7 +30,7 @@ import java.util.Map;
 public final class KeyValueServer implements Closeable {
 
   private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
-  private ServerOptions options;
+  private final ServerOptions options;
   private ServerContext context;
   private BaseServer blocking;
   private EventLoopServer eventLoop;
@@ -44,11 +43,6 @@ public final class KeyValueServer implements Closeable {
   public KeyValueServer(ServerOptions options, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this.options = options;
     this.map = map;
-  }
-
-  /** Drops a connection whose client sends nothing for this long. Call before {@link #start()}. */
-  public void setReadTimeout(Duration timeout) {
-    options = options.withIdleTimeout(timeout);
   }
 
   public ServerOptions getOptions() {
