@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import dbf0.cli.Cli;
 import dbf0.kv.server.MapBackends;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -49,6 +50,11 @@ public final class CreateHashMapWriteRace implements Callable<Integer> {
   @Option(names = "--rounds", defaultValue = "3", description = "runs per map (default: ${DEFAULT-VALUE})")
   int rounds;
 
+  @Option(names = "--time-limit", defaultValue = "10s", converter = Cli.DurationConverter.class,
+      description = {"how long to wait for the writers of one run, and again for the count afterwards;",
+          "a thread still busy then is reported as stuck in a corrupted bin (default: ${DEFAULT-VALUE})"})
+  Duration timeLimit;
+
   @Option(names = "--json", description = "print one JSON object on stdout instead of the table")
   boolean json;
 
@@ -72,15 +78,15 @@ public final class CreateHashMapWriteRace implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     JsonArray results = new JsonArray();
     if (!json) {
-      out.printf("%d threads each put %,d distinct keys into one map at the same time (%d rounds per map).%n%n",
-          threads, keysPerThread, rounds);
+      out.printf("%d threads each put %,d distinct keys into one map at the same time (%d %s per map).%n%n",
+          threads, keysPerThread, rounds, rounds == 1 ? "round" : "rounds");
       out.printf("%-12s %5s %11s %11s %11s %11s  %s%n", "map", "round", "expected", "size()", "iterated",
           "keys lost", "exceptions / stuck threads");
     }
     boolean hashMapWentWrong = false;
     for (String m : maps) {
       for (int r = 1; r <= rounds; r++) {
-        WriteRace.Result res = WriteRace.run(m, threads, keysPerThread, 30_000);
+        WriteRace.Result res = WriteRace.run(m, threads, keysPerThread, timeLimit.toMillis());
         hashMapWentWrong |= res.anomalous();
         results.add(toJson(res, r));
         if (!json) {
