@@ -9,6 +9,7 @@ of the pairs.
 
     python3 scripts/compare_redis.py                       # 3 pairs of the three standard tests
     python3 scripts/compare_redis.py --pairs 5 --requests 200000 --dbf0-model nio --dbf0-threads 2
+    python3 scripts/compare_redis.py --tests c50,c1000     # 50 against 1,000 connections
 
 Needs redis-server and redis-benchmark (scripts/install-test-tools.sh installs them) and
 target/dbf0.jar (./build.sh).
@@ -38,6 +39,12 @@ STANDARD_TESTS = [
     {"name": "c50-P16", "clients": 50, "pipeline": 16},
     {"name": "c1", "clients": 1, "pipeline": 1},
 ]
+# Run only when named in --tests: a thousand connections, where both servers' event loops are
+# measured holding many clients. How much of its 50-connection rate each keeps is printed too.
+EXTRA_TESTS = [
+    {"name": "c1000", "clients": 1000, "pipeline": 1},
+]
+ALL_TESTS = STANDARD_TESTS + EXTRA_TESTS
 
 
 def free_port() -> int:
@@ -140,7 +147,9 @@ def machine() -> dict:
 def summarize(rows: list[dict]) -> list[dict]:
     """Per test and command: medians of each server's rate and the median of the pair ratios."""
     summary = []
-    keys = sorted({(r["test"], r["command"]) for r in rows}, key=lambda k: ([t["name"] for t in STANDARD_TESTS] + [k[0]]).index(k[0]))
+    names = [t["name"] for t in ALL_TESTS]
+    keys = sorted({(r["test"], r["command"]) for r in rows},
+                  key=lambda k: (names.index(k[0]) if k[0] in names else len(names), k[0], k[1]))
     for test, command in keys:
         by_pair: dict[int, dict[str, float]] = {}
         for r in rows:
@@ -163,7 +172,8 @@ def main(argv=None) -> int:
     parser.add_argument("--value-size", type=int, default=64, help="redis-benchmark -d, bytes (default: %(default)s)")
     parser.add_argument("--keyspace", type=int, default=100_000, help="redis-benchmark -r (default: %(default)s)")
     parser.add_argument("--tests", default=",".join(t["name"] for t in STANDARD_TESTS),
-                        help="which of c50, c50-P16, c1 to run (default: all three)")
+                        help="comma-separated tests: c50, c50-P16 and c1 (the default: all three), and "
+                             "c1000 (1,000 connections)")
     parser.add_argument("--dbf0-model", default="nio", choices=["pool", "virtual", "nio"],
                         help="dbf0's server model (default: %(default)s)")
     parser.add_argument("--dbf0-threads", type=int, default=2, help="dbf0's threads or event loops (default: %(default)s)")
@@ -177,6 +187,12 @@ def main(argv=None) -> int:
                         help="requests of a first, discarded pass against both servers, so that dbf0's JIT "
                              "compiler has done its work before anything is measured (default: %(default)s; 0: none)")
     args = parser.parse_args(argv)
+    wanted = [name.strip() for name in args.tests.split(",") if name.strip()]
+    unknown = sorted(set(wanted) - {t["name"] for t in ALL_TESTS})
+    if unknown or not wanted:
+        parser.exit(2, f"compare_redis: unknown test(s) {', '.join(unknown) or '(none given)'}; "
+                       f"choose from {', '.join(t['name'] for t in ALL_TESTS)}\n")
+    tests = [t for t in ALL_TESTS if t["name"] in wanted]
 
     for tool in ("redis_server", "redis_benchmark"):
         path = shutil.which(tool.replace("_", "-"))
@@ -185,9 +201,6 @@ def main(argv=None) -> int:
         setattr(args, tool, path)
     if not args.jar.is_file():
         parser.exit(2, f"compare_redis: {args.jar} not found: run ./build.sh first\n")
-    tests = [t for t in STANDARD_TESTS if t["name"] in args.tests.split(",")]
-    if not tests:
-        parser.exit(2, "compare_redis: --tests names none of c50, c50-P16, c1\n")
     args.java = find_java()
     out = args.out or ROOT / "benchmarks" / "results" / f"redis-compare-{socket.gethostname()}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -229,7 +242,23 @@ def main(argv=None) -> int:
     print("|---|---|---:|---:|---:|")
     for s in summarize(rows):
         print(f"| {s['test']} | {s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} |")
+    for line in retention(summarize(rows)):
+        print(line)
     return 0
+
+
+def retention(summary: list[dict], many: str = "c1000", base: str = "c50") -> list[str]:
+    """How much of its 50-connection rate each server keeps with 1,000 connections, per command."""
+    rates = {(s["test"], s["command"]): s for s in summary}
+    lines = []
+    for (test, command), s in rates.items():
+        if test == many and (base, command) in rates:
+            b = rates[(base, command)]
+            lines.append(f"{command} with {s['test']} kept {s['redis_rps'] / b['redis_rps']:.0%} of {base}'s rate "
+                         f"on Redis and {s['dbf0_rps'] / b['dbf0_rps']:.0%} on dbf0")
+    if lines:
+        lines.insert(0, "")
+    return lines
 
 
 if __name__ == "__main__":

@@ -193,13 +193,20 @@ def server_models(data: Results) -> Figure | None:
     if "client_mode" in summary and summary["client_mode"].nunique() > 1:
         return None  # several client modes: that is the client-modes figure's comparison
     summary = summary[summary["server_model"].notna()]
-    labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." for r in summary.itertuples()]
+    virtual_clients = (summary["client_thread"] == "virtual") if "client_thread" in summary else \
+        pd.Series(False, index=summary.index)
+    labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." + ("\nvirtual clients" if v else "")
+              for r, v in zip(summary.itertuples(), virtual_clients)]
     fig = Figure(figsize=(8, 3.8), layout="constrained")
     ax = fig.subplots()
     x = np.arange(len(summary))
     err = np.vstack([summary["median"] - summary["q25"], summary["q75"] - summary["median"]])
     model_colors = {"pool": "#7f7f7f", "virtual": "#9467bd", "nio": "#1f77b4"}
-    ax.bar(x, summary["median"], yerr=err, capsize=3, color=[model_colors.get(m, "#333") for m in summary["server_model"]])
+    bars = ax.bar(x, summary["median"], yerr=err, capsize=3,
+                  color=[model_colors.get(m, "#333") for m in summary["server_model"]])
+    for bar, v in zip(bars, virtual_clients):
+        if v:
+            bar.set_hatch("//")  # same server, lighter client: clients on virtual threads
     for xi, value in zip(x, summary["median"]):
         ax.text(xi, value, analysis._thousands(value), ha="center", va="bottom", fontsize=7)
     ax.set_xticks(x, labels, fontsize=8)

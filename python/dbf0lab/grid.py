@@ -88,6 +88,8 @@ AXES: tuple[Axis, ...] = (
     Axis("batch", "--batch", int, "operations per frame (batched)", flag="--batch"),
     Axis("close_order", "--close-order", str, "per-op: client-first (the seed's) or server-first, the one switch "
          "of the TIME_WAIT experiment", flag="--close-order"),
+    Axis("client_thread", "--client-thread", str, "what each client runs on: platform (a kernel thread each, the "
+         "seed's) or virtual (virtual threads: for runs with very many connections)", flag="--client-thread"),
     Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: PT1S or seconds",
          flag="--warmup", to_arg=format_duration),
 )
@@ -268,13 +270,18 @@ PRESETS: dict[str, Preset] = {
         "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128), batched (1000 per frame); "
         "3 workloads, 3 trials of 5 s (45 trials, about 6 minutes)"),
     "models": Preset(
-        Grid((Factor(("server_model", "server_threads", "client_threads"),
-                     (("pool", 16, 16), ("virtual", 2, 16), ("nio", 2, 16), ("virtual", 2, 1000), ("nio", 2, 1000))),
+        Grid((Factor(("server_model", "server_threads", "client_threads", "client_thread"),
+                     (("pool", 16, 16, "platform"),
+                      ("virtual", 2, 16, "platform"), ("nio", 2, 16, "platform"),
+                      ("virtual", 2, 1000, "platform"), ("nio", 2, 1000, "platform"),
+                      ("virtual", 2, 16, "virtual"), ("nio", 2, 16, "virtual"),
+                      ("virtual", 2, 1000, "virtual"), ("nio", 2, 1000, "virtual"))),
               Factor.single("client_mode", ["persistent"]), Factor.single("map_type", ["concurrent"]),
               Factor.single("key_length", [16]), Factor.single("value_length", [64]),
               Factor.single("set_frac", [0.5]), Factor.single("seconds", [5]), Factor.single("warmup", [1])), 3),
         "server models under persistent connections: pool, virtual and nio with 16 clients, and "
-        "virtual and nio holding 1,000; balanced workload, 3 trials of 5 s (15 trials, about 3 minutes)"),
+        "virtual and nio holding 1,000, each with clients on platform threads and (not the pool) on "
+        "virtual threads; balanced workload, 3 trials of 5 s (27 trials, about 5 minutes)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

@@ -41,12 +41,17 @@ public abstract class BaseConnector implements Runnable {
    */
   protected void connectionDone(long startNanos, long endNanos) {}
 
-  /** Starts this connector on a thread of its own. */
-  public synchronized void start() {
+  /** Starts this connector on a platform thread of its own. */
+  public void start() {
+    start(Thread.ofPlatform().daemon());
+  }
+
+  /** Starts this connector on a thread made by {@code builder} (a virtual one, for example), named after it. */
+  public synchronized void start(Thread.Builder builder) {
     if (thread != null) {
       throw new IllegalStateException(name + " already started");
     }
-    thread = Thread.ofPlatform().name(name).daemon().start(this);
+    thread = builder.name(name).start(this);
   }
 
   @Override

@@ -114,6 +114,11 @@ public final class Benchmark implements Callable<Integer> {
       description = "batched mode: operations per frame (default: ${DEFAULT-VALUE})")
   int batch;
 
+  @Option(names = "--client-thread", defaultValue = "platform", paramLabel = "KIND",
+      description = "what each client runs on: platform (a kernel thread each, the seed's) or virtual (virtual "
+          + "threads, multiplexed over one carrier per core: for runs with very many connections) (default: ${DEFAULT-VALUE})")
+  String clientThread;
+
   @Option(names = "--order-preserving",
       description = "pipelined/batched: a SET waits until the GETs before it are answered (keeps the generator's order)")
   boolean orderPreserving;
@@ -184,7 +189,7 @@ public final class Benchmark implements Callable<Integer> {
       };
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, ServerModel.parse(serverModel), mode,
-          order, depth, batch, warm, orderPreserving, accept);
+          order, depth, batch, warm, orderPreserving, accept, ClientThreads.parse(clientThread));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -222,12 +227,13 @@ public final class Benchmark implements Callable<Integer> {
       address = server.getLocalAddress();
     }
     try {
-      LOG.info("benchmark: {} server threads ({}), {} client threads ({}), map {}, key {} B, value {} B, setFrac {}, {} s, server {}",
-          config.serverThreads(), config.serverModel().cliName(), config.clientThreads(), config.clientMode().cliName(),
+      LOG.info("benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {} B, value {} B, setFrac {}, {} s, server {}",
+          config.serverThreads(), config.serverModel().cliName(), config.clientThreads(), config.clientThreadKind().cliName(),
+          config.clientMode().cliName(),
           config.mapType(), config.keyLength(), config.valueLength(), config.setFraction(),
           config.duration().toMillis() / 1000.0, address);
       List<LoadWorker> workers = workers(config, address);
-      workers.forEach(LoadWorker::start);
+      workers.forEach(w -> w.start(config.clientThreadKind().builder()));
       if (!config.warmup().isZero()) {
         Thread.sleep(config.warmup());
       }
@@ -281,8 +287,8 @@ public final class Benchmark implements Callable<Integer> {
   private static LoadWorker perOp(KeyValueConnector connector) {
     return new LoadWorker() {
       @Override
-      public void start() {
-        connector.start();
+      public void start(Thread.Builder builder) {
+        connector.start(builder);
       }
 
       @Override

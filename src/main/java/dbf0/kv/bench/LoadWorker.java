@@ -6,7 +6,8 @@ import dbf0.kv.client.LatencyRecorder;
 /** One load-generating thread of a benchmark, whatever protocol it speaks. */
 interface LoadWorker {
 
-  void start();
+  /** Starts the worker on a thread made by {@code builder}. */
+  void start(Thread.Builder builder);
 
   /** Asks the thread to finish its current operation (or window) and stop. */
   void stop();

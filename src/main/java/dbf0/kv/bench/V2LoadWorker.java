@@ -76,8 +76,8 @@ final class V2LoadWorker implements LoadWorker, Runnable {
   }
 
   @Override
-  public void start() {
-    thread = Thread.ofPlatform().name(name).daemon().start(this);
+  public void start(Thread.Builder builder) {
+    thread = builder.name(name).start(this);
   }
 
   @Override

@@ -65,7 +65,8 @@ class BenchmarkCliTest {
       "1 1 concurrent 16 64 0.1 PT1S --client-mode pipelined --pipeline 0",
       "1 1 concurrent 16 64 0.1 PT1S --client-mode batched --batch 0",
       "1 1 concurrent 16 64 0.1 PT1S --close-order whoever",
-      "1 1 concurrent 16 64 0.1 PT1S --warmup soon"})
+      "1 1 concurrent 16 64 0.1 PT1S --warmup soon",
+      "1 1 concurrent 16 64 0.1 PT1S --client-thread fibre"})
   void badArgumentsPrintUsageAndExitTwo(String args) {
     Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
     assertThat(run.exitCode()).isEqualTo(2);
@@ -93,6 +94,30 @@ class BenchmarkCliTest {
     assertThat(json.get("max_us").getAsLong()).isGreaterThanOrEqualTo(json.get("p999_us").getAsLong());
     assertThat(json.get("server_model").getAsString()).isEqualTo(args[8]);
     assertThat(json.get("client_mode").getAsString()).isEqualTo(args[10]);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"per-op", "persistent"})
+  void virtualClientThreadsHoldManyConnections(String mode) {
+    Run run = run("2", "200", "concurrent", "16", "64", "0.5", "PT1S", "--server-model", "nio",
+        "--client-mode", mode, "--client-thread", "virtual");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.get("client_thread").getAsString()).isEqualTo("virtual");
+    assertThat(json.get("set").getAsLong()).isPositive();
+    assertThat(json.get("get").getAsLong()).isPositive();
+    assertThat(json.get("errors").getAsLong()).isZero();
+  }
+
+  @Test
+  void clientThreadKindsMakeTheThreadsTheyName() throws Exception {
+    Thread platform = ClientThreads.PLATFORM.builder().name("p").unstarted(() -> {});
+    Thread virtual = ClientThreads.VIRTUAL.builder().name("v").unstarted(() -> {});
+    assertThat(platform.isVirtual()).isFalse();
+    assertThat(platform.isDaemon()).as("a stuck client must not keep the JVM alive").isTrue();
+    assertThat(virtual.isVirtual()).isTrue();
+    assertThat(ClientThreads.parse(" Virtual ")).isEqualTo(ClientThreads.VIRTUAL);
+    assertThat(run("--help").out()).contains("--client-thread");
   }
 
   @Test
