@@ -193,7 +193,7 @@ def server_models(data: Results) -> Figure | None:
     if "client_mode" in summary and summary["client_mode"].nunique() > 1:
         return None  # several client modes: that is the client-modes figure's comparison
     summary = summary[summary["server_model"].notna()]
-    virtual_clients = (summary["client_thread"] == "virtual") if "client_thread" in summary else \
+    virtual_clients = (summary["client_thread_kind"] == "virtual") if "client_thread_kind" in summary else \
         pd.Series(False, index=summary.index)
     labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." + ("\nvirtual clients" if v else "")
               for r, v in zip(summary.itertuples(), virtual_clients)]

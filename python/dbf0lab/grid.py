@@ -88,8 +88,9 @@ AXES: tuple[Axis, ...] = (
     Axis("batch", "--batch", int, "operations per frame (batched)", flag="--batch"),
     Axis("close_order", "--close-order", str, "per-op: client-first (the seed's) or server-first, the one switch "
          "of the TIME_WAIT experiment", flag="--close-order"),
-    Axis("client_thread", "--client-thread", str, "what each client runs on: platform (a kernel thread each, the "
-         "seed's) or virtual (virtual threads: for runs with very many connections)", flag="--client-thread"),
+    Axis("client_thread_kind", "--client-thread-kind", str, "what each client runs on: platform (a kernel thread "
+         "each, the seed's) or virtual (virtual threads: for runs with very many connections)",
+         flag="--client-thread-kind"),
     Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: PT1S or seconds",
          flag="--warmup", to_arg=format_duration),
 )
@@ -270,7 +271,7 @@ PRESETS: dict[str, Preset] = {
         "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128), batched (1000 per frame); "
         "3 workloads, 3 trials of 5 s (45 trials, about 6 minutes)"),
     "models": Preset(
-        Grid((Factor(("server_model", "server_threads", "client_threads", "client_thread"),
+        Grid((Factor(("server_model", "server_threads", "client_threads", "client_thread_kind"),
                      (("pool", 16, 16, "platform"),
                       ("virtual", 2, 16, "platform"), ("nio", 2, 16, "platform"),
                       ("virtual", 2, 1000, "platform"), ("nio", 2, 1000, "platform"),

@@ -125,10 +125,10 @@ def test_models_preset_holds_a_thousand_connections_on_virtual_and_nio():
     # every model that can hold 1,000 connections is measured with both kinds of client thread
     for model in ("virtual", "nio"):
         for n in (16, 1000):
-            assert {s["client_thread"] for s in specs if s["server_model"] == model and s["client_threads"] == n} \
+            assert {s["client_thread_kind"] for s in specs if s["server_model"] == model and s["client_threads"] == n} \
                 == {"platform", "virtual"}
-    args = benchmark_args(next(s for s in specs if s["client_thread"] == "virtual"))
-    assert args[args.index("--client-thread") + 1] == "virtual"
+    args = benchmark_args(next(s for s in specs if s["client_thread_kind"] == "virtual"))
+    assert args[args.index("--client-thread-kind") + 1] == "virtual"
 
 
 def test_grids_without_the_flag_axes_send_no_flags():

@@ -114,10 +114,10 @@ public final class Benchmark implements Callable<Integer> {
       description = "batched mode: operations per frame (default: ${DEFAULT-VALUE})")
   int batch;
 
-  @Option(names = "--client-thread", defaultValue = "platform", paramLabel = "KIND",
+  @Option(names = "--client-thread-kind", defaultValue = "platform", paramLabel = "KIND",
       description = "what each client runs on: platform (a kernel thread each, the seed's) or virtual (virtual "
           + "threads, multiplexed over one carrier per core: for runs with very many connections) (default: ${DEFAULT-VALUE})")
-  String clientThread;
+  String clientThreadKind;
 
   @Option(names = "--order-preserving",
       description = "pipelined/batched: a SET waits until the GETs before it are answered (keeps the generator's order)")
@@ -189,7 +189,7 @@ public final class Benchmark implements Callable<Integer> {
       };
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, ServerModel.parse(serverModel), mode,
-          order, depth, batch, warm, orderPreserving, accept, ClientThreads.parse(clientThread));
+          order, depth, batch, warm, orderPreserving, accept, ClientThreads.parse(clientThreadKind));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

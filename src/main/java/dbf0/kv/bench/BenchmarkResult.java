@@ -35,7 +35,7 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     json.addProperty("max_us", latencyMicros.getMaxValue());
     json.addProperty("server_model", config.serverModel().cliName());
     json.addProperty("client_mode", config.clientMode().cliName());
-    json.addProperty("client_thread", config.clientThreadKind().cliName());
+    json.addProperty("client_thread_kind", config.clientThreadKind().cliName());
     if (config.clientMode() == ClientMode.PER_OP) {
       json.addProperty("close_order", config.closeOrder().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }

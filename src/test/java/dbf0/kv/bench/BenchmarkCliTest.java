@@ -66,7 +66,7 @@ class BenchmarkCliTest {
       "1 1 concurrent 16 64 0.1 PT1S --client-mode batched --batch 0",
       "1 1 concurrent 16 64 0.1 PT1S --close-order whoever",
       "1 1 concurrent 16 64 0.1 PT1S --warmup soon",
-      "1 1 concurrent 16 64 0.1 PT1S --client-thread fibre"})
+      "1 1 concurrent 16 64 0.1 PT1S --client-thread-kind fibre"})
   void badArgumentsPrintUsageAndExitTwo(String args) {
     Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
     assertThat(run.exitCode()).isEqualTo(2);
@@ -100,10 +100,10 @@ class BenchmarkCliTest {
   @ValueSource(strings = {"per-op", "persistent"})
   void virtualClientThreadsHoldManyConnections(String mode) {
     Run run = run("2", "200", "concurrent", "16", "64", "0.5", "PT1S", "--server-model", "nio",
-        "--client-mode", mode, "--client-thread", "virtual");
+        "--client-mode", mode, "--client-thread-kind", "virtual");
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
-    assertThat(json.get("client_thread").getAsString()).isEqualTo("virtual");
+    assertThat(json.get("client_thread_kind").getAsString()).isEqualTo("virtual");
     assertThat(json.get("set").getAsLong()).isPositive();
     assertThat(json.get("get").getAsLong()).isPositive();
     assertThat(json.get("errors").getAsLong()).isZero();
@@ -117,7 +117,7 @@ class BenchmarkCliTest {
     assertThat(platform.isDaemon()).as("a stuck client must not keep the JVM alive").isTrue();
     assertThat(virtual.isVirtual()).isTrue();
     assertThat(ClientThreads.parse(" Virtual ")).isEqualTo(ClientThreads.VIRTUAL);
-    assertThat(run("--help").out()).contains("--client-thread");
+    assertThat(run("--help").out()).contains("--client-thread-kind");
   }
 
   @Test
