@@ -259,17 +259,20 @@ def redis_summary(frame: pd.DataFrame) -> pd.DataFrame:
 # Client modes and server models (presets steps and models) --------------------------------------
 
 def step_label(row, sep: str = " ") -> str:
-    """A client mode as the step-by-step table names it, e.g. 'v2 pipelined, depth 128'."""
+    """A client mode as the step-by-step table names it, e.g. 'v2 pipelined, depth 128', and
+    ', virtual client threads' when the clients ran on virtual threads."""
     mode = row.get("client_mode") if isinstance(row, dict) else getattr(row, "client_mode", None)
     get = (lambda k: row.get(k)) if isinstance(row, dict) else (lambda k: getattr(row, k, None))
     if mode == "per-op":
         closer = "server closes first" if get("close_order") == "server-first" else "client closes first"
-        return f"v1 per-op,{sep}{closer}"
-    if mode == "pipelined":
-        return f"v2 pipelined,{sep}depth {int(get('pipeline'))}"
-    if mode == "batched":
-        return f"v2 batched,{sep}{int(get('batch'))} per frame"
-    return f"v2 {mode}"
+        label = f"v1 per-op,{sep}{closer}"
+    elif mode == "pipelined":
+        label = f"v2 pipelined,{sep}depth {int(get('pipeline'))}"
+    elif mode == "batched":
+        label = f"v2 batched,{sep}{int(get('batch'))} per frame"
+    else:
+        label = f"v2 {mode}"
+    return label + (f",{sep}virtual client threads" if get("client_thread_kind") == "virtual" else "")
 
 
 _STEP_ORDER = ("per-op", "persistent", "pipelined", "batched")

@@ -192,7 +192,11 @@ def server_models(data: Results) -> Figure | None:
         return None
     if "client_mode" in summary and summary["client_mode"].nunique() > 1:
         return None  # several client modes: that is the client-modes figure's comparison
-    summary = summary[summary["server_model"].notna()]
+    summary = summary[summary["server_model"].notna()].copy()
+    model_order = {"pool": 0, "virtual": 1, "nio": 2}
+    summary["_m"] = summary["server_model"].map(model_order).fillna(len(model_order))
+    summary["_k"] = (summary["client_thread_kind"] == "virtual") if "client_thread_kind" in summary else False
+    summary = summary.sort_values(["_m", "client_threads", "_k"], kind="stable")
     virtual_clients = (summary["client_thread_kind"] == "virtual") if "client_thread_kind" in summary else \
         pd.Series(False, index=summary.index)
     labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." + ("\nvirtual clients" if v else "")

@@ -34,7 +34,20 @@ def test_server_models_figure_for_the_models_preset():
     data = analysis.load([SAMPLES / "models-sample.jsonl"])
     assert figures.client_modes(data) is None  # one client mode: nothing to compare
     fig = figures.server_models(data)
-    assert len(fig.axes[0].patches) == 5  # pool, virtual, nio at 16; virtual, nio at 1000
+    bars = fig.axes[0].patches
+    # pool, virtual and nio at 16 connections, virtual and nio at 1000, each of the latter four
+    # also with the clients on virtual threads: those bars are hatched and labelled
+    assert len(bars) == 9
+    assert sum(1 for b in bars if b.get_hatch()) == 4
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert sum("virtual clients" in label for label in labels) == 4
+
+
+def test_step_labels_name_virtual_client_threads():
+    assert analysis.step_label({"client_mode": "persistent"}) == "v2 persistent"
+    assert analysis.step_label({"client_mode": "persistent", "client_thread_kind": "platform"}) == "v2 persistent"
+    assert analysis.step_label({"client_mode": "pipelined", "pipeline": 16, "client_thread_kind": "virtual"}) \
+        == "v2 pipelined, depth 16, virtual client threads"
 
 
 def test_redis_comparison_from_a_real_pair():
