@@ -149,7 +149,8 @@ def summarize(rows: list[dict]) -> list[dict]:
     summary = []
     names = [t["name"] for t in ALL_TESTS]
     keys = sorted({(r["test"], r["command"]) for r in rows},
-                  key=lambda k: (names.index(k[0]) if k[0] in names else len(names), k[0], k[1]))
+                  key=lambda k: (names.index(k[0]) if k[0] in names else len(names), k[0],
+                                 {"SET": 0, "GET": 1}.get(k[1], 2), k[1]))
     for test, command in keys:
         by_pair: dict[int, dict[str, float]] = {}
         for r in rows:
