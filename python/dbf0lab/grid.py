@@ -89,7 +89,7 @@ AXES: tuple[Axis, ...] = (
     Axis("close_order", "--close-order", str, "per-op: client-first (the seed's) or server-first, the one switch "
          "of the TIME_WAIT experiment", flag="--close-order"),
     Axis("client_thread_kind", "--client-thread-kind", str, "what each client runs on: platform (a kernel thread "
-         "each, the seed's) or virtual (virtual threads: for runs with very many connections)",
+         "each, the seed's) or virtual (virtual threads, multiplexed over one carrier thread per core)",
          flag="--client-thread-kind"),
     Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: PT1S or seconds",
          flag="--warmup", to_arg=format_duration),

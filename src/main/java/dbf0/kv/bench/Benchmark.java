@@ -116,7 +116,7 @@ public final class Benchmark implements Callable<Integer> {
 
   @Option(names = "--client-thread-kind", defaultValue = "platform", paramLabel = "KIND",
       description = "what each client runs on: platform (a kernel thread each, the seed's) or virtual (virtual "
-          + "threads, multiplexed over one carrier per core: for runs with very many connections) (default: ${DEFAULT-VALUE})")
+          + "threads, multiplexed over one carrier thread per core) (default: ${DEFAULT-VALUE})")
   String clientThreadKind;
 
   @Option(names = "--order-preserving",
@@ -189,7 +189,7 @@ public final class Benchmark implements Callable<Integer> {
       };
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, ServerModel.parse(serverModel), mode,
-          order, depth, batch, warm, orderPreserving, accept, ClientThreads.parse(clientThreadKind));
+          order, depth, batch, warm, orderPreserving, accept, ClientThreadKind.parse(clientThreadKind));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }

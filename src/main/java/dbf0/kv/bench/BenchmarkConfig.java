@@ -38,14 +38,14 @@ public record BenchmarkConfig(
     Duration warmup,
     boolean orderPreserving,
     int backlog,
-    ClientThreads clientThreadKind) {
+    ClientThreadKind clientThreadKind) {
 
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
       int valueLength, double setFraction, Duration duration) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
         duration, "127.0.0.1", 0, null, null, ServerModel.POOL, ClientMode.PER_OP, CloseOrder.CLIENT_FIRST, 1, 1,
-        Duration.ZERO, false, ServerOptions.SEED_BACKLOG, ClientThreads.PLATFORM);
+        Duration.ZERO, false, ServerOptions.SEED_BACKLOG, ClientThreadKind.PLATFORM);
   }
 
   public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {

@@ -111,12 +111,12 @@ class BenchmarkCliTest {
 
   @Test
   void clientThreadKindsMakeTheThreadsTheyName() throws Exception {
-    Thread platform = ClientThreads.PLATFORM.builder().name("p").unstarted(() -> {});
-    Thread virtual = ClientThreads.VIRTUAL.builder().name("v").unstarted(() -> {});
+    Thread platform = ClientThreadKind.PLATFORM.builder().name("p").unstarted(() -> {});
+    Thread virtual = ClientThreadKind.VIRTUAL.builder().name("v").unstarted(() -> {});
     assertThat(platform.isVirtual()).isFalse();
     assertThat(platform.isDaemon()).as("a stuck client must not keep the JVM alive").isTrue();
     assertThat(virtual.isVirtual()).isTrue();
-    assertThat(ClientThreads.parse(" Virtual ")).isEqualTo(ClientThreads.VIRTUAL);
+    assertThat(ClientThreadKind.parse(" Virtual ")).isEqualTo(ClientThreadKind.VIRTUAL);
     assertThat(run("--help").out()).contains("--client-thread-kind");
   }
 

@@ -8,10 +8,13 @@ import java.util.Locale;
  * <p>Every client blocks on its own socket. With platform threads, 1,000 clients are 1,000 kernel
  * threads that the scheduler switches between on the same cores as the server, so a run with
  * many connections measures that switching as much as the server. Virtual threads park on a
- * blocked socket and the JDK multiplexes them over one carrier thread per core with a poller,
- * which is what a client built on a selector would do, without changing the clients' code.
+ * blocked socket, and the JDK multiplexes them over one carrier thread per core with a poller,
+ * without any change to the clients' code. Measured on two cores (the {@code models} sweep
+ * preset, docs/performance.md), that did not help: each reply still wakes its client, and a
+ * virtual thread's wake-up (poller, then a hand-off to a carrier) costs more than the kernel
+ * waking a platform thread. The switch stays so that the experiment can be repeated elsewhere.
  */
-public enum ClientThreads {
+public enum ClientThreadKind {
   /** One platform (kernel) thread per client: the seed's design, and the default. */
   PLATFORM,
   /** One virtual thread per client. */
@@ -29,8 +32,8 @@ public enum ClientThreads {
     };
   }
 
-  public static ClientThreads parse(String text) {
-    for (ClientThreads kind : values()) {
+  public static ClientThreadKind parse(String text) {
+    for (ClientThreadKind kind : values()) {
       if (kind.cliName().equals(text.trim().toLowerCase(Locale.ROOT))) {
         return kind;
       }
