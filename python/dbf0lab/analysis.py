@@ -259,8 +259,9 @@ def redis_summary(frame: pd.DataFrame) -> pd.DataFrame:
 # Client modes and server models (presets steps and models) --------------------------------------
 
 def step_label(row, sep: str = " ") -> str:
-    """A client mode as the step-by-step table names it, e.g. 'v2 pipelined, depth 128', and
-    ', virtual client threads' when the clients ran on virtual threads."""
+    """A client mode as the step-by-step table names it, e.g. 'v2 pipelined, depth 128', and how
+    the clients ran when that was not a platform thread each: ', virtual client threads' or
+    ', 1 selector thread'."""
     mode = row.get("client_mode") if isinstance(row, dict) else getattr(row, "client_mode", None)
     get = (lambda k: row.get(k)) if isinstance(row, dict) else (lambda k: getattr(row, k, None))
     if mode == "per-op":
@@ -272,7 +273,12 @@ def step_label(row, sep: str = " ") -> str:
         label = f"v2 batched,{sep}{int(get('batch'))} per frame"
     else:
         label = f"v2 {mode}"
-    return label + (f",{sep}virtual client threads" if get("client_thread_kind") == "virtual" else "")
+    if get("client_thread_kind") == "virtual":
+        label += f",{sep}virtual client threads"
+    selectors = get("selector_threads")
+    if selectors is not None and not pd.isna(selectors) and int(selectors) > 0:
+        label += f",{sep}{int(selectors)} selector thread{'s' if int(selectors) > 1 else ''}"
+    return label
 
 
 _STEP_ORDER = ("per-op", "persistent", "pipelined", "batched")

@@ -195,22 +195,23 @@ def server_models(data: Results) -> Figure | None:
     summary = summary[summary["server_model"].notna()].copy()
     model_order = {"pool": 0, "virtual": 1, "nio": 2}
     summary["_m"] = summary["server_model"].map(model_order).fillna(len(model_order))
-    summary["_k"] = (summary["client_thread_kind"] == "virtual") if "client_thread_kind" in summary else False
+    summary["_k"] = [("platform", "virtual", "selector").index(_client_kind(r)) for r in summary.to_dict("records")]
     summary = summary.sort_values(["_m", "client_threads", "_k"], kind="stable")
-    virtual_clients = (summary["client_thread_kind"] == "virtual") if "client_thread_kind" in summary else \
-        pd.Series(False, index=summary.index)
-    labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." + ("\nvirtual clients" if v else "")
-              for r, v in zip(summary.itertuples(), virtual_clients)]
-    fig = Figure(figsize=(8, 3.8), layout="constrained")
+    # how the clients ran: a platform thread each (plain bar), a virtual thread each (//), or
+    # one selector thread for all of them (..)
+    kinds = [_client_kind(r) for r in summary.to_dict("records")]
+    labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." + {"platform": "", "virtual": "\nvirtual clients",
+                                                                      "selector": "\nselector client"}[k]
+              for r, k in zip(summary.itertuples(), kinds)]
+    fig = Figure(figsize=(max(8.0, 1.05 * len(summary)), 3.8), layout="constrained")  # room for every label
     ax = fig.subplots()
     x = np.arange(len(summary))
     err = np.vstack([summary["median"] - summary["q25"], summary["q75"] - summary["median"]])
     model_colors = {"pool": "#7f7f7f", "virtual": "#9467bd", "nio": "#1f77b4"}
     bars = ax.bar(x, summary["median"], yerr=err, capsize=3,
                   color=[model_colors.get(m, "#333") for m in summary["server_model"]])
-    for bar, v in zip(bars, virtual_clients):
-        if v:
-            bar.set_hatch("//")  # same server, lighter client: clients on virtual threads
+    for bar, kind in zip(bars, kinds):
+        bar.set_hatch({"platform": "", "virtual": "//", "selector": ".."}[kind])
     for xi, value in zip(x, summary["median"]):
         ax.text(xi, value, analysis._thousands(value), ha="center", va="bottom", fontsize=7)
     ax.set_xticks(x, labels, fontsize=8)
@@ -218,6 +219,14 @@ def server_models(data: Results) -> Figure | None:
     ax.set_title("Server models with persistent connections")
     ax.grid(axis="y", alpha=0.3)
     return fig
+
+
+def _client_kind(row: dict) -> str:
+    """platform, virtual or selector: what the load-generating clients of a result ran on."""
+    selectors = row.get("selector_threads")
+    if selectors is not None and not pd.isna(selectors) and int(selectors) > 0:
+        return "selector"
+    return "virtual" if row.get("client_thread_kind") == "virtual" else "platform"
 
 
 FIGURES: dict[str, Callable[[Results], Figure | None]] = {

@@ -91,6 +91,8 @@ AXES: tuple[Axis, ...] = (
     Axis("client_thread_kind", "--client-thread-kind", str, "what each client runs on: platform (a kernel thread "
          "each, the seed's) or virtual (virtual threads, multiplexed over one carrier thread per core)",
          flag="--client-thread-kind"),
+    Axis("selector_threads", "--selector-threads", int, "v2 modes: 0 for a thread per client connection, or N "
+         "selector threads that drive all the connections (as redis-benchmark does)", flag="--selector-threads"),
     Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: PT1S or seconds",
          flag="--warmup", to_arg=format_duration),
 )
@@ -271,18 +273,21 @@ PRESETS: dict[str, Preset] = {
         "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128), batched (1000 per frame); "
         "3 workloads, 3 trials of 5 s (45 trials, about 6 minutes)"),
     "models": Preset(
-        Grid((Factor(("server_model", "server_threads", "client_threads", "client_thread_kind"),
-                     (("pool", 16, 16, "platform"),
-                      ("virtual", 2, 16, "platform"), ("nio", 2, 16, "platform"),
-                      ("virtual", 2, 1000, "platform"), ("nio", 2, 1000, "platform"),
-                      ("virtual", 2, 16, "virtual"), ("nio", 2, 16, "virtual"),
-                      ("virtual", 2, 1000, "virtual"), ("nio", 2, 1000, "virtual"))),
+        Grid((Factor(("server_model", "server_threads", "client_threads", "client_thread_kind", "selector_threads"),
+                     (("pool", 16, 16, "platform", 0),
+                      ("virtual", 2, 16, "platform", 0), ("nio", 2, 16, "platform", 0),
+                      ("virtual", 2, 1000, "platform", 0), ("nio", 2, 1000, "platform", 0),
+                      ("virtual", 2, 16, "virtual", 0), ("nio", 2, 16, "virtual", 0),
+                      ("virtual", 2, 1000, "virtual", 0), ("nio", 2, 1000, "virtual", 0),
+                      ("virtual", 2, 16, "platform", 1), ("nio", 2, 16, "platform", 1),
+                      ("virtual", 2, 1000, "platform", 1), ("nio", 2, 1000, "platform", 1))),
               Factor.single("client_mode", ["persistent"]), Factor.single("map_type", ["concurrent"]),
               Factor.single("key_length", [16]), Factor.single("value_length", [64]),
               Factor.single("set_frac", [0.5]), Factor.single("seconds", [5]), Factor.single("warmup", [1])), 3),
         "server models under persistent connections: pool, virtual and nio with 16 clients, and "
-        "virtual and nio holding 1,000, each with clients on platform threads and (not the pool) on "
-        "virtual threads; balanced workload, 3 trials of 5 s (27 trials, about 5 minutes)"),
+        "virtual and nio holding 1,000, each with a platform thread per client, a virtual thread per "
+        "client, and one selector thread for all clients; balanced workload, 3 trials of 5 s "
+        "(39 trials, about 6 minutes)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

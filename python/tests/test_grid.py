@@ -129,6 +129,12 @@ def test_models_preset_holds_a_thousand_connections_on_virtual_and_nio():
                 == {"platform", "virtual"}
     args = benchmark_args(next(s for s in specs if s["client_thread_kind"] == "virtual"))
     assert args[args.index("--client-thread-kind") + 1] == "virtual"
+    # and with one selector thread driving all the connections
+    for model in ("virtual", "nio"):
+        assert {s["client_threads"] for s in specs if s["server_model"] == model and s["selector_threads"] == 1} \
+            == {16, 1000}
+    args = benchmark_args(next(s for s in specs if s["selector_threads"] == 1))
+    assert args[args.index("--selector-threads") + 1] == "1"
 
 
 def test_grids_without_the_flag_axes_send_no_flags():

@@ -36,11 +36,12 @@ def test_server_models_figure_for_the_models_preset():
     fig = figures.server_models(data)
     bars = fig.axes[0].patches
     # pool, virtual and nio at 16 connections, virtual and nio at 1000, each of the latter four
-    # also with the clients on virtual threads: those bars are hatched and labelled
-    assert len(bars) == 9
-    assert sum(1 for b in bars if b.get_hatch()) == 4
+    # also with the clients on virtual threads and with one selector thread: hatched and labelled
+    assert len(bars) == 13
+    assert [b.get_hatch() for b in bars].count("//") == 4 and [b.get_hatch() for b in bars].count("..") == 4
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert sum("virtual clients" in label for label in labels) == 4
+    assert sum("selector client" in label for label in labels) == 4
 
 
 def test_step_labels_name_virtual_client_threads():
@@ -48,6 +49,9 @@ def test_step_labels_name_virtual_client_threads():
     assert analysis.step_label({"client_mode": "persistent", "client_thread_kind": "platform"}) == "v2 persistent"
     assert analysis.step_label({"client_mode": "pipelined", "pipeline": 16, "client_thread_kind": "virtual"}) \
         == "v2 pipelined, depth 16, virtual client threads"
+    assert analysis.step_label({"client_mode": "persistent", "selector_threads": 0}) == "v2 persistent"
+    assert analysis.step_label({"client_mode": "persistent", "selector_threads": 2}) \
+        == "v2 persistent, 2 selector threads"
 
 
 def test_redis_comparison_from_a_real_pair():

@@ -119,6 +119,11 @@ public final class Benchmark implements Callable<Integer> {
           + "threads, multiplexed over one carrier thread per core) (default: ${DEFAULT-VALUE})")
   String clientThreadKind;
 
+  @Option(names = "--selector-threads", defaultValue = "0", paramLabel = "N",
+      description = "v2 modes: drive the clientThreads connections from N selector threads, as redis-benchmark "
+          + "does, instead of one blocking thread per connection (default: 0, a thread per connection)")
+  int selectorThreads;
+
   @Option(names = "--order-preserving",
       description = "pipelined/batched: a SET waits until the GETs before it are answered (keeps the generator's order)")
   boolean orderPreserving;
@@ -178,6 +183,12 @@ public final class Benchmark implements Callable<Integer> {
     int depth = pipeline != null ? pipeline : mode == ClientMode.PIPELINED ? 16 : 1;
     require(depth >= 1 && depth <= 65_536, "--pipeline must be 1..65536, got " + depth);
     require(batch >= 1 && batch <= 100_000, "--batch must be 1..100000, got " + batch);
+    require(selectorThreads >= 0 && selectorThreads <= clientThreads,
+        "--selector-threads must be 0..clientThreads (" + clientThreads + "), got " + selectorThreads);
+    require(selectorThreads == 0 || mode != ClientMode.PER_OP,
+        "--selector-threads needs a v2 client mode (persistent, pipelined or batched): per-op opens a connection per operation");
+    require(selectorThreads == 0 || !orderPreserving,
+        "--selector-threads spreads operations over connections, so it cannot be --order-preserving");
     InetSocketAddress connectTo = connect == null ? null : parseHostPort(connect);
     try {
       Duration warm = dbf0.common.Durations.parse(warmup);
@@ -189,7 +200,8 @@ public final class Benchmark implements Callable<Integer> {
       };
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, ServerModel.parse(serverModel), mode,
-          order, depth, batch, warm, orderPreserving, accept, ClientThreadKind.parse(clientThreadKind));
+          order, depth, batch, warm, orderPreserving, accept, ClientThreadKind.parse(clientThreadKind),
+          selectorThreads);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -267,6 +279,19 @@ public final class Benchmark implements Callable<Integer> {
   private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address) {
     Random seeds = config.seed() == null ? new Random() : new Random(config.seed());
     List<LoadWorker> workers = new ArrayList<>();
+    if (config.selectorThreads() > 0) {
+      int window = config.clientMode() == ClientMode.PERSISTENT ? 1 : config.pipeline();
+      int batchSize = config.clientMode() == ClientMode.BATCHED ? config.batch() : 1;
+      for (int i = 0; i < config.selectorThreads(); i++) {
+        // the connections split as evenly as they go: the first (clientThreads mod N) get one more
+        int share = config.clientThreads() / config.selectorThreads()
+            + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
+        Random random = new Random(seeds.nextLong());
+        workers.add(new SelectorLoadWorker("selector-" + i, address, share, config.setFraction(),
+            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, window, batchSize));
+      }
+      return workers;
+    }
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       var source = new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);

@@ -17,6 +17,8 @@ import java.time.Duration;
  * @param orderPreserving pipelined/batched: a SET waits for the GETs before it
  * @param backlog the server's accept queue (the seed's was 50)
  * @param clientThreadKind what each load-generating client runs on: platform or virtual threads
+ * @param selectorThreads 0: one thread per client connection; otherwise the v2 connections
+ *     ({@code clientThreads} of them) are driven by this many selector threads
  */
 public record BenchmarkConfig(
     int serverThreads,
@@ -38,25 +40,26 @@ public record BenchmarkConfig(
     Duration warmup,
     boolean orderPreserving,
     int backlog,
-    ClientThreadKind clientThreadKind) {
+    ClientThreadKind clientThreadKind,
+    int selectorThreads) {
 
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
       int valueLength, double setFraction, Duration duration) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
         duration, "127.0.0.1", 0, null, null, ServerModel.POOL, ClientMode.PER_OP, CloseOrder.CLIENT_FIRST, 1, 1,
-        Duration.ZERO, false, ServerOptions.SEED_BACKLOG, ClientThreadKind.PLATFORM);
+        Duration.ZERO, false, ServerOptions.SEED_BACKLOG, ClientThreadKind.PLATFORM, 0);
   }
 
   public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
         bindHost, port, connectTo, seed, model, mode, closeOrder, pipelineDepth, batchSize, warmup, orderPreserving, backlog,
-        clientThreadKind);
+        clientThreadKind, selectorThreads);
   }
 
   public BenchmarkConfig withCloseOrder(CloseOrder order) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
         bindHost, port, connectTo, seed, serverModel, clientMode, order, pipeline, batch, warmup, orderPreserving, backlog,
-        clientThreadKind);
+        clientThreadKind, selectorThreads);
   }
 }

@@ -36,6 +36,9 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     json.addProperty("server_model", config.serverModel().cliName());
     json.addProperty("client_mode", config.clientMode().cliName());
     json.addProperty("client_thread_kind", config.clientThreadKind().cliName());
+    if (config.selectorThreads() > 0) {
+      json.addProperty("selector_threads", config.selectorThreads());
+    }
     if (config.clientMode() == ClientMode.PER_OP) {
       json.addProperty("close_order", config.closeOrder().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }

@@ -129,6 +129,11 @@ final class V2LoadWorker implements LoadWorker, Runnable {
   }
 
   private Request nextOp() {
+    return randomOp(source, random, setFraction);
+  }
+
+  /** One operation of the workload: a SET with probability {@code setFraction}, else a GET. */
+  static Request randomOp(KeyValueSource source, Random random, double setFraction) {
     ByteArrayWrapper key = source.nextKey().copy(); // the source reuses its buffer
     if (random.nextDouble() < setFraction) {
       return new Request.Set(key, source.valueFor(key).copy());
@@ -151,31 +156,50 @@ final class V2LoadWorker implements LoadWorker, Runnable {
     if (inFlight == 0) {
       barrier = false;
     }
+    errors += account(result, start, now, stats, latencies);
+  }
+
+  /**
+   * Counts one reply frame that answers a frame sent at {@code start}: its operations in
+   * {@code stats} and its latency, once per operation, in {@code latencies}, if the frame was
+   * sent inside the measured interval.
+   *
+   * @return how many errors the frame held (an invalid frame or ERROR replies)
+   */
+  static long account(DecodeResult.Complete<Response> result, long start, long now, KeyValueClientStats stats,
+      LatencyRecorder latencies) {
     if (!(result instanceof DecodeResult.Frame<Response> frame)) {
-      errors++;
-      return;
+      return 1;
     }
     if (!latencies.counts(start)) {
-      return;
+      return 0;
     }
     Response response = frame.value();
     if (response instanceof Response.Batch batch) {
       latencies.record(start, now, batch.replies().size());
-      batch.replies().forEach(this::count);
-    } else {
-      latencies.record(start, now);
-      count(response);
+      long errors = 0;
+      for (Response r : batch.replies()) {
+        errors += count(r, stats);
+      }
+      return errors;
     }
+    latencies.record(start, now);
+    return count(response, stats);
   }
 
-  private void count(Response response) {
+  private static long count(Response response, KeyValueClientStats stats) {
     switch (response) {
       case Response.Value v -> stats.countGet(true, false);
       case Response.NotFound n -> stats.countGet(false, false);
       case Response.Ok ok -> stats.countSet();
-      case Response.Error e -> errors++;
-      case Response.Batch b -> errors++;
+      case Response.Error e -> {
+        return 1;
+      }
+      case Response.Batch b -> {
+        return 1;
+      }
     }
+    return 0;
   }
 
   @Override

@@ -66,7 +66,11 @@ class BenchmarkCliTest {
       "1 1 concurrent 16 64 0.1 PT1S --client-mode batched --batch 0",
       "1 1 concurrent 16 64 0.1 PT1S --close-order whoever",
       "1 1 concurrent 16 64 0.1 PT1S --warmup soon",
-      "1 1 concurrent 16 64 0.1 PT1S --client-thread-kind fibre"})
+      "1 1 concurrent 16 64 0.1 PT1S --client-thread-kind fibre",
+      "1 2 concurrent 16 64 0.1 PT1S --selector-threads 1",                          // per-op has no selector form
+      "1 2 concurrent 16 64 0.1 PT1S --client-mode persistent --selector-threads 3", // more selectors than connections
+      "1 2 concurrent 16 64 0.1 PT1S --client-mode persistent --selector-threads -1",
+      "1 2 concurrent 16 64 0.1 PT1S --client-mode pipelined --selector-threads 1 --order-preserving"})
   void badArgumentsPrintUsageAndExitTwo(String args) {
     Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
     assertThat(run.exitCode()).isEqualTo(2);
@@ -107,6 +111,36 @@ class BenchmarkCliTest {
     assertThat(json.get("set").getAsLong()).isPositive();
     assertThat(json.get("get").getAsLong()).isPositive();
     assertThat(json.get("errors").getAsLong()).isZero();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {  // server model, server threads, connections, flags
+      "nio 2 200 --client-mode persistent --selector-threads 1",
+      "virtual 2 20 --client-mode pipelined --pipeline 8 --selector-threads 2",
+      "nio 1 3 --client-mode batched --batch 50 --pipeline 2 --selector-threads 1",
+      "pool 4 4 --client-mode persistent --selector-threads 1"}) // a pool needs a thread per connection
+  void selectorClientsDriveManyConnectionsFromFewThreads(String setup) {
+    String[] p = setup.split(" ", 4);
+    Run run = run((p[1] + " " + p[2] + " concurrent 16 64 0.5 PT1S --server-model " + p[0] + " " + p[3]).split(" "));
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.get("selector_threads").getAsInt()).isPositive();
+    assertThat(json.get("set").getAsLong()).isPositive();
+    assertThat(json.get("get").getAsLong()).isPositive();
+    assertThat(json.get("errors").getAsLong()).isZero();
+    assertThat(json.get("p99_us").getAsLong()).isPositive();
+    assertThat(json.get("seconds").getAsDouble()).as("the run ends on time").isLessThan(4.0);
+  }
+
+  /** A pool of one thread serves only its first connection: the others' requests go unanswered. */
+  @Test
+  void selectorClientCountsConnectionsThatNeverGetAnAnswer() {
+    Run run = run("1", "3", "concurrent", "16", "64", "0.5", "PT1S", "--server-model", "pool", "--client-mode",
+        "persistent", "--selector-threads", "1");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.get("set").getAsLong() + json.get("get").getAsLong()).isPositive();
+    assertThat(json.get("errors").getAsLong()).as("one per unanswered connection").isEqualTo(2);
   }
 
   @Test

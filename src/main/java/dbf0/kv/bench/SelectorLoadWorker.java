@@ -1,0 +1,235 @@
+package dbf0.kv.bench;
+
+import dbf0.base.InputBuffer;
+import dbf0.base.OutputBuffer;
+import dbf0.common.RateLimitedLog;
+import dbf0.kv.client.KeyValueClientStats;
+import dbf0.kv.client.LatencyRecorder;
+import dbf0.kv.protocol.DecodeResult;
+import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.protocol.Request;
+import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V2Codec;
+import dbf0.kv.workload.KeyValueSource;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One load-generating thread that drives many protocol v2 connections through a selector, the
+ * way redis-benchmark drives its clients: each connection keeps up to {@code window} frames of
+ * {@code batchSize} operations in flight, and the thread serves whichever connections have
+ * replies. With 1,000 connections that is one thread instead of 1,000 blocked ones, so a run
+ * measures the server holding the connections, not the scheduler juggling the clients.
+ *
+ * <p>Not order-preserving: the generator's operations are spread over the connections.
+ */
+final class SelectorLoadWorker implements LoadWorker, Runnable {
+
+  private static final RateLimitedLog ERROR_LOG =
+      new RateLimitedLog(LoggerFactory.getLogger(SelectorLoadWorker.class), 5);
+  private static final int BUFFER_BYTES = 16 * 1024;
+  /** How long the last in-flight replies may take after stop() before the connections close. */
+  private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+  /** One connection: its buffers and its frames in flight, oldest first (a ring of send times). */
+  private final class Connection {
+    final SocketChannel channel;
+    final InputBuffer input = new InputBuffer(BUFFER_BYTES);
+    final OutputBuffer output = new OutputBuffer(BUFFER_BYTES);
+    final long[] sentAt = new long[window];
+    int oldest;
+    int inFlight;
+    SelectionKey key;
+
+    Connection(SocketChannel channel) {
+      this.channel = channel;
+    }
+  }
+
+  private final String name;
+  private final InetSocketAddress address;
+  private final int connections;
+  private final double setFraction;
+  private final KeyValueSource source;
+  private final Random random;
+  private final int window;
+  private final int batchSize;
+  private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
+  private final KeyValueClientStats stats = new KeyValueClientStats();
+  private final LatencyRecorder latencies = new LatencyRecorder();
+  private volatile boolean stopped;
+  private Thread thread;
+  private long errors;
+
+  SelectorLoadWorker(String name, InetSocketAddress address, int connections, double setFraction,
+      KeyValueSource source, Random random, int window, int batchSize) {
+    this.name = name;
+    this.address = address;
+    this.connections = connections;
+    this.setFraction = setFraction;
+    this.source = source;
+    this.random = random;
+    this.window = window;
+    this.batchSize = batchSize;
+  }
+
+  @Override
+  public void start(Thread.Builder builder) {
+    thread = builder.name(name).start(this);
+  }
+
+  @Override
+  public void run() {
+    List<Connection> open = new ArrayList<>();
+    try (Selector selector = Selector.open()) {
+      for (int i = 0; i < connections && !stopped; i++) {
+        SocketChannel channel = SocketChannel.open();
+        Connection c = new Connection(channel);
+        open.add(c);
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        channel.connect(address); // blocking: the server's accept queue paces us
+        channel.configureBlocking(false);
+        c.key = channel.register(selector, SelectionKey.OP_READ, c);
+        c.output.put(V2Codec.preamble());
+        refill(c);
+      }
+      while (!stopped) {
+        selector.select(key -> serve((Connection) key.attachment(), key), 100);
+      }
+      drain(selector, open);
+    } catch (IOException | RuntimeException e) {
+      if (!stopped) {
+        errors++;
+        ERROR_LOG.warn("{}: {}", name, e.toString());
+      }
+    } finally {
+      for (Connection c : open) {
+        try {
+          c.channel.close();
+        } catch (IOException ignored) {
+          // closing after the run: nothing left to report
+        }
+      }
+    }
+  }
+
+  /** Reads what a connection has, accounts for every whole reply, and tops its window up. */
+  private void serve(Connection c, SelectionKey key) {
+    try {
+      if (key.isReadable()) {
+        ByteBuffer buffer = c.input.forWriting(BUFFER_BYTES);
+        if (c.channel.read(buffer) < 0) {
+          throw new IOException("the server closed the connection");
+        }
+        ByteBuffer in = c.input.forReading();
+        try {
+          while (c.inFlight > 0) {
+            DecodeResult<Response> result = V2Codec.decodeResponse(in, limits);
+            if (!(result instanceof DecodeResult.Complete<Response> reply)) {
+              break;
+            }
+            long sent = c.sentAt[c.oldest];
+            c.oldest = (c.oldest + 1) % window;
+            c.inFlight--;
+            errors += V2LoadWorker.account(reply, sent, System.nanoTime(), stats, latencies);
+          }
+        } finally {
+          c.input.afterReading();
+        }
+      }
+      if (stopped) {
+        flush(c); // finish what was queued, send nothing new
+      } else {
+        refill(c);
+      }
+    } catch (IOException | RuntimeException e) {
+      errors++;
+      ERROR_LOG.warn("{}: {}", name, e.toString());
+      key.cancel();
+      c.inFlight = 0; // nothing more will come on it
+    }
+  }
+
+  /** Fills the connection's window with new frames and writes them in one go. */
+  private void refill(Connection c) throws IOException {
+    while (c.inFlight < window) {
+      Request frame = nextFrame();
+      V2Codec.encode(frame, c.output.reserve(V2Codec.encodedSize(frame)), limits);
+      c.sentAt[(c.oldest + c.inFlight) % window] = System.nanoTime();
+      c.inFlight++;
+    }
+    flush(c);
+  }
+
+  /** Writes what the socket takes now; asks for OP_WRITE if the rest must wait. */
+  private void flush(Connection c) throws IOException {
+    boolean done = c.output.writeTo(c.channel);
+    c.key.interestOps(done ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+  }
+
+  private Request nextFrame() {
+    if (batchSize == 1) {
+      return V2LoadWorker.randomOp(source, random, setFraction);
+    }
+    List<Request> ops = new ArrayList<>(batchSize);
+    for (int i = 0; i < batchSize; i++) {
+      ops.add(V2LoadWorker.randomOp(source, random, setFraction));
+    }
+    return new Request.Batch(ops);
+  }
+
+  /**
+   * After stop(): lets the replies in flight arrive, for a bounded time, so no server write is
+   * reset. A connection still waiting after that counts as an error: the server never answered it
+   * (a pool with fewer threads than connections, for one, serves only the first ones).
+   */
+  private void drain(Selector selector, List<Connection> open) throws IOException {
+    long deadline = System.nanoTime() + DRAIN_NANOS;
+    while (open.stream().anyMatch(c -> c.inFlight > 0) && System.nanoTime() < deadline) {
+      selector.select(key -> serve((Connection) key.attachment(), key), 100);
+    }
+    long unanswered = open.stream().filter(c -> c.inFlight > 0).count();
+    if (unanswered > 0) {
+      errors += unanswered;
+      ERROR_LOG.warn("{}: {} of {} connections still had requests unanswered {} s after the run ended",
+          name, unanswered, open.size(), TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS));
+    }
+  }
+
+  @Override
+  public void stop() {
+    stopped = true;
+  }
+
+  @Override
+  public void join() throws InterruptedException {
+    if (thread != null) {
+      thread.join();
+    }
+  }
+
+  @Override
+  public KeyValueClientStats stats() {
+    return stats;
+  }
+
+  @Override
+  public LatencyRecorder latencies() {
+    return latencies;
+  }
+
+  @Override
+  public long errors() {
+    return errors;
+  }
+}
