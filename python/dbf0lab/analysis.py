@@ -285,10 +285,13 @@ _STEP_ORDER = ("per-op", "persistent", "pipelined", "batched")
 
 
 def step_rank(row: dict) -> tuple:
-    """v1 client-first, v1 server-first, persistent, pipelined, batched: the order of the lesson."""
+    """v1 client-first, v1 server-first, persistent, pipelined, batched: the order of the lesson;
+    within one mode, a thread per connection before selector clients."""
     mode = row.get("client_mode")
     rank = _STEP_ORDER.index(mode) if mode in _STEP_ORDER else len(_STEP_ORDER)
-    return (rank, 1 if row.get("close_order") == "server-first" else 0)
+    selectors = row.get("selector_threads")
+    selectors = 0 if selectors is None or pd.isna(selectors) else int(selectors)
+    return (rank, 1 if row.get("close_order") == "server-first" else 0, selectors)
 
 
 def modes_table(data: Results) -> pd.DataFrame:

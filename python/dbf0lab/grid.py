@@ -260,18 +260,20 @@ PRESETS: dict[str, Preset] = {
         "3 trials of 5 s (162 trials, about 16 minutes)"),
     "steps": Preset(
         Grid((Factor(("server_model", "client_mode", "server_threads", "client_threads", "pipeline", "batch",
-                      "close_order"),
-                     (("pool", "per-op", 4, 8, 1, 1, "client-first"),
-                      ("pool", "per-op", 4, 8, 1, 1, "server-first"),
-                      ("nio", "persistent", 2, 16, 1, 1, "client-first"),
-                      ("nio", "pipelined", 2, 2, 128, 1, "client-first"),
-                      ("nio", "batched", 1, 1, 1, 1000, "client-first"))),
+                      "close_order", "selector_threads"),
+                     (("pool", "per-op", 4, 8, 1, 1, "client-first", 0),
+                      ("pool", "per-op", 4, 8, 1, 1, "server-first", 0),
+                      ("nio", "persistent", 2, 16, 1, 1, "client-first", 0),
+                      ("nio", "pipelined", 2, 2, 128, 1, "client-first", 0),
+                      ("nio", "pipelined", 2, 2, 128, 1, "client-first", 2),
+                      ("nio", "batched", 1, 1, 1, 1000, "client-first", 0))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),
               Factor.single("value_length", [64]), Factor.single("set_frac", [0.1, 0.5, 0.9]),
               Factor.single("seconds", [5]), Factor.single("warmup", [1])), 3),
         "one bottleneck removed at a time: v1 per-op (4/8 threads), the same with the server closing "
-        "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128), batched (1000 per frame); "
-        "3 workloads, 3 trials of 5 s (45 trials, about 6 minutes)"),
+        "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128; a thread per connection, "
+        "and 2 selector threads), batched (1000 per frame); 3 workloads, 3 trials of 5 s "
+        "(54 trials, about 7 minutes)"),
     "models": Preset(
         Grid((Factor(("server_model", "server_threads", "client_threads", "client_thread_kind", "selector_threads"),
                      (("pool", 16, 16, "platform", 0),

@@ -105,7 +105,9 @@ def test_cli_options_override_the_preset():
 
 def test_steps_preset_takes_away_one_bottleneck_at_a_time():
     specs = PRESETS["steps"].grid.specs()
-    assert len(specs) == 5 * 3 * 3
+    assert len(specs) == 6 * 3 * 3
+    # pipelining is measured with a thread per connection and with the selector client
+    assert {s["selector_threads"] for s in specs if s["client_mode"] == "pipelined"} == {0, 2}
     modes = {(s["client_mode"], s["close_order"]) for s in specs}
     assert {m for m, _ in modes} == {"per-op", "persistent", "pipelined", "batched"}
     assert ("per-op", "client-first") in modes and ("per-op", "server-first") in modes

@@ -11,12 +11,12 @@ SAMPLES = REPO / "benchmarks" / "sample"
 
 def test_modes_table_starts_each_workload_at_the_seeds_v1():
     table = analysis.modes_table(analysis.load([SAMPLES / "steps-sample.jsonl"]))
-    assert len(table) == 15  # 5 steps x 3 workloads
+    assert len(table) == 18  # 6 steps x 3 workloads
     for workload in ("read-heavy", "balanced", "write-heavy"):
         rows = table[table["workload"] == workload]
         assert list(rows["client mode"]) == [
             "v1 per-op, client closes first", "v1 per-op, server closes first", "v2 persistent",
-            "v2 pipelined, depth 128", "v2 batched, 1000 per frame"]
+            "v2 pipelined, depth 128", "v2 pipelined, depth 128, 2 selector threads", "v2 batched, 1000 per frame"]
         assert rows.iloc[0]["× first"] == "1.0×"
     assert table["p99 µs"].str.len().min() > 0  # every mode reports its p99
 
