@@ -3,8 +3,6 @@ package dbf0.kv.bench;
 import dbf0.base.InputBuffer;
 import dbf0.base.OutputBuffer;
 import dbf0.common.RateLimitedLog;
-import dbf0.kv.client.KeyValueClientStats;
-import dbf0.kv.client.LatencyRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
@@ -33,7 +31,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not order-preserving: the generator's operations are spread over the connections.
  */
-final class SelectorLoadWorker implements LoadWorker, Runnable {
+final class SelectorLoadWorker extends ThreadedLoadWorker {
 
   private static final RateLimitedLog ERROR_LOG =
       new RateLimitedLog(LoggerFactory.getLogger(SelectorLoadWorker.class), 5);
@@ -56,7 +54,6 @@ final class SelectorLoadWorker implements LoadWorker, Runnable {
     }
   }
 
-  private final String name;
   private final InetSocketAddress address;
   private final int connections;
   private final double setFraction;
@@ -65,15 +62,10 @@ final class SelectorLoadWorker implements LoadWorker, Runnable {
   private final int window;
   private final int batchSize;
   private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
-  private final KeyValueClientStats stats = new KeyValueClientStats();
-  private final LatencyRecorder latencies = new LatencyRecorder();
-  private volatile boolean stopped;
-  private Thread thread;
-  private long errors;
 
   SelectorLoadWorker(String name, InetSocketAddress address, int connections, double setFraction,
       KeyValueSource source, Random random, int window, int batchSize) {
-    this.name = name;
+    super(name);
     this.address = address;
     this.connections = connections;
     this.setFraction = setFraction;
@@ -83,10 +75,6 @@ final class SelectorLoadWorker implements LoadWorker, Runnable {
     this.batchSize = batchSize;
   }
 
-  @Override
-  public void start(Thread.Builder builder) {
-    thread = builder.name(name).start(this);
-  }
 
   @Override
   public void run() {
@@ -204,32 +192,5 @@ final class SelectorLoadWorker implements LoadWorker, Runnable {
       ERROR_LOG.warn("{}: {} of {} connections still had requests unanswered {} s after the run ended",
           name, unanswered, open.size(), TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS));
     }
-  }
-
-  @Override
-  public void stop() {
-    stopped = true;
-  }
-
-  @Override
-  public void join() throws InterruptedException {
-    if (thread != null) {
-      thread.join();
-    }
-  }
-
-  @Override
-  public KeyValueClientStats stats() {
-    return stats;
-  }
-
-  @Override
-  public LatencyRecorder latencies() {
-    return latencies;
-  }
-
-  @Override
-  public long errors() {
-    return errors;
   }
 }

@@ -37,11 +37,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Operations are counted by their replies: VALUE or NOT_FOUND is a GET, OK is a SET.
  */
-final class V2LoadWorker implements LoadWorker, Runnable {
+final class V2LoadWorker extends ThreadedLoadWorker {
 
   private static final RateLimitedLog ERROR_LOG = new RateLimitedLog(LoggerFactory.getLogger(V2LoadWorker.class), 5);
 
-  private final String name;
   private final InetSocketAddress address;
   private final double setFraction;
   private final KeyValueSource source;
@@ -50,11 +49,6 @@ final class V2LoadWorker implements LoadWorker, Runnable {
   private final int batchSize;
   private final boolean orderPreserving;
   private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
-  private final KeyValueClientStats stats = new KeyValueClientStats();
-  private final LatencyRecorder latencies = new LatencyRecorder();
-  private volatile boolean stopped;
-  private Thread thread;
-  private long errors;
 
   // In-flight frames, oldest first: when each was sent, and a ring buffer over `window` slots.
   private final long[] sentAt;
@@ -64,7 +58,7 @@ final class V2LoadWorker implements LoadWorker, Runnable {
 
   V2LoadWorker(String name, InetSocketAddress address, double setFraction, KeyValueSource source, Random random,
       int window, int batchSize, boolean orderPreserving) {
-    this.name = name;
+    super(name);
     this.address = address;
     this.setFraction = setFraction;
     this.source = source;
@@ -75,10 +69,6 @@ final class V2LoadWorker implements LoadWorker, Runnable {
     this.sentAt = new long[window];
   }
 
-  @Override
-  public void start(Thread.Builder builder) {
-    thread = builder.name(name).start(this);
-  }
 
   @Override
   public void run() {
@@ -200,32 +190,5 @@ final class V2LoadWorker implements LoadWorker, Runnable {
       }
     }
     return 0;
-  }
-
-  @Override
-  public void stop() {
-    stopped = true;
-  }
-
-  @Override
-  public void join() throws InterruptedException {
-    if (thread != null) {
-      thread.join();
-    }
-  }
-
-  @Override
-  public KeyValueClientStats stats() {
-    return stats;
-  }
-
-  @Override
-  public LatencyRecorder latencies() {
-    return latencies;
-  }
-
-  @Override
-  public long errors() {
-    return errors;
   }
 }
