@@ -38,6 +38,7 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   private static final int BUFFER_BYTES = 16 * 1024;
   /** How long the last in-flight replies may take after stop() before the connections close. */
   private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
+  private static final int CONNECT_TIMEOUT_MILLIS = 10_000;
 
   /** One connection: its buffers and its frames in flight, oldest first (a ring of send times). */
   private final class Connection {
@@ -75,7 +76,6 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     this.batchSize = batchSize;
   }
 
-
   @Override
   public void run() {
     List<Connection> open = new ArrayList<>();
@@ -85,7 +85,8 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
         Connection c = new Connection(channel);
         open.add(c);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        channel.connect(address); // blocking: the server's accept queue paces us
+        // blocking, with the timeout the other clients use: the server's accept queue paces us
+        channel.socket().connect(address, CONNECT_TIMEOUT_MILLIS);
         channel.configureBlocking(false);
         c.key = channel.register(selector, SelectionKey.OP_READ, c);
         c.output.put(V2Codec.preamble());
