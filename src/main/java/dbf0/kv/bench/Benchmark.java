@@ -280,31 +280,25 @@ public final class Benchmark implements Callable<Integer> {
     Random seeds = config.seed() == null ? new Random() : new Random(config.seed());
     List<LoadWorker> workers = new ArrayList<>();
     if (config.selectorThreads() > 0) {
-      int window = config.clientMode() == ClientMode.PERSISTENT ? 1 : config.pipeline();
-      int batchSize = config.clientMode() == ClientMode.BATCHED ? config.batch() : 1;
       for (int i = 0; i < config.selectorThreads(); i++) {
         // the connections split as evenly as they go: the first (clientThreads mod N) get one more
         int share = config.clientThreads() / config.selectorThreads()
             + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
         Random random = new Random(seeds.nextLong());
         workers.add(new SelectorLoadWorker("selector-" + i, address, share, config.setFraction(),
-            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, window, batchSize));
+            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, config.window(),
+            config.frameOps()));
       }
       return workers;
     }
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       var source = new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
-      workers.add(switch (config.clientMode()) {
-        case PER_OP -> perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source,
-            KeyValueTracker.noop(), random, config.closeOrder()));
-        case PERSISTENT -> new V2LoadWorker("client-" + i, address, config.setFraction(), source, random, 1, 1,
-            config.orderPreserving());
-        case PIPELINED -> new V2LoadWorker("client-" + i, address, config.setFraction(), source, random,
-            config.pipeline(), 1, config.orderPreserving());
-        case BATCHED -> new V2LoadWorker("client-" + i, address, config.setFraction(), source, random,
-            config.pipeline(), config.batch(), config.orderPreserving());
-      });
+      workers.add(config.clientMode() == ClientMode.PER_OP
+          ? perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source, KeyValueTracker.noop(),
+              random, config.closeOrder()))
+          : new V2LoadWorker("client-" + i, address, config.setFraction(), source, random, config.window(),
+              config.frameOps(), config.orderPreserving()));
     }
     return workers;
   }

@@ -51,6 +51,16 @@ public record BenchmarkConfig(
         Duration.ZERO, false, ServerOptions.SEED_BACKLOG, ClientThreadKind.PLATFORM, 0);
   }
 
+  /** v2 frames in flight per connection: 1 when persistent, {@code pipeline} when pipelined or batched. */
+  public int window() {
+    return clientMode == ClientMode.PERSISTENT ? 1 : pipeline;
+  }
+
+  /** v2 operations per frame: {@code batch} when batched, else 1. */
+  public int frameOps() {
+    return clientMode == ClientMode.BATCHED ? batch : 1;
+  }
+
   public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
     return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
         bindHost, port, connectTo, seed, model, mode, closeOrder, pipelineDepth, batchSize, warmup, orderPreserving, backlog,
