@@ -14,7 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 JAR = REPO / "target" / "dbf0.jar"
-REFERENCE_2020 = REPO.parent / "shared" / "reference" / "dbfromzero-2020-c5n.2xlarge.jsonl"
+REFERENCE_2020 = REPO / "benchmarks" / "upstream" / "dbfromzero-2020-c5n.2xlarge.jsonl"
 SAMPLE = REPO / "benchmarks" / "sample" / "sample.jsonl"
 SSHD = Path("/usr/sbin/sshd")
 

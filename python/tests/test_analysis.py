@@ -88,17 +88,11 @@ def test_markdown_table():
     assert text.splitlines() == ["| map | ops/s |", "|---|---:|", "| concurrent | 61,823 |"]
 
 
-needs_2020 = pytest.mark.skipif(not REFERENCE_2020.is_file(),
-                                reason=f"the 2020 study's raw file is not at {REFERENCE_2020}")
-
-
-@needs_2020
 def test_the_2020_file_loads_unchanged():
     data = analysis.load([REFERENCE_2020])
     assert len(data.trials) == 2539 and data.failures.empty and not data.bad_lines
 
 
-@needs_2020
 def test_reproduces_the_2020_studys_published_medians():
     """Published for c5n.2xlarge, 10 trials x 10 s, best thread setting per row (median ops/s):
     read-heavy 47k / 56k / 62k for 1 / 2 / 16-byte keys, balanced about 17-18k, write-heavy about
@@ -116,7 +110,6 @@ def test_reproduces_the_2020_studys_published_medians():
         assert row.loc[(workload, "concurrent", 16), "single_median"] == pytest.approx(published, rel=0.02)
 
 
-@needs_2020
 def test_finds_the_2020_files_incomplete_configurations():
     gaps = analysis.incomplete(analysis.load([REFERENCE_2020]))
     assert len(gaps) == 142 and (gaps["expected"] == 10).all()

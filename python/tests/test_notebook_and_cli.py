@@ -55,7 +55,6 @@ def test_analyze_prints_the_best_configuration_table_and_writes_figures(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == applicable(SAMPLE)
 
 
-@pytest.mark.skipif(not REFERENCE_2020.is_file(), reason=f"the 2020 study's raw file is not at {REFERENCE_2020}")
 def test_analyze_on_the_2020_file_shows_its_published_best(tmp_path):
     done = run_script("analyze.py", str(REFERENCE_2020), "--figures", str(tmp_path))
     assert done.returncode == 0, done.stderr
