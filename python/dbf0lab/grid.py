@@ -310,9 +310,9 @@ PRESETS: dict[str, Preset] = {
         "the 2020 study's grid: 6x6 thread counts x 2 maps x 3 key lengths x 3 workloads, "
         "10 trials of 10 s (6,480 trials, about 21 hours on one host)"),
     "smoke": Preset(
-        _cross(1, server_threads=[2], client_threads=[1, 4], map_type=["concurrent"], key_length=[16],
+        _cross(1, server_threads=[1], client_threads=[1, 4], map_type=["concurrent"], key_length=[16],
                value_length=[64], set_frac=[0.1, 0.9], seconds=[1]),
-        "a check that everything works, not a measurement: concurrent map, server 2 x client 1,4 x "
+        "a check that everything works, not a measurement: concurrent map, server 1 x client 1,4 x "
         "read- and write-heavy, 1 trial of 1 s (4 trials, about 10 seconds)"),
     "quick": Preset(
         _cross(2, server_threads=[1, 4], client_threads=[1, 8], map_type=["hashtable", "concurrent"],

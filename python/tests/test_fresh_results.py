@@ -30,7 +30,7 @@ def test_a_fresh_sweep_then_its_analysis_and_notebook(tmp_path, jar):
     analysed = run_script("analyze.py", str(out), "--figures", str(figures))
     assert analysed.returncode == 0, analysed.stderr
     assert "| workload | map | keys | server thr | client thr | median ops/s |" in analysed.stdout
-    assert "| read-heavy | concurrent | 16 B keys | 2 |" in analysed.stdout
+    assert "| read-heavy | concurrent | 16 B keys | 1 |" in analysed.stdout
     assert any(figures.glob("*.png"))
 
     executed = tmp_path / "executed.ipynb"
