@@ -81,8 +81,10 @@ AXES: tuple[Axis, ...] = (
     Axis("client_threads", "--client-threads", int, "client threads, one load-generating connector each", position=1),
     Axis("map_type", "--map-type", str, "map backends: hashtable, concurrent, synchronized, skiplist, hashmap",
          position=2),
-    Axis("key_length", "--key-length", int, "key lengths in bytes, 1..127 (1 byte = 256 distinct keys)", position=3),
-    Axis("value_length", "--value-length", int, "value lengths in bytes, 0..127", position=4),
+    Axis("key_length", "--key-length", int, "key lengths in bytes (1 byte = 256 distinct keys): 1..127 in "
+         "per-op mode (v1), up to 65536 in the v2 modes", position=3),
+    Axis("value_length", "--value-length", int, "value lengths in bytes: 0..127 in per-op mode (v1), up to "
+         "1048576 in the v2 modes", position=4),
     Axis("set_frac", "--set-frac", float, "fraction of operations that are SETs (0.1 read-heavy, 0.5 balanced, "
          "0.9 write-heavy)", position=5),
     Axis("seconds", "--duration", parse_duration, "how long each trial runs: seconds (10), 2s, 500ms or "
@@ -322,8 +324,8 @@ PRESETS: dict[str, Preset] = {
     "mid": Preset(
         _cross(3, server_threads=[1, 4, 16], client_threads=[1, 8, 32], map_type=["hashtable", "concurrent"],
                key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[5]),
-        "the committed results: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
-        "3 trials of 5 s (162 trials, about 16 minutes)"),
+        "the results in benchmarks/reference/mid-vm.jsonl: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
+        "3 trials of 5 s (162 trials, about 17 minutes)"),
     "steps": Preset(
         Grid((Factor(("server_model", "client_mode", "server_threads", "client_threads", "pipeline", "batch",
                       "close_order", "selector_threads"),

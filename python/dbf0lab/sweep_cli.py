@@ -7,6 +7,7 @@ import re
 import socket
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -32,7 +33,8 @@ trials already in the results file are skipped. Ctrl-C stops at once; only the t
 running are lost. A failed or timed-out trial is recorded as failed and the sweep goes on.
 """
 
-PRESET_HELP = "\n".join(f"  {name:8} {p.help}" for name, p in PRESETS.items())
+PRESET_HELP = "\n".join(textwrap.fill(p.help, width=96, initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
+                        for name, p in PRESETS.items())
 
 EPILOG = f"""\
 presets:

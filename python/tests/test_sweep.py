@@ -9,7 +9,7 @@ import time
 import pytest
 
 from conftest import REPO, run_script
-from dbf0lab import results
+from dbf0lab import grid, results
 
 pytestmark = pytest.mark.slow
 
@@ -38,8 +38,22 @@ def test_help_explains_every_option():
                    "--dry-run", "--order-seed", "--timeout", "--retry-failed", "--hosts", "--hosts-file",
                    "--identity", "--ssh-option", "--remote-java", "--remote-dir"]:
         assert option in done.stdout
-    for preset in ["seed", "quick", "mid", "anchors"]:
+    for preset in ["seed", "quick", "mid", "anchors", "smoke"]:
         assert f"  {preset} " in done.stdout
+    # every text in full, whatever the wrapping: nothing cut off mid-sentence
+    flat = " ".join(done.stdout.split())
+    for preset in grid.PRESETS.values():
+        assert " ".join(preset.help.split()) in flat
+    for axis in grid.AXES:
+        assert " ".join(axis.help.split()) in flat
+
+
+@pytest.mark.parametrize("script", ["run_benchmarks.py", "analyze.py", "run_notebook.py", "compare_redis.py"])
+def test_every_script_describes_itself_in_whole_sentences(script):
+    done = run_script(script, "--help")
+    assert done.returncode == 0, done.stderr
+    description = done.stdout.split("\n\n")[1]  # after the usage lines
+    assert description.rstrip().endswith((".", ":")), description
 
 
 def test_sweep_records_results_and_machine_then_resumes(tmp_path, jar):
@@ -193,3 +207,18 @@ def test_a_sweep_reports_its_failed_count_even_when_none_failed_and_surfaces_war
     assert analysed.returncode == 0, analysed.stderr
     assert "Trials with a warning from the benchmark: 1" in analysed.stdout
 
+
+
+def test_a_users_own_sweep_cannot_resume_into_the_committed_results(monkeypatch):
+    """--preset mid on a host named vm once resumed into the committed mid-vm.jsonl and ran nothing."""
+    from dbf0lab import sweep_cli
+    monkeypatch.setattr(sweep_cli.socket, "gethostname", lambda: "vm")
+    out = sweep_cli.default_out("mid", ["local"])
+    assert out == REPO / "benchmarks" / "results" / "mid-vm.jsonl"
+    tracked = subprocess.run(["git", "ls-files", "benchmarks/results"], cwd=REPO, capture_output=True, text=True)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert tracked.stdout == "", "nothing committed where user runs write"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(out)], cwd=REPO)
+    assert ignored.returncode == 0, "git ignores the users' own results"
+    assert (REPO / "benchmarks" / "reference" / "mid-vm.jsonl").is_file()
