@@ -61,8 +61,8 @@ def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
     env.pop("MAVEN_OPTS", None)
     installed = Path.home() / ".m2" / "repository" / "com" / "dbfromzero" / "dbf0" / "0.1.0-SNAPSHOT" / \
         "dbf0-0.1.0-SNAPSHOT.jar"
-    before = installed.stat().st_mtime if installed.exists() else 0
+    installed.unlink(missing_ok=True)  # the command under test puts it back
     done = subprocess.run(command.split(), cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "using JDK at /usr/lib/jvm/" in done.stderr
-    assert installed.is_file() and installed.stat().st_mtime > before
+    assert installed.is_file()
