@@ -2,10 +2,12 @@
 """Side by side with Redis: the same redis-benchmark runs against Redis and against dbf0.
 
 Starts Debian's redis-server (no persistence, loopback, a free port) and a dbf0 server (loopback,
-a free port), then runs each redis-benchmark test against both in alternation (Redis, dbf0,
-Redis, dbf0, ...) so that drift on a shared machine hits both alike. Every run is appended to a
-JSONL file as soon as it finishes; the summary is the median, per test, of the dbf0/Redis ratios
-of the pairs.
+a free port), then runs two loops. The first is a warm-up: every test against each server with
+--warmup-requests requests, not recorded, so that dbf0's JIT compiler has done its work. The
+second measures: each redis-benchmark test against both in alternation (Redis, dbf0, Redis,
+dbf0, ...), --pairs times, so that drift on a shared machine hits both alike. Every measured run
+is appended to a JSONL file as soon as it finishes; the summary is the median, per test, of the
+dbf0/Redis ratios of the pairs.
 
     python3 scripts/compare_redis.py                       # 3 pairs of the three standard tests
     python3 scripts/compare_redis.py --pairs 5 --requests 200000 --dbf0-model nio --dbf0-threads 2

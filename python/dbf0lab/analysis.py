@@ -1,6 +1,6 @@
 """Loads benchmark results and answers the questions the 2020 study asked of them.
 
-    data = load(["benchmarks/results/mid-vm.jsonl"])
+    data = load(["benchmarks/reference/mid-vm.jsonl"])
     summary = summarize(data)                  # median and quartiles per configuration
     best = best_configurations(summary)        # best thread setting per (workload, map, key space)
     impact = threading_impact(summary)         # that best against one server and one client thread
@@ -282,6 +282,7 @@ def step_label(row, sep: str = " ") -> str:
 
 
 _STEP_ORDER = ("per-op", "persistent", "pipelined", "batched")
+_MODE_FIELDS = ("server_model", "close_order", "pipeline", "batch", "client_thread_kind", "selector_threads")
 
 
 def step_rank(row: dict) -> tuple:
@@ -297,12 +298,22 @@ def step_rank(row: dict) -> tuple:
 def modes_table(data: Results) -> pd.DataFrame:
     """One row per client-mode configuration and workload: median ops/s with its IQR, the median
     over trials of the p99 latency, and the speed-up over the first configuration listed for that
-    workload: the seed's v1 when it is there. Empty for results without a client_mode axis."""
-    if "client_mode" not in data.trials or data.trials["client_mode"].isna().all():
+    workload: the seed's v1 when it is there. Empty for results without a client_mode axis in
+    their specs: the Benchmark also reports its client mode in every result, but a sweep that did
+    not vary it (the quick preset) has no modes to set side by side."""
+    if "client_mode" not in data.config_columns or data.trials["client_mode"].isna().all():
         return pd.DataFrame()
     summary = summarize(data)
     summary = summary[summary["client_mode"].notna()].copy()
     keys = [c for c in data.config_columns if c in summary]
+    # What a sweep did not vary is not in its specs, but every result reports its modes: take
+    # those from the trials (the first trial of each configuration; they all ran alike).
+    reported = [c for c in _MODE_FIELDS if c not in summary and c in data.trials]
+    if reported:
+        first = data.trials.groupby(keys, dropna=False, sort=False)[reported].first().reset_index()
+        summary = summary.merge(first, on=keys, how="left")
+    if "server_model" not in summary:
+        summary["server_model"] = "pool"  # results from before the Benchmark reported it
     if "p99_us" in data.trials:
         p99 = data.trials.groupby(keys, dropna=False, sort=False)["p99_us"].median().rename("p99_us").reset_index()
         summary = summary.merge(p99, on=keys, how="left")

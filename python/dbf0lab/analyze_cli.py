@@ -6,9 +6,12 @@ import argparse
 from pathlib import Path
 from typing import Sequence
 
+import pandas as pd
+
 from . import analysis, figures, machine
 
 REPO = Path(__file__).resolve().parents[2]
+FIGURES = REPO / "benchmarks" / "results" / "figures"  # git-ignored, like the sweeps' own results
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -20,8 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "Reads our results files and the 2020 study's [spec, counts] files alike.")
     p.add_argument("results", nargs="+", type=Path, metavar="RESULTS.jsonl", help="results files")
     p.add_argument("--figures", type=Path, metavar="DIR",
-                   help="where the PNG figures go (default: benchmarks/figures/NAME, NAME being the "
-                        "results file's name, or 'combined' for several files)")
+                   help="where the PNG figures go (default: benchmarks/results/figures/NAME, which git "
+                        "ignores, NAME being the results file's name, or 'combined' for several files; the "
+                        "committed figures are redrawn with --figures benchmarks/figures/NAME)")
     p.add_argument("--no-figures", action="store_true", help="print the tables only")
     p.add_argument("--pool", action="store_true",
                    help="treat all files as one dataset (e.g. one sweep run in parts); by default each file "
@@ -65,6 +69,14 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
         if len(gaps) > len(shown):
             lines.append(f"- ... and {len(gaps) - len(shown)} more")
         lines.append("")
+    if "warnings" in data.trials:
+        warned = data.trials["warnings"].dropna()
+        warned = warned[warned.map(lambda w: isinstance(w, list) and len(w) > 0)]
+        if len(warned):
+            lines.append(f"Trials with a warning from the benchmark: {len(warned)} (their figures may mislead)")
+            for text, count in pd.Series([t for w in warned for t in w]).value_counts().items():
+                lines.append(f"- {count} x {text}")
+            lines.append("")
     if len(data.failures):
         lines.append(f"Failed trials: {len(data.failures)}")
         for error, count in data.failures["error"].value_counts().items():
@@ -86,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(report(data, args.min_trials), end="")
     if not args.no_figures:
         name = args.results[0].stem if len(args.results) == 1 else "combined"
-        directory = args.figures or REPO / "benchmarks" / "figures" / name
+        directory = args.figures or FIGURES / name
         paths = figures.write_all(data, directory)
         print(f"\nFigures: {', '.join(str(p) for p in paths)}")
     return 0

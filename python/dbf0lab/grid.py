@@ -24,18 +24,27 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 TRIAL_INDEX = "trial_index"
 
 
+_NUMBER = r"(\d+(?:\.\d*)?|\.\d+)"
+_ISO = re.compile(rf"P(?:{_NUMBER}D)?(?:T(?:{_NUMBER}H)?(?:{_NUMBER}M)?(?:{_NUMBER}S)?)?", re.IGNORECASE)
+_UNITS = {"ms": 0.001, "s": 1, "m": 60}
+
+
 def parse_duration(text: str) -> int | float:
-    """Seconds from ``PT10S``, ``PT1M30S``, ``PT0.5S`` or a plain number of seconds."""
+    """Seconds from the forms the Java command lines accept (dbf0.common.Durations): ISO-8601
+    (``PT10S``, ``PT1M30S``, ``PT0.5S``), a plain number of seconds (``10``, ``2.5``), or a number
+    with a unit (``500ms``, ``2s``, ``1m``)."""
     text = text.strip()
-    match = re.fullmatch(r"(?i)PT(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?", text)
-    if match and any(match.groups()):
-        hours, minutes, seconds = (float(g) if g else 0.0 for g in match.groups())
-        value = hours * 3600 + minutes * 60 + seconds
+    iso = _ISO.fullmatch(text)
+    unit = re.fullmatch(rf"{_NUMBER}\s*(ms|s|m)?", text, re.IGNORECASE)
+    if iso and any(iso.groups()):
+        days, hours, minutes, seconds = (float(g) if g else 0.0 for g in iso.groups())
+        value = days * 86400 + hours * 3600 + minutes * 60 + seconds
+    elif unit:
+        value = float(unit.group(1)) * _UNITS[(unit.group(2) or "s").lower()]
     else:
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"not a duration: {text!r} (use ISO-8601 like PT10S, or seconds)") from None
+        raise ValueError(f"not a duration: {text!r} (use seconds like 10, a unit like 2s or 500ms, "
+                         f"or ISO-8601 like PT10S)")
+    value = round(value, 9)
     if value <= 0:
         raise ValueError(f"a duration must be positive: {text!r}")
     return int(value) if value.is_integer() else value
@@ -72,11 +81,14 @@ AXES: tuple[Axis, ...] = (
     Axis("client_threads", "--client-threads", int, "client threads, one load-generating connector each", position=1),
     Axis("map_type", "--map-type", str, "map backends: hashtable, concurrent, synchronized, skiplist, hashmap",
          position=2),
-    Axis("key_length", "--key-length", int, "key lengths in bytes, 1..127 (1 byte = 256 distinct keys)", position=3),
-    Axis("value_length", "--value-length", int, "value lengths in bytes, 0..127", position=4),
+    Axis("key_length", "--key-length", int, "key lengths in bytes (1 byte = 256 distinct keys): 1..127 in "
+         "per-op mode (v1), up to 65536 in the v2 modes", position=3),
+    Axis("value_length", "--value-length", int, "value lengths in bytes: 0..127 in per-op mode (v1), up to "
+         "1048576 in the v2 modes", position=4),
     Axis("set_frac", "--set-frac", float, "fraction of operations that are SETs (0.1 read-heavy, 0.5 balanced, "
          "0.9 write-heavy)", position=5),
-    Axis("seconds", "--duration", parse_duration, "how long each trial runs: PT10S or seconds", position=6,
+    Axis("seconds", "--duration", parse_duration, "how long each trial runs: seconds (10), 2s, 500ms or "
+         "ISO-8601 (PT10S)", position=6,
          to_arg=format_duration),
     # Axes carried by Benchmark flags: a grid that does not set one leaves it out of the spec and
     # off the command line, so the Benchmark's default applies and older files still match.
@@ -93,7 +105,8 @@ AXES: tuple[Axis, ...] = (
          flag="--client-thread-kind"),
     Axis("selector_threads", "--selector-threads", int, "v2 modes: 0 for a thread per client connection, or N "
          "selector threads that drive all the connections (as redis-benchmark does)", flag="--selector-threads"),
-    Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: PT1S or seconds",
+    Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: 1s, PT1S or "
+         "seconds",
          flag="--warmup", to_arg=format_duration),
 )
 
@@ -231,6 +244,56 @@ def benchmark_args(spec: Mapping[str, Any]) -> list[str]:
     return args
 
 
+MAP_TYPES = ("hashmap", "hashtable", "synchronized", "concurrent", "skiplist")
+CHOICES = {
+    "server_model": ("pool", "virtual", "nio"),
+    "client_mode": ("per-op", "persistent", "pipelined", "batched"),
+    "close_order": ("client-first", "server-first"),
+    "client_thread_kind": ("platform", "virtual"),
+}
+V1_MAX_LENGTH = 127
+
+
+def problems(config: Mapping[str, Any]) -> list[str]:
+    """What the Benchmark would reject in one configuration, in its words; empty when nothing.
+    The sweep checks every configuration before it plans a trial (dbf0.kv.bench.Benchmark has the
+    same rules)."""
+    out = []
+    for name in ("server_threads", "client_threads"):
+        if name in config and config[name] < 1:
+            out.append(f"{name} must be at least 1, got {config[name]}")
+    map_type = config.get("map_type")
+    if map_type is not None and map_type not in MAP_TYPES and "." not in map_type:
+        out.append(f"unknown map type {map_type!r}: use {', '.join(MAP_TYPES)}, or a Map class name")
+    for name, choices in CHOICES.items():
+        if name in config and config[name] not in choices:
+            out.append(f"{name} must be one of {', '.join(choices)}, got {config[name]!r}")
+    v1 = config.get("client_mode", "per-op") == "per-op"
+    key_max, value_max = (V1_MAX_LENGTH, V1_MAX_LENGTH) if v1 else (1 << 16, 1 << 20)
+    where = " in per-op mode (v1)" if v1 else ""
+    if "key_length" in config and not 1 <= config["key_length"] <= key_max:
+        out.append(f"key_length must be 1..{key_max}{where}, got {config['key_length']}")
+    if "value_length" in config and not 0 <= config["value_length"] <= value_max:
+        out.append(f"value_length must be 0..{value_max}{where}, got {config['value_length']}")
+    if "set_frac" in config and not 0 <= config["set_frac"] <= 1:
+        out.append(f"set_frac must be between 0 and 1, got {config['set_frac']:g}")
+    if "pipeline" in config and not 1 <= config["pipeline"] <= 65_536:
+        out.append(f"pipeline must be 1..65536, got {config['pipeline']}")
+    if "batch" in config and not 1 <= config["batch"] <= 100_000:
+        out.append(f"batch must be 1..100000, got {config['batch']}")
+    selectors = config.get("selector_threads", 0)
+    if selectors and (selectors < 0 or selectors > config.get("client_threads", selectors)):
+        out.append(f"selector_threads must be 0..client_threads ({config.get('client_threads')}), got {selectors}")
+    elif selectors and v1:
+        out.append("selector_threads needs a v2 client mode (persistent, pipelined or batched)")
+    return out
+
+
+def grid_problems(grid: Grid) -> list[str]:
+    """Every distinct problem of every configuration of a grid, in order."""
+    return list(dict.fromkeys(p for config in grid.configurations() for p in problems(config)))
+
+
 def _cross(trials: int, **axes: Sequence[Any]) -> Grid:
     return Grid(tuple(Factor.single(n, v) for n, v in axes.items()), trials)
 
@@ -248,6 +311,11 @@ PRESETS: dict[str, Preset] = {
                set_frac=[0.1, 0.5, 0.9], seconds=[10]),
         "the 2020 study's grid: 6x6 thread counts x 2 maps x 3 key lengths x 3 workloads, "
         "10 trials of 10 s (6,480 trials, about 21 hours on one host)"),
+    "smoke": Preset(
+        _cross(1, server_threads=[1], client_threads=[1, 4], map_type=["concurrent"], key_length=[16],
+               value_length=[64], set_frac=[0.1, 0.9], seconds=[1]),
+        "a check that everything works, not a measurement: concurrent map, server 1 x client 1,4 x "
+        "read- and write-heavy, 1 trial of 1 s (4 trials, about 10 seconds)"),
     "quick": Preset(
         _cross(2, server_threads=[1, 4], client_threads=[1, 8], map_type=["hashtable", "concurrent"],
                key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[2]),
@@ -256,8 +324,8 @@ PRESETS: dict[str, Preset] = {
     "mid": Preset(
         _cross(3, server_threads=[1, 4, 16], client_threads=[1, 8, 32], map_type=["hashtable", "concurrent"],
                key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[5]),
-        "the committed results: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
-        "3 trials of 5 s (162 trials, about 16 minutes)"),
+        "the results in benchmarks/reference/mid-vm.jsonl: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
+        "3 trials of 5 s (162 trials, about 17 minutes)"),
     "steps": Preset(
         Grid((Factor(("server_model", "client_mode", "server_threads", "client_threads", "pipeline", "batch",
                       "close_order", "selector_threads"),

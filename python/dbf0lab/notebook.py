@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import sys
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import nbformat
 from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "benchmarks" / "analysis.ipynb"
+OWN_FIGURES = REPO / "benchmarks" / "results" / "figures" / "notebook"  # git-ignored
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
 
@@ -77,12 +81,37 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "with --in-place.")
     p.add_argument("results", nargs="*", type=Path, metavar="RESULTS.jsonl",
                    help="results files (default: the ones named in the notebook's parameters cell)")
-    p.add_argument("--figures", type=Path, metavar="DIR", help="where the notebook saves its figures")
+    p.add_argument("--figures", type=Path, metavar="DIR",
+                   help="where the notebook saves its figures (default with --output: "
+                        "benchmarks/results/figures/notebook, which git ignores; with --in-place: the "
+                        "committed folders under benchmarks/figures)")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--output", type=Path, help="write the executed notebook here")
-    where.add_argument("--in-place", action="store_true", help="write it back to benchmarks/analysis.ipynb")
+    where.add_argument("--in-place", action="store_true",
+                       help="write it back to benchmarks/analysis.ipynb (to refresh the committed copy)")
     args = p.parse_args(argv)
+    missing = [str(path) for path in args.results if not path.is_file()]
+    if missing:
+        print(f"run_notebook.py: no such file: {', '.join(missing)}", file=sys.stderr)
+        return 2
     output = NOTEBOOK if args.in_place else args.output
-    execute(args.results, args.figures, output=output)
-    print(f"executed {NOTEBOOK} -> {output}")
+    figures_dir, extra = args.figures, {}
+    if not args.in_place:
+        # Keep the committed figures as they are: this run's figures go where git does not look.
+        figures_dir = figures_dir or OWN_FIGURES
+        extra["modes_figures_dir"] = str(Path(figures_dir).resolve() / "modes")
+    try:
+        execute(args.results, figures_dir, output=output, extra=extra)
+    except CellExecutionError as e:
+        print(f"run_notebook.py: a cell of {NOTEBOOK.name} failed: {_last_line(e)}", file=sys.stderr)
+        return 1
+    print(f"executed {NOTEBOOK} on {', '.join(map(str, args.results)) or 'its default results'} -> {output}; "
+          f"figures in {figures_dir or 'benchmarks/figures'}")
     return 0
+
+
+def _last_line(error: Exception) -> str:
+    """The exception line of a cell's traceback (nbclient puts the whole traceback in the message)."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    named = [line for line in lines if re.match(r"^\w*(Error|Exception|Interrupt)\b", line)]
+    return (named or lines or ["unknown error"])[-1].strip()

@@ -113,6 +113,7 @@ class Options:
 class Outcome:
     ran: int = 0
     failed: int = 0
+    warned: int = 0      # trials whose result carries the Benchmark's "warnings"
     interrupted: bool = False
     not_run: int = 0
     retired: list[str] = field(default_factory=list)
@@ -262,8 +263,12 @@ def _report(bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str,
     else:
         ops = (result["set"] + result["get"]) / (result.get("seconds") or spec["seconds"])
         what = f"{ops:,.0f} ops/s"
+    warnings = result.get("warnings") or []
+    if warnings:
+        outcome.warned += 1
+        what += "; warning: " + "; ".join(warnings)
     line = f"[{outcome.ran}/{total}] {describe_spec(spec)} #{spec['trial_index']} on {result['host']}: {what}"
-    if bar.disable or results.is_failure(result):
+    if bar.disable or results.is_failure(result) or warnings:
         bar.write(line, file=sys.stderr)
     if not bar.disable:
         bar.set_postfix_str(what if len(what) < 30 else "failed", refresh=False)

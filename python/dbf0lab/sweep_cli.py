@@ -6,6 +6,8 @@ import argparse
 import re
 import socket
 import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -31,7 +33,8 @@ trials already in the results file are skipped. Ctrl-C stops at once; only the t
 running are lost. A failed or timed-out trial is recorded as failed and the sweep goes on.
 """
 
-PRESET_HELP = "\n".join(f"  {name:8} {p.help}" for name, p in PRESETS.items())
+PRESET_HELP = "\n".join(textwrap.fill(p.help, width=96, initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
+                        for name, p in PRESETS.items())
 
 EPILOG = f"""\
 presets:
@@ -152,7 +155,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         grid = make_grid(args)
     except ValueError as e:
-        raise SystemExit(f"run_benchmarks.py: {e}")
+        print(f"run_benchmarks.py: error: {e}", file=sys.stderr)
+        return 2
+    bad = grids.grid_problems(grid)
+    if bad:  # before any planning: a value the Benchmark rejects would fail trial after trial
+        print("run_benchmarks.py: error: the grid has values the benchmark cannot run:", file=sys.stderr)
+        for problem in bad:
+            print(f"  {problem}", file=sys.stderr)
+        return 2
     names = list(args.hosts) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
     names = names or ["local"]
     out = args.out or default_out(args.preset, names)
@@ -195,8 +205,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"stopped: {outcome.ran} trials recorded in {out}, {outcome.not_run} not run. "
               "Run the same command again to resume.")
         return 130
-    print(f"done: {outcome.ran} trials recorded in {out}"
-          + (f", {outcome.failed} of them failed" if outcome.failed else "")
+    print(f"done: {outcome.ran} trials recorded in {out}, {outcome.failed} failed"
           + (f"; {outcome.not_run} not run (hosts given up: {', '.join(outcome.retired)})" if outcome.not_run else ""),
           )
+    if outcome.ran and outcome.failed == outcome.ran:
+        print(f"run_benchmarks.py: every trial failed ({outcome.failed}); their errors are above and in {out}",
+              file=sys.stderr)
+        return 1
+    if outcome.warned:
+        print(f"{outcome.warned} trials ran with a warning from the benchmark (see above; the analysis "
+              f"counts them too)")
     return 0 if not outcome.not_run else 1

@@ -143,3 +143,41 @@ def test_grids_without_the_flag_axes_send_no_flags():
     spec = PRESETS["mid"].grid.specs()[0]
     assert "server_model" not in spec
     assert benchmark_args(spec)[7:] == []
+
+
+@pytest.mark.parametrize("text, seconds", [("2s", 2), ("500ms", 0.5), ("1m", 60), ("2.5", 2.5), ("PT2S", 2),
+                                           ("1.5s", 1.5), ("P1D", 86400)])
+def test_parse_duration_takes_what_the_java_command_lines_take(text, seconds):
+    """dbf0.common.Durations: ISO-8601, seconds, or a number with ms, s or m."""
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"map_type": "nosuchmap"}, "unknown map type 'nosuchmap'"),
+    ({"server_threads": 0}, "server_threads must be at least 1, got 0"),
+    ({"client_threads": 0}, "client_threads must be at least 1, got 0"),
+    ({"set_frac": 2.0}, "set_frac must be between 0 and 1, got 2"),
+    ({"key_length": 200}, "key_length must be 1..127 in per-op mode (v1), got 200"),
+    ({"value_length": 128}, "value_length must be 0..127 in per-op mode (v1), got 128"),
+    ({"server_model": "threads"}, "server_model must be one of pool, virtual, nio, got 'threads'"),
+    ({"client_mode": "turbo"}, "client_mode must be one of per-op, persistent, pipelined, batched"),
+    ({"selector_threads": 1}, "selector_threads needs a v2 client mode"),
+    ({"client_mode": "pipelined", "pipeline": 0}, "pipeline must be 1..65536, got 0"),
+])
+def test_problems_name_what_the_benchmark_would_reject(change, message):
+    config = {**PRESETS["quick"].grid.configurations()[0], **change}
+    assert any(message in p for p in grid.problems(config)), grid.problems(config)
+
+
+def test_every_preset_passes_its_own_checks():
+    for name, preset in PRESETS.items():
+        assert grid.grid_problems(preset.grid) == [], name
+    v2 = {**PRESETS["quick"].grid.configurations()[0], "client_mode": "persistent", "key_length": 300,
+          "value_length": 5000, "map_type": "java.util.TreeMap"}
+    assert grid.problems(v2) == []
+
+
+def test_smoke_preset_is_a_few_short_trials():
+    specs = PRESETS["smoke"].grid.specs()
+    assert 2 <= len(specs) <= 4 and {s["seconds"] for s in specs} <= {1, 2}
+

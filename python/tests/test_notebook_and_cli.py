@@ -1,5 +1,5 @@
 """The notebook, run headless on the sample results kept in the repo (a slice of the real
-results in benchmarks/results), and the analyze.py command line."""
+results in benchmarks/reference), and the analyze.py command line."""
 
 import nbformat
 import pytest
@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow
 def test_the_sample_is_a_slice_of_the_committed_results():
     """Never made-up numbers: every line of the sample stands, as it is, in a results file."""
     committed = set()
-    for path in (SAMPLE.parents[1] / "results").glob("*.jsonl"):
+    for path in (SAMPLE.parents[1] / "reference").glob("*.jsonl"):
         committed.update(path.read_text().splitlines())
     lines = SAMPLE.read_text().splitlines()
     assert lines and set(lines) <= committed

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from conftest import REPO, run_script
-from dbf0lab import results
+from dbf0lab import grid, results
 
 pytestmark = pytest.mark.slow
 
@@ -38,8 +38,22 @@ def test_help_explains_every_option():
                    "--dry-run", "--order-seed", "--timeout", "--retry-failed", "--hosts", "--hosts-file",
                    "--identity", "--ssh-option", "--remote-java", "--remote-dir"]:
         assert option in done.stdout
-    for preset in ["seed", "quick", "mid", "anchors"]:
+    for preset in ["seed", "quick", "mid", "anchors", "smoke"]:
         assert f"  {preset} " in done.stdout
+    # every text in full, whatever the wrapping: nothing cut off mid-sentence
+    flat = " ".join(done.stdout.split())
+    for preset in grid.PRESETS.values():
+        assert " ".join(preset.help.split()) in flat
+    for axis in grid.AXES:
+        assert " ".join(axis.help.split()) in flat
+
+
+@pytest.mark.parametrize("script", ["run_benchmarks.py", "analyze.py", "run_notebook.py", "compare_redis.py"])
+def test_every_script_describes_itself_in_whole_sentences(script):
+    done = run_script(script, "--help")
+    assert done.returncode == 0, done.stderr
+    description = done.stdout.split("\n\n")[1]  # after the usage lines
+    assert description.rstrip().endswith((".", ":")), description
 
 
 def test_sweep_records_results_and_machine_then_resumes(tmp_path, jar):
@@ -65,21 +79,26 @@ def test_sweep_records_results_and_machine_then_resumes(tmp_path, jar):
     assert len(content.trials) == 6 and len(content.machines) == 1  # the same machine is not recorded twice
 
 
-def test_failed_and_timed_out_trials_are_recorded_and_the_sweep_goes_on(tmp_path, jar):
+def test_failed_and_timed_out_trials_are_recorded_and_the_sweep_goes_on(tmp_path, jar, java):
     out = tmp_path / "r.jsonl"
-    # key length 200 is out of the Benchmark's range: it exits 2 at once
-    done = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--key-length", "16,200",
-                      "--trials", "1", "--out", str(out))
+    # a java whose benchmark with 2 client threads exits 2 at once, as the Benchmark does on bad arguments
+    picky = tmp_path / "java"
+    picky.write_text(f'#!/bin/sh\ncase " $* " in *" bench 1 2 "*) echo "Usage: dbf0 bench (refused)" >&2; exit 2;; esac\n'
+                     f'exec "{java}" "$@"\n')
+    picky.chmod(0o755)
+    done = run_script("run_benchmarks.py", *TINY, "--trials", "1", "--java", str(picky), "--out", str(out))
     assert done.returncode == 0, done.stderr
-    by_key = {s["key_length"]: r for s, r in trials(out)}
-    assert by_key[200]["exit_code"] == 2 and by_key[200]["error"] == "exit code 2"
-    assert "keyLength" in by_key[200]["stderr"] and "Usage" in by_key[200]["stderr"]
-    assert by_key[16]["get"] > 0
+    assert "done: 2 trials recorded" in done.stdout and ", 1 failed" in done.stdout
+    by_clients = {s["client_threads"]: r for s, r in trials(out)}
+    assert by_clients[2]["exit_code"] == 2 and by_clients[2]["error"] == "exit code 2"
+    assert "Usage" in by_clients[2]["stderr"]
+    assert by_clients[1]["get"] > 0
 
     slow = tmp_path / "slow.jsonl"
     done = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--duration", "PT20S", "--trials", "1",
                       "--timeout", "2", "--out", str(slow))
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 1, done.stderr  # its one trial failed: every trial failed
+    assert "every trial failed (1)" in done.stderr
     ((spec, result),) = trials(slow)
     assert result["error"] == "timed out" and result["wall_seconds"] < 15
 
@@ -136,3 +155,70 @@ def test_a_killed_sweep_resumes_past_a_half_written_line(tmp_path, jar):
     content = results.read(out)
     assert len(content.trials) == 2 and len(content.bad_lines) == 1
     assert json.loads(out.read_text().splitlines()[-1])[0]["client_threads"] == 2
+
+
+@pytest.mark.parametrize("axis, value, message", [
+    ("--map-type", "nosuchmap", "unknown map type 'nosuchmap'"),
+    ("--server-threads", "0", "server_threads must be at least 1, got 0"),
+    ("--set-frac", "2", "set_frac must be between 0 and 1, got 2"),
+])
+def test_impossible_axis_values_are_refused_before_planning(tmp_path, axis, value, message):
+    out = tmp_path / "r.jsonl"
+    done = run_script("run_benchmarks.py", "--preset", "quick", axis, value, "--out", str(out))
+    assert done.returncode == 2
+    assert "the grid has values the benchmark cannot run" in done.stderr and message in done.stderr
+    assert "plan:" not in done.stdout and not out.exists()
+
+
+def test_durations_take_the_java_forms(tmp_path):
+    done = run_script("run_benchmarks.py", "--preset", "quick", "--duration", "2s", "--warmup", "500ms",
+                      "--dry-run", "--out", str(tmp_path / "r.jsonl"))
+    assert done.returncode == 0, done.stderr
+    assert "seconds: 2\n" in done.stdout and "warmup: 0.5\n" in done.stdout
+    assert "bench 1 1 " in done.stdout or " PT2S --warmup PT0.5S" in done.stdout
+
+
+def test_a_sweep_whose_every_trial_failed_exits_1(tmp_path, jar, java):
+    out = tmp_path / "r.jsonl"
+    # a java that answers the sweep's probe of the host but whose every benchmark exits 1
+    broken = tmp_path / "java"
+    broken.write_text(f'#!/bin/sh\ncase " $* " in *" bench "*) echo "bench broke" >&2; exit 1;; esac\n'
+                      f'exec "{java}" "$@"\n')
+    broken.chmod(0o755)
+    done = run_script("run_benchmarks.py", *TINY, "--trials", "1", "--java", str(broken), "--out", str(out))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "done: 2 trials recorded" in done.stdout and "2 failed" in done.stdout
+    assert "every trial failed (2)" in done.stderr
+    assert all(r["error"] == "exit code 1" for _, r in trials(out))
+
+
+def test_a_sweep_reports_its_failed_count_even_when_none_failed_and_surfaces_warnings(tmp_path, jar):
+    out = tmp_path / "r.jsonl"
+    # a pool of one thread with two persistent clients: the benchmark warns, the sweep says so
+    done = run_script("run_benchmarks.py", *TINY, "--client-threads", "2", "--client-mode", "persistent",
+                      "--trials", "1", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    assert "done: 1 trials recorded" in done.stdout and ", 0 failed" in done.stdout
+    assert "warning: the pool server has 1 threads for 2 persistent v2 connections" in done.stderr
+    assert "1 trials ran with a warning" in done.stdout
+    ((_, result),) = trials(out)
+    assert len(result["warnings"]) == 1
+    analysed = run_script("analyze.py", str(out), "--no-figures")
+    assert analysed.returncode == 0, analysed.stderr
+    assert "Trials with a warning from the benchmark: 1" in analysed.stdout
+
+
+
+def test_a_users_own_sweep_cannot_resume_into_the_committed_results(monkeypatch):
+    """--preset mid on a host named vm once resumed into the committed mid-vm.jsonl and ran nothing."""
+    from dbf0lab import sweep_cli
+    monkeypatch.setattr(sweep_cli.socket, "gethostname", lambda: "vm")
+    out = sweep_cli.default_out("mid", ["local"])
+    assert out == REPO / "benchmarks" / "results" / "mid-vm.jsonl"
+    tracked = subprocess.run(["git", "ls-files", "benchmarks/results"], cwd=REPO, capture_output=True, text=True)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert tracked.stdout == "", "nothing committed where user runs write"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(out)], cwd=REPO)
+    assert ignored.returncode == 0, "git ignores the users' own results"
+    assert (REPO / "benchmarks" / "reference" / "mid-vm.jsonl").is_file()

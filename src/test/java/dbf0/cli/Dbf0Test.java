@@ -42,4 +42,32 @@ class Dbf0Test {
     assertThat(json.getAsJsonArray("results")).hasSize(2);
     json.getAsJsonArray("results").forEach(r -> assertThat(r.getAsJsonObject().get("anomalous").getAsBoolean()).isFalse());
   }
+
+  /**
+   * Help is read at a terminal: every paragraph of a command's description is whole sentences,
+   * and the command list of {@code dbf0 --help} (which shows each description's first paragraph)
+   * cuts none of them off.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"server", "race", "write-race", "bench"})
+  void helpTextsEndWholeSentences(String command) {
+    CommandLine cl = Cli.commandLine(new Dbf0());
+    CommandLine sub = cl.getSubcommands().get(command);
+    for (String paragraph : sub.getCommandSpec().usageMessage().description()) {
+      assertThat(paragraph).as(command + " description").endsWith(".");
+    }
+    for (var option : sub.getCommandSpec().options()) {
+      for (String line : option.description()) {
+        assertThat(line).as(command + " " + option.longestName()).doesNotEndWith(",").doesNotEndWith(";")
+            .doesNotEndWith(" the").doesNotEndWith(" a");
+      }
+    }
+    StringWriter out = new StringWriter();
+    cl.setOut(new PrintWriter(out, true));
+    assertThat(cl.execute("--help")).isZero();
+    String summary = out.toString().lines().dropWhile(l -> !l.startsWith("Commands:")).skip(1)
+        .takeWhile(l -> !l.isBlank()).reduce("", (a, b) -> a + " " + b).replaceAll("\\s+", " ");
+    assertThat(summary).as("dbf0 --help's command list")
+        .contains(" " + command + " " + sub.getCommandSpec().usageMessage().description()[0]);
+  }
 }

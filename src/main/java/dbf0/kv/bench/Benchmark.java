@@ -47,15 +47,22 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-        "Runs a v1 key/value server and load-generating clients on loopback for a while,",
-        "then prints one JSON object: set, get, found, missingKey, errors, seconds, ops_per_sec,",
-        "latency percentiles in microseconds (p50_us, p90_us, p99_us, p999_us, max_us) and the modes."},
+        "Measures a dbf0 server under load for a while and prints the result as one JSON object.",
+        "The server (v1 and v2 on one port) and the load-generating clients run in this JVM on loopback, "
+            + "or only the clients run, against --connect. The JSON holds set, get, found, missingKey, errors, "
+            + "seconds, ops_per_sec, latency percentiles in microseconds (p50_us, p90_us, p99_us, p999_us, "
+            + "max_us), the modes, and warnings about the setup when there are any.",
+        "Exit status: 0 when operations succeeded, 1 when none did (e.g. nothing listens at --connect), "
+            + "2 for bad arguments."},
     footer = {
         "",
         "Examples:",
-        "  dbf0 bench 4 8 concurrent 16 64 0.1 PT10S      read-heavy, 4 server / 8 client threads",
-        "  dbf0 bench 1 1 hashtable 1 64 0.9 PT5S --port 9000",
-        "  dbf0 server --port 9000 &   dbf0 bench 4 8 concurrent 16 64 0.5 PT10S --connect host:9000"})
+        "  read-heavy, 4 server / 8 client threads:",
+        "    dbf0 bench 4 8 concurrent 16 64 0.1 PT10S",
+        "  v2 pipelined, 1 KiB values:",
+        "    dbf0 bench 2 4 concurrent 16 1024 0.5 10s --client-mode pipelined",
+        "  clients only, against a server started elsewhere:",
+        "    dbf0 bench 4 8 concurrent 16 64 0.5 PT10S --connect host:9000"})
 public final class Benchmark implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Benchmark.class);
@@ -72,17 +79,17 @@ public final class Benchmark implements Callable<Integer> {
       description = "hashmap, hashtable, synchronized, concurrent, skiplist, or a Map class name")
   String mapType;
 
-  @Parameters(index = "3", paramLabel = "keyLength", description = "bytes per random key, 1..127 (1 = 256 keys)")
+  @Parameters(index = "3", paramLabel = "keyLength", description = "bytes per random key (1 = 256 keys): 1..127 in per-op mode (v1), up to 65536 in the v2 modes")
   int keyLength;
 
-  @Parameters(index = "4", paramLabel = "valueLength", description = "bytes per value, 0..127")
+  @Parameters(index = "4", paramLabel = "valueLength", description = "bytes per value: 0..127 in per-op mode (v1), up to 1048576 in the v2 modes")
   int valueLength;
 
   @Parameters(index = "5", paramLabel = "setFrac", description = "fraction of operations that are SETs, 0..1")
   double setFraction;
 
   @Parameters(index = "6", paramLabel = "duration", converter = Cli.DurationConverter.class,
-      description = "how long to run: ISO-8601 (PT10S) or seconds")
+      description = "how long to run: seconds (10), with a unit (10s, 500ms) or ISO-8601 (PT10S)")
   Duration duration;
 
   @Option(names = "--port", defaultValue = "0", description = "server port; 0 (default) picks a free one")
@@ -148,9 +155,21 @@ public final class Benchmark implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchmarkConfig config = validate();
+    var err = spec.commandLine().getErr();
+    for (String warning : config.warnings()) {
+      err.println("bench: warning: " + warning);
+    }
+    err.flush();
     BenchmarkResult result = run(config);
     spec.commandLine().getOut().println(result.toJson());
     spec.commandLine().getOut().flush();
+    if (!result.anySucceeded()) {
+      err.println("bench: no operation succeeded (" + result.errors() + " errors)"
+          + (config.connectTo() != null ? ": is a dbf0 server listening at " + connect + "?" : "")
+          + "; exit status 1");
+      err.flush();
+      return 1;
+    }
     return 0;
   }
 

@@ -5,6 +5,8 @@ import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One benchmark run: the seed's seven arguments, then how server and clients run.
@@ -59,6 +61,24 @@ public record BenchmarkConfig(
   /** v2 operations per frame: {@code batch} when batched, else 1. */
   public int frameOps() {
     return clientMode == ClientMode.BATCHED ? batch : 1;
+  }
+
+  /**
+   * What makes this run measure something other than it seems to; empty when nothing does.
+   * A pool server gives each connection one of its threads until the connection closes, so with
+   * more persistent v2 connections than pool threads the extra clients wait for a thread the
+   * whole run: their first operation's latency (max_us) is about the run's length.
+   */
+  public List<String> warnings() {
+    List<String> warnings = new ArrayList<>();
+    if (connectTo == null && serverModel == ServerModel.POOL && clientMode != ClientMode.PER_OP
+        && clientThreads > serverThreads) {
+      warnings.add(String.format("the pool server has %d threads for %d %s v2 connections; a pool thread serves one "
+              + "connection until it closes, so %d connections wait for a thread the whole run and max_us is about "
+              + "the run's length (use --server-model nio or virtual, or at least as many server threads as clients)",
+          serverThreads, clientThreads, clientMode.cliName(), clientThreads - serverThreads));
+    }
+    return List.copyOf(warnings);
   }
 
   public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {

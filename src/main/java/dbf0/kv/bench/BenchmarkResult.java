@@ -1,7 +1,9 @@
 package dbf0.kv.bench;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dbf0.kv.client.KeyValueClientStats;
+import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -14,6 +16,11 @@ import org.HdrHistogram.Histogram;
  */
 public record BenchmarkResult(KeyValueClientStats stats, double seconds, long errors, Histogram latencyMicros,
     BenchmarkConfig config) {
+
+  /** Whether any operation completed: the rule for the Benchmark's exit status (0 if so, else 1). */
+  public boolean anySucceeded() {
+    return stats.getSet() + stats.getGet() > 0;
+  }
 
   public double opsPerSecond() {
     return (stats.getSet() + stats.getGet()) / seconds;
@@ -47,6 +54,12 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     }
     if (config.clientMode() == ClientMode.BATCHED) {
       json.addProperty("batch", config.batch());
+    }
+    List<String> warnings = config.warnings();
+    if (!warnings.isEmpty()) {
+      JsonArray array = new JsonArray();
+      warnings.forEach(array::add);
+      json.add("warnings", array);
     }
     return json;
   }

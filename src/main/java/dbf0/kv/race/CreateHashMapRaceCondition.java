@@ -28,9 +28,11 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {
         "Shows a HashMap losing keys under concurrent access, and Hashtable/ConcurrentHashMap not.",
-        "A 4-thread server runs over the chosen map; writers flood it with new keys so it keeps",
-        "resizing; checkers read 256 one-byte keys they have already seen stored and count every",
-        "GET that comes back empty. Prints progress every 500 ms and a summary at the end."},
+        "A 4-thread server runs over the chosen map; writers flood it with new keys so it keeps resizing; "
+            + "checkers read 256 one-byte keys they have already seen stored and count every GET that comes "
+            + "back empty. Prints progress every 500 ms and a summary at the end, with the time to the first miss.",
+        "On hashmap the load stays on past --duration until the first miss (at most --give-up-after), "
+            + "so every run shows the race."},
     footer = {"", "Main class: dbf0.kv.race.CreateHashMapRaceCondition"})
 public final class CreateHashMapRaceCondition implements Callable<Integer> {
 
@@ -53,8 +55,15 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
   @Option(names = "--writers", defaultValue = "2", description = "writer threads (default: ${DEFAULT-VALUE})")
   int writers;
 
-  @Option(names = "--stop-at-first-miss", description = "end the run at the first missing key")
+  @Option(names = "--stop-at-first-miss", description = "end the run at the first missing key, even before --duration")
   boolean stopAtFirstMiss;
+
+  @Option(names = "--give-up-after", defaultValue = "120s", converter = Cli.DurationConverter.class,
+      paramLabel = "DURATION",
+      description = "a thread-unsafe map that has shown no miss after --duration keeps the load on until the "
+          + "first miss, then stops; it gives up at this time since the start (default: ${DEFAULT-VALUE}). "
+          + "Thread-safe maps always run for --duration.")
+  Duration giveUpAfter;
 
   @Option(names = "--json", description = "print one JSON object on stdout at the end (progress goes to stderr)")
   boolean json;
@@ -87,7 +96,7 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
         Duration.ofMillis(500), line -> {
           progress.println(line);
           progress.flush();
-        }, seed == null ? System.nanoTime() : seed);
+        }, seed == null ? System.nanoTime() : seed, giveUpAfter);
     RaceReport report = RaceExperiment.run(config);
     progress.print(report.toText());
     progress.flush();

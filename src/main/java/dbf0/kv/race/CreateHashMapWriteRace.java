@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {
-        "Several threads write distinct keys into one map at once; then counts what is there.",
+        "Several threads write distinct keys into one map at once, then it counts what is there.",
         "HashMap loses entries and miscounts its size; Hashtable and ConcurrentHashMap do not."},
     footer = {"", "Main class: dbf0.kv.race.CreateHashMapWriteRace"})
 public final class CreateHashMapWriteRace implements Callable<Integer> {
@@ -51,8 +51,8 @@ public final class CreateHashMapWriteRace implements Callable<Integer> {
   int rounds;
 
   @Option(names = "--time-limit", defaultValue = "10s", converter = Cli.DurationConverter.class,
-      description = {"how long to wait for the writers of one run, and again for the count afterwards;",
-          "a thread still busy then is reported as stuck in a corrupted bin (default: ${DEFAULT-VALUE})"})
+      description = "how long to wait for the writers of one run, and again for the count afterwards; "
+          + "a thread still busy then is reported as stuck in a corrupted bin (default: ${DEFAULT-VALUE})")
   Duration timeLimit;
 
   @Option(names = "--json", description = "print one JSON object on stdout instead of the table")

@@ -24,8 +24,13 @@ import java.util.function.Consumer;
 public final class RaceExperiment {
 
   /**
-   * @param stopAtFirstMiss end the run as soon as a miss is seen (tests use it to stay short)
+   * @param duration how long the load runs (on a thread-unsafe map: at least this long)
+   * @param stopAtFirstMiss end the run as soon as a miss is seen
    * @param progress receives a line every {@code progressInterval}; null for none
+   * @param giveUpAfter on a thread-unsafe map only: when {@code duration} has passed without a
+   *     miss, the load stays on until the first miss, but never past this time since the start.
+   *     A value no longer than {@code duration} turns the extension off. Thread-safe maps always
+   *     run for {@code duration}.
    */
   public record Config(
       String mapType,
@@ -37,10 +42,20 @@ public final class RaceExperiment {
       boolean stopAtFirstMiss,
       Duration progressInterval,
       Consumer<String> progress,
-      long seed) {
+      long seed,
+      Duration giveUpAfter) {
+
+    /** The demo's default cap on the wait for a first miss on a thread-unsafe map. */
+    public static final Duration DEFAULT_GIVE_UP_AFTER = Duration.ofSeconds(120);
 
     public static Config defaults(String mapType, Duration duration) {
-      return new Config(mapType, 4, 2, 2, duration, 0.05, false, Duration.ofMillis(500), null, System.nanoTime());
+      return new Config(mapType, 4, 2, 2, duration, 0.05, false, Duration.ofMillis(500), null, System.nanoTime(),
+          DEFAULT_GIVE_UP_AFTER);
+    }
+
+    /** The time after which the load stops even though no miss has been seen. */
+    Duration hardLimit() {
+      return MapBackends.isThreadSafe(mapType) || giveUpAfter.compareTo(duration) <= 0 ? duration : giveUpAfter;
     }
   }
 
@@ -88,19 +103,30 @@ public final class RaceExperiment {
     BaseClient<BaseConnector> client = new BaseClient<>(connectors);
     client.start();
     long deadline = start + config.duration().toNanos();
+    long hardDeadline = start + config.hardLimit().toNanos();
     long interval = config.progressInterval().toNanos();
     long nextReport = start + interval;
+    boolean extended = false;
     try {
       while (true) {
         long now = System.nanoTime();
-        if (now >= deadline || (config.stopAtFirstMiss() && shared.misses.sum() > 0)) {
+        boolean missed = shared.misses.sum() > 0;
+        if (now >= hardDeadline || (now >= deadline && missed) || (config.stopAtFirstMiss() && missed)) {
           break;
+        }
+        if (now >= deadline && !extended) {
+          extended = true;
+          if (config.progress() != null) {
+            config.progress().accept(String.format(
+                "No miss yet after %.1f s: the load stays on until the first miss (giving up at %.0f s).",
+                (now - start) / 1e9, config.hardLimit().toMillis() / 1000.0));
+          }
         }
         if (config.progress() != null && now >= nextReport) {
           config.progress().accept(progressLine(now - start, server, shared, writerSets));
           nextReport += interval;
         }
-        Thread.sleep(Math.max(1, Math.min(20, (Math.min(deadline, nextReport) - now) / 1_000_000)));
+        Thread.sleep(Math.max(1, Math.min(20, (Math.min(hardDeadline, nextReport) - now) / 1_000_000)));
       }
     } finally {
       client.stopAndJoin();

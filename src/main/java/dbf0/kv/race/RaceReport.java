@@ -69,15 +69,16 @@ public record RaceReport(
     if (missedGets == 0) {
       s.append("  No GET missed a confirmed key: the map never lost sight of a stored key");
       s.append(mapType.equals("hashmap")
-          ? " this time (the race is real but timing-dependent: run longer, or again).%n".formatted()
+          ? (" in %.0f s (the race is real but timing-dependent: run again, or give it longer with --give-up-after).%n")
+              .formatted(seconds)
           : ", even while it resized under load.%n".formatted());
     } else {
       s.append(String.format("  %,d GETs came back \"not found\" for a key the checker had already seen stored (%d distinct keys).%n",
           missedGets, distinctKeysMissed));
       s.append("  Nothing in this demo deletes keys, so a correct map never does that.\n");
       RaceExperiment.MissEvent first = events.get(0);
-      s.append(String.format("  First miss: key 0x%02x at %.2f s, when the map held %,d entries; the resize point just below is %,d (= 0.75 x %,d).%n",
-          first.key(), first.nanos() / 1e9, first.mapSize(), ResizePoints.atOrBelow(first.mapSize()),
+      s.append(String.format("  First miss after %.2f s: key 0x%02x, when the map held %,d entries; the resize point just below is %,d (= 0.75 x %,d).%n",
+          first.nanos() / 1e9, first.key(), first.mapSize(), ResizePoints.atOrBelow(first.mapSize()),
           ResizePoints.capacityOf(ResizePoints.atOrBelow(first.mapSize()))));
       List<Burst> bursts = bursts();
       s.append(String.format("  The misses came in %d burst%s:%n", bursts.size(), bursts.size() == 1 ? "" : "s"));

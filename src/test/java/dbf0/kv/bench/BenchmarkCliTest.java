@@ -173,4 +173,45 @@ class BenchmarkCliTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("serverThreads").contains("setFrac").contains("duration");
   }
+
+  /** Nothing listens on port 1: every connection attempt fails, so no operation succeeds. */
+  @Test
+  void nothingListeningAtConnectIsAFailure() {
+    Run run = run("1", "2", "concurrent", "16", "64", "0.5", "PT1S", "--connect", "127.0.0.1:1");
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(1);
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.get("set").getAsLong() + json.get("get").getAsLong()).isZero();
+    assertThat(json.get("errors").getAsLong()).isPositive();
+    assertThat(run.err()).contains("bench: no operation succeeded").contains("listening at 127.0.0.1:1");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"persistent", "pipelined", "batched"})
+  void poolWithFewerThreadsThanPersistentClientsWarns(String mode) {
+    Run run = run("1", "2", "concurrent", "16", "64", "0.5", "PT1S", "--client-mode", mode);
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err()).contains("bench: warning: the pool server has 1 threads for 2 " + mode + " v2 connections");
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.getAsJsonArray("warnings")).hasSize(1);
+    assertThat(json.getAsJsonArray("warnings").get(0).getAsString()).contains("max_us");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "1 2 --client-mode persistent --server-model nio",
+      "1 2 --client-mode persistent --server-model virtual",
+      "2 2 --client-mode persistent",
+      "1 2 --client-mode per-op"})
+  void noWarningWhenEveryConnectionHasAThread(String setup) {
+    String[] p = setup.split(" ", 3);
+    Run run = run((p[0] + " " + p[1] + " concurrent 16 64 0.5 PT1S " + p[2]).split(" "));
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err()).doesNotContain("warning");
+    assertThat(JsonParser.parseString(run.out()).getAsJsonObject().has("warnings")).isFalse();
+  }
+
+  @Test
+  void helpNamesBothProtocolsLimits() {
+    assertThat(run("--help").out()).doesNotContain("a v1 key/value server").contains("1048576").contains("65536");
+  }
 }
