@@ -30,7 +30,7 @@ import net.jqwik.api.constraints.IntRange;
  * <p>Small limits, so that "just over the limit" is a few bytes away from any valid frame; a
  * full batch of the largest operations still fits in a frame, so every generated value encodes.
  */
-class V2CodecFuzzTest {
+public class V2CodecFuzzTest {
 
   static final ProtocolLimits LIMITS = new ProtocolLimits(32, 128, 4096, 16);
 
@@ -187,9 +187,9 @@ class V2CodecFuzzTest {
   }
 
   /** Marks the results lists: the decoder threw ProtocolException here. */
-  static final String FATAL = "fatal";
+  public static final String FATAL = "fatal";
   /** ... or asked for more bytes. */
-  static final String INCOMPLETE = "incomplete";
+  public static final String INCOMPLETE = "incomplete";
 
   @FunctionalInterface
   interface Decoder<T> {
@@ -378,12 +378,12 @@ class V2CodecFuzzTest {
   }
 
   @FunctionalInterface
-  interface Call {
+  public interface Call {
     Object run() throws ProtocolException;
   }
 
   /** Bytes allocated by one call, after warm-up calls so that class loading is not counted. */
-  static long allocatedBy(Call call) {
+  public static long allocatedBy(Call call) {
     try {
       for (int i = 0; i < 50; i++) {
         call.run();
