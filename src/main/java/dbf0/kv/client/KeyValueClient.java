@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -56,10 +57,11 @@ import java.util.function.Function;
  *   <li>{@link #close()} may be called from any thread at any time, also while other threads are
  *       blocked in a write or waiting for a reply: it closes the socket, which releases them, and
  *       fails every waiting request (and any sent afterwards) with {@link ConnectionClosedException}.
- *   <li>Futures are completed on the reader thread, so callbacks attached with
- *       {@code thenApply} and friends run there: they must not block, and in particular must not
- *       call this client's blocking methods (the reply they wait for could only be read by the
- *       thread they are blocking). Use the {@code ...Async} variants for such work.
+ *   <li>Replies complete their futures on the reader thread (failures, on the thread that saw
+ *       them), so callbacks attached with {@code thenApply} and friends run there: they must not
+ *       block, and in particular must not call this client's blocking methods (the reply they
+ *       wait for could only be read by the thread they are blocking). Use the {@code ...Async}
+ *       variants for such work.
  * </ul>
  */
 public final class KeyValueClient implements AutoCloseable {
@@ -71,9 +73,12 @@ public final class KeyValueClient implements AutoCloseable {
   private final Duration timeout;
   /**
    * Held across a whole frame's write, so frames never interleave and the queue's order is the
-   * wire's order. Only writers take it: the reader must never wait behind a blocked write.
+   * wire's order. Only writers take it: the reader must never wait behind a blocked write. A
+   * ReentrantLock, not a monitor: on JDK 21 a virtual thread blocked inside {@code synchronized}
+   * pins its carrier, and writers stuck on a full socket could pin every carrier, including the
+   * one the (virtual) reader thread needs to drain the replies.
    */
-  private final Object writeLock = new Object();
+  private final ReentrantLock writeLock = new ReentrantLock();
   /** Requests sent (or being sent) and not yet answered, oldest first; its monitor is held only briefly. */
   private final ArrayDeque<Pending<?>> waiting = new ArrayDeque<>();
   private final Thread reader;
@@ -212,7 +217,8 @@ public final class KeyValueClient implements AutoCloseable {
       future.completeExceptionally(e);
       return future;
     }
-    synchronized (writeLock) {
+    writeLock.lock();
+    try {
       IOException failed;
       synchronized (waiting) {
         failed = failure;
@@ -231,6 +237,8 @@ public final class KeyValueClient implements AutoCloseable {
         // Fails this request too: it is in the queue. After close() the first cause (closed) wins.
         fail(new ConnectionClosedException("could not send: " + e.getMessage(), e));
       }
+    } finally {
+      writeLock.unlock();
     }
     return future;
   }
