@@ -15,11 +15,13 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -37,9 +39,30 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Replies arrive in request order, so a reader thread completes the oldest waiting future with
- * each reply. Thread-safe: several threads may share one client, their requests interleave. An
- * ERROR reply fails that request with {@link ServerErrorException}; a broken or closed connection
- * fails every waiting request with {@link ConnectionClosedException}.
+ * each reply. An ERROR reply fails that request with {@link ServerErrorException}; a broken or
+ * closed connection fails every waiting request with {@link ConnectionClosedException}.
+ *
+ * <p><b>Thread safety.</b> Every method may be called from any number of threads at once.
+ * <ul>
+ *   <li>Order: requests go on the wire one whole frame at a time, in the order their calls took
+ *       the client's write lock; so one thread's requests leave in the order it made them, and
+ *       several threads' requests interleave frame by frame, never byte by byte. Each request's
+ *       waiting entry is queued in that same order, which is how replies find their requests.
+ *   <li>Blocking: a call blocks while its own frame is written (behind any frames other threads
+ *       are writing), and the blocking methods then wait for the reply, up to the timeout. When
+ *       the server applies backpressure (its replies are unread, so it stops reading), writers
+ *       wait for socket space; the reader thread never waits for them, so replies keep being read
+ *       and the server can make progress. Reading replies needs only a short lock on the queue of
+ *       waiting requests, which is never held across socket I/O.
+ *   <li>{@link #close()} may be called from any thread at any time, also while other threads are
+ *       blocked in a write or waiting for a reply: it closes the socket, which releases them, and
+ *       fails every waiting request (and any sent afterwards) with {@link ConnectionClosedException}.
+ *   <li>Replies complete their futures on the reader thread (failures, on the thread that saw
+ *       them), so callbacks attached with {@code thenApply} and friends run there: they must not
+ *       block, and in particular must not call this client's blocking methods (the reply they
+ *       wait for could only be read by the thread they are blocking). Use the {@code ...Async}
+ *       variants for such work.
+ * </ul>
  */
 public final class KeyValueClient implements AutoCloseable {
 
@@ -48,9 +71,18 @@ public final class KeyValueClient implements AutoCloseable {
   private final InputStream in;
   private final ProtocolLimits limits;
   private final Duration timeout;
+  /**
+   * Held across a whole frame's write, so frames never interleave and the queue's order is the
+   * wire's order. Only writers take it: the reader must never wait behind a blocked write. A
+   * ReentrantLock, not a monitor: on JDK 21 a virtual thread blocked inside {@code synchronized}
+   * pins its carrier, and writers stuck on a full socket could pin every carrier, including the
+   * one the (virtual) reader thread needs to drain the replies.
+   */
+  private final ReentrantLock writeLock = new ReentrantLock();
+  /** Requests sent (or being sent) and not yet answered, oldest first; its monitor is held only briefly. */
   private final ArrayDeque<Pending<?>> waiting = new ArrayDeque<>();
   private final Thread reader;
-  private IOException failure; // guarded by waiting
+  private IOException failure; // guarded by waiting; set once, by the first failure or close()
 
   private record Pending<T>(CompletableFuture<T> future, Function<Response, T> convert) {
     void complete(Response response) {
@@ -170,8 +202,11 @@ public final class KeyValueClient implements AutoCloseable {
   }
 
   /**
-   * Writes the request and queues its future in one step under the lock, so that the queue's
-   * order is the wire's order. The request is checked against the limits before anything is sent.
+   * Queues the request's future, then writes its frame, both under the write lock, so that the
+   * queue's order is the wire's order. The future is queued first because the reply may arrive
+   * as soon as the last byte is out. The queue's own lock is released before the write, which may
+   * block for as long as the server does not read. The request is checked against the limits
+   * before anything is sent.
    */
   private <T> CompletableFuture<T> send(Request request, Function<Response, T> convert) {
     CompletableFuture<T> future = new CompletableFuture<>();
@@ -182,19 +217,28 @@ public final class KeyValueClient implements AutoCloseable {
       future.completeExceptionally(e);
       return future;
     }
-    synchronized (waiting) {
-      if (failure != null) {
-        future.completeExceptionally(failure);
+    writeLock.lock();
+    try {
+      IOException failed;
+      synchronized (waiting) {
+        failed = failure;
+        if (failed == null) {
+          waiting.add(new Pending<>(future, convert));
+        }
+      }
+      if (failed != null) {
+        future.completeExceptionally(failed);
         return future;
       }
       try {
         out.write(frame);
         out.flush();
-        waiting.add(new Pending<>(future, convert));
       } catch (IOException e) {
-        failAll(new ConnectionClosedException("could not send: " + e.getMessage(), e));
-        future.completeExceptionally(failure);
+        // Fails this request too: it is in the queue. After close() the first cause (closed) wins.
+        fail(new ConnectionClosedException("could not send: " + e.getMessage(), e));
       }
+    } finally {
+      writeLock.unlock();
     }
     return future;
   }
@@ -217,26 +261,33 @@ public final class KeyValueClient implements AutoCloseable {
         }
       }
     } catch (IOException e) {
-      synchronized (waiting) {
-        failAll(new ConnectionClosedException(
-            failure != null ? failure.getMessage() : "connection closed: " + e.getMessage(), e));
-      }
+      fail(new ConnectionClosedException("connection closed: " + e.getMessage(), e));
     }
   }
 
-  /** Fails every waiting request; call holding the lock. */
-  private void failAll(IOException cause) {
-    if (failure == null) {
-      failure = cause;
-    }
-    Pending<?> pending;
-    while ((pending = waiting.poll()) != null) {
-      pending.future().completeExceptionally(failure);
+  /**
+   * Records the first failure, closes the socket (which releases a writer blocked on it and the
+   * reader), and fails every waiting request. Takes the queue's lock only to empty it: futures are
+   * completed outside it, since their callbacks may run any code, even send again.
+   */
+  private void fail(IOException cause) {
+    List<Pending<?>> failed;
+    IOException reason;
+    synchronized (waiting) {
+      if (failure == null) {
+        failure = cause;
+      }
+      reason = failure;
+      failed = new ArrayList<>(waiting);
+      waiting.clear();
     }
     try {
       socket.close();
     } catch (IOException ignored) {
       // already failing
+    }
+    for (Pending<?> pending : failed) {
+      pending.future().completeExceptionally(reason);
     }
   }
 
@@ -259,12 +310,13 @@ public final class KeyValueClient implements AutoCloseable {
     }
   }
 
-  /** Closes the connection; requests still waiting fail with {@link ConnectionClosedException}. */
+  /**
+   * Closes the connection; requests still waiting, and threads blocked sending, fail with
+   * {@link ConnectionClosedException}. Never waits for a writer: safe to call while one is blocked.
+   */
   @Override
   public void close() {
-    synchronized (waiting) {
-      failAll(new ConnectionClosedException("client closed", null));
-    }
+    fail(new ConnectionClosedException("client closed", null));
     try {
       reader.join(timeout.toMillis());
     } catch (InterruptedException e) {

@@ -1,0 +1,130 @@
+package dbf0.kv.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dbf0.common.ByteArrayWrapper;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * Fuzzes v1's buffer decoder ({@link PrefixIo#decodeRequest}): valid requests, mutated requests
+ * (one-byte prefixes set to 0, 127, 128, 255) and random bytes. v1 is one request per
+ * connection, but the decoder is called on whatever the buffer holds, so inputs may hold several.
+ */
+class PrefixIoFuzzTest {
+
+  static final int[] EXTREMES = {0, 1, 126, 127, 128, 255, 's', 'g'};
+
+  static Arbitrary<ByteArrayWrapper> arrays() {
+    return Arbitraries.bytes().array(byte[].class).ofMaxSize(PrefixIo.MAX_LENGTH).map(ByteArrayWrapper::new);
+  }
+
+  @Provide
+  Arbitrary<PrefixIo.Request> requests() {
+    return Arbitraries.oneOf(
+        arrays().map(key -> new PrefixIo.Request(PrefixIo.GET, key, null)),
+        Combinators.combine(arrays(), arrays()).as((key, value) -> new PrefixIo.Request(PrefixIo.SET, key, value)));
+  }
+
+  @Provide
+  Arbitrary<byte[]> streams() {
+    Arbitrary<byte[]> valid = requests().map(PrefixIoFuzzTest::encode).list().ofMinSize(1).ofMaxSize(3)
+        .map(FuzzBytes::concat);
+    Arbitrary<byte[]> mutated = Combinators.combine(valid, FuzzBytes.mutations(EXTREMES).list().ofMinSize(1).ofMaxSize(4))
+        .as(FuzzBytes::apply);
+    return Arbitraries.oneOf(mutated, mutated, mutated, Arbitraries.bytes().array(byte[].class).ofMaxSize(300));
+  }
+
+  static byte[] encode(PrefixIo.Request request) {
+    return request.op() == PrefixIo.SET
+        ? PrefixIo.encodeSet(request.key(), request.value())
+        : PrefixIo.encodeGet(request.key());
+  }
+
+  /** Invariant 3: decode(encode(x)) == x, and every strict prefix is "not yet", consuming nothing. */
+  @Property
+  void requestsRoundTrip(@ForAll("requests") PrefixIo.Request request) throws IOException {
+    byte[] bytes = encode(request);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    assertThat(PrefixIo.decodeRequest(in)).isEqualTo(request);
+    assertThat(in.hasRemaining()).isFalse();
+    for (int cut = 0; cut < bytes.length; cut++) {
+      ByteBuffer prefix = ByteBuffer.wrap(bytes, 0, cut);
+      assertThat(PrefixIo.decodeRequest(prefix)).isNull();
+      assertThat(prefix.position()).isZero();
+    }
+    // The blocking reader, as the thread-per-connection seed server uses it.
+    ByteArrayInputStream stream = new ByteArrayInputStream(bytes, 1, bytes.length - 1);
+    assertThat(PrefixIo.readBytes(stream)).isEqualTo(request.key());
+    if (request.value() != null) {
+      assertThat(PrefixIo.readBytes(stream)).isEqualTo(request.value());
+    }
+  }
+
+  @Property
+  void getResponsesRoundTrip(@ForAll("requests") PrefixIo.Request any, @ForAll boolean found) throws IOException {
+    ByteArrayWrapper value = found ? any.key() : null;
+    byte[] bytes = PrefixIo.encodeGetResponse(value);
+    assertThat(PrefixIo.readGetResponse(new ByteArrayInputStream(bytes))).isEqualTo(value);
+  }
+
+  /** Invariants 1 and 2: only ProtocolException, nothing consumed unless a request was, arrays within 127. */
+  @Property
+  void mutatedStreamsDecodeSafely(@ForAll("streams") byte[] input) {
+    decodeAll(input);
+  }
+
+  /** Invariant 4 at the decoder: a prefix decodes to a prefix of the results, and a refusal is final. */
+  @Property
+  void aPrefixNeverDisagreesWithTheWhole(@ForAll("streams") byte[] input, @ForAll @IntRange(max = 1 << 16) int cut) {
+    List<Object> whole = decodeAll(input);
+    List<Object> partial = decodeAll(Arrays.copyOf(input, cut % (input.length + 1)));
+    List<Object> settled = partial.subList(0, partial.size() - 1);
+    assertThat(whole.subList(0, settled.size())).isEqualTo(settled);
+    if (partial.getLast() == V2CodecFuzzTest.FATAL) {
+      assertThat(whole.get(settled.size())).isEqualTo(V2CodecFuzzTest.FATAL);
+    }
+  }
+
+  static List<Object> decodeAll(byte[] input) {
+    ByteBuffer in = ByteBuffer.wrap(input);
+    List<Object> results = new ArrayList<>();
+    while (true) {
+      int start = in.position();
+      PrefixIo.Request request;
+      try {
+        request = PrefixIo.decodeRequest(in);
+      } catch (ProtocolException fatal) {
+        assertThat(in.position()).isEqualTo(start);
+        results.add(V2CodecFuzzTest.FATAL);
+        return results;
+      } catch (RuntimeException | Error e) {
+        FuzzBytes.failUnexpected(e, input);
+        return results;
+      }
+      if (request == null) {
+        assertThat(in.position()).isEqualTo(start);
+        results.add(V2CodecFuzzTest.INCOMPLETE);
+        return results;
+      }
+      assertThat(request.key().length()).isLessThanOrEqualTo(PrefixIo.MAX_LENGTH);
+      if (request.value() != null) {
+        assertThat(request.value().length()).isLessThanOrEqualTo(PrefixIo.MAX_LENGTH);
+      }
+      // One encoding per request: what was consumed is exactly its re-encoding.
+      assertThat(encode(request)).isEqualTo(Arrays.copyOfRange(input, start, in.position()));
+      results.add(request);
+    }
+  }
+}
