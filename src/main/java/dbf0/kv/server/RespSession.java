@@ -319,6 +319,11 @@ final class RespSession implements ByteSession {
     return s.toString();
   }
 
+  /** Bytes the parser has examined over the connection's life, for tests of its linearity. */
+  long parseWork() {
+    return parser.examined();
+  }
+
   @Override
   public int bytesNeeded() {
     return needed;
