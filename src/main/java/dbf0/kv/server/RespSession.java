@@ -277,21 +277,23 @@ final class RespSession implements ByteSession {
       out.put(Resp.error("ERR dbf0 supports only CONFIG GET parameter"));
       return;
     }
-    List<String[]> pairs = new java.util.ArrayList<>();
+    // Each parameter answers once however often it is asked for: a million "save"s must not
+    // turn a 10 MB command into a 20 MB reply.
+    java.util.Map<String, String> pairs = new java.util.LinkedHashMap<>();
     for (int i = 2; i < args.size(); i++) {
       String param = lower(args.get(i));
       switch (param) {
-        case "save" -> pairs.add(new String[] {"save", ""});
-        case "appendonly" -> pairs.add(new String[] {"appendonly", "no"});
-        case "databases" -> pairs.add(new String[] {"databases", "1"});
-        case "maxclients" -> pairs.add(new String[] {"maxclients", Integer.toString(context.options.maxConnections())});
+        case "save" -> pairs.put("save", "");
+        case "appendonly" -> pairs.put("appendonly", "no");
+        case "databases" -> pairs.put("databases", "1");
+        case "maxclients" -> pairs.put("maxclients", Integer.toString(context.options.maxConnections()));
         default -> { } // unknown parameters match nothing, as in Redis
       }
     }
     out.put(Resp.arrayHeader(pairs.size() * 2));
-    for (String[] pair : pairs) {
-      bulk(out, pair[0].getBytes(StandardCharsets.UTF_8));
-      bulk(out, pair[1].getBytes(StandardCharsets.UTF_8));
+    for (java.util.Map.Entry<String, String> pair : pairs.entrySet()) {
+      bulk(out, pair.getKey().getBytes(StandardCharsets.UTF_8));
+      bulk(out, pair.getValue().getBytes(StandardCharsets.UTF_8));
     }
   }
 
