@@ -224,7 +224,18 @@ public final class EventLoopServer implements Closeable {
     private void registerIncoming() {
       SocketChannel channel;
       while ((channel = incoming.poll()) != null) {
-        Connection c = new Connection(channel);
+        Connection c;
+        try {
+          c = new Connection(channel);
+        } catch (Throwable t) {
+          // Making the session failed: no connection to blame, but this socket must not leak
+          // (it is off the queue already). The loop then dies loudly, see run().
+          closeQuietly(channel);
+          open.decrementAndGet();
+          handled.incrementAndGet();
+          failed.incrementAndGet();
+          throw t;
+        }
         try {
           channel.configureBlocking(false);
           channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
