@@ -32,9 +32,12 @@ import org.slf4j.LoggerFactory;
  * so the server is strictly single-threaded. With {@link #setVirtualThreads} each connection
  * gets a virtual thread instead.
  *
- * <p>Failure is per connection: an exception from {@code processConnection} (bad bytes, a client
- * that hung up mid-frame, a client that sent nothing before the read timeout) closes that socket
- * and logs one line, never a stack trace, and the accept loop goes on. {@link #close()} stops
+ * <p>Failure is per connection: anything thrown by {@code processConnection} (bad bytes, a client
+ * that hung up mid-frame, a client that sent nothing before the read timeout, even an Error such
+ * as OutOfMemoryError) closes that socket and logs one line, never a stack trace, and the accept
+ * loop goes on. If the accept thread itself dies, the server closes and completes
+ * {@link #failure()}. A pool connection that waits for a worker longer than the read timeout is
+ * closed unserved (see {@code expireQueued}). {@link #close()} stops
  * accepting, closes the sockets still open, and waits for the workers; errors caused by the
  * shutdown itself are not logged.
  */
