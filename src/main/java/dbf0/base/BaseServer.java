@@ -4,6 +4,7 @@ import dbf0.common.RateLimitedLog;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -11,10 +12,13 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -28,9 +32,12 @@ import org.slf4j.LoggerFactory;
  * so the server is strictly single-threaded. With {@link #setVirtualThreads} each connection
  * gets a virtual thread instead.
  *
- * <p>Failure is per connection: an exception from {@code processConnection} (bad bytes, a client
- * that hung up mid-frame, a client that sent nothing before the read timeout) closes that socket
- * and logs one line, never a stack trace, and the accept loop goes on. {@link #close()} stops
+ * <p>Failure is per connection: anything thrown by {@code processConnection} (bad bytes, a client
+ * that hung up mid-frame, a client that sent nothing before the read timeout, even an Error such
+ * as OutOfMemoryError) closes that socket and logs one line, never a stack trace, and the accept
+ * loop goes on. If the accept thread itself dies, the server closes and completes
+ * {@link #failure()}. A pool connection that waits for a worker longer than the read timeout is
+ * closed unserved (see {@code expireQueued}). {@link #close()} stops
  * accepting, closes the sockets still open, and waits for the workers; errors caused by the
  * shutdown itself are not logged.
  */
@@ -53,11 +60,14 @@ public abstract class BaseServer implements Closeable {
   private volatile Duration readTimeout = DEFAULT_READ_TIMEOUT;
   private volatile boolean virtualThreads;
   private volatile int maxConnections = Integer.MAX_VALUE;
+
   private volatile int backlog = 1024;
   private volatile boolean closing;
   private ServerSocket serverSocket;
   private ExecutorService pool;
   private Thread acceptThread;
+  private Thread queueTimer;
+  private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
 
   /**
    * @param name used in thread names and log lines
@@ -106,15 +116,34 @@ public abstract class BaseServer implements Closeable {
       throw new IllegalStateException(name + " already started");
     }
     ServerSocket socket = new ServerSocket();
-    socket.setReuseAddress(true);
-    socket.bind(bindAddress, backlog);
+    try {
+      socket.setReuseAddress(true);
+      socket.bind(bindAddress, backlog);
+    } catch (IOException e) {
+      socket.close();
+      throw cannotListen(bindAddress, e);
+    }
     serverSocket = socket;
     if (virtualThreads) {
       pool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-virtual-", 0).factory());
     } else if (nThreads > 1) {
-      pool = Executors.newFixedThreadPool(nThreads, Thread.ofPlatform().name(name + "-worker-", 0).daemon().factory());
+      ThreadPoolExecutor fixed = new ThreadPoolExecutor(nThreads, nThreads, 0, TimeUnit.MILLISECONDS,
+          new LinkedBlockingQueue<>(), Thread.ofPlatform().name(name + "-worker-", 0).daemon().factory());
+      pool = fixed;
+      queueTimer = Thread.ofPlatform().name(name + "-queue-timer").daemon().start(() -> expireQueued(fixed));
     }
-    acceptThread = Thread.ofPlatform().name(name + "-accept").daemon().start(this::acceptLoop);
+    Acceptor<Socket> acceptor = new Acceptor<>(name, serverSocket::accept, open, maxConnections, this::dispatch,
+        () -> {
+          connectionsHandled.incrementAndGet();
+          connectionsFailed.incrementAndGet();
+        }, () -> closing, connectionLog, Thread::sleep);
+    acceptThread = Thread.ofPlatform().name(name + "-accept").daemon().start(() -> {
+      try {
+        acceptor.run();
+      } catch (Throwable t) {
+        fatal("accept thread", t);
+      }
+    });
   }
 
   /** The bound address; with port 0 this tells which port was chosen. */
@@ -149,34 +178,62 @@ public abstract class BaseServer implements Closeable {
     return connectionsFailed.get();
   }
 
-  private void acceptLoop() {
+  private void dispatch(Socket socket) {
+    if (pool == null) {
+      handle(socket);
+      return;
+    }
+    try {
+      pool.execute(new Queued(socket, System.nanoTime()));
+    } catch (RejectedExecutionException e) {
+      open.decrementAndGet();
+      closeQuietly(socket); // only happens while closing
+    }
+  }
+
+  /** A connection waiting for a pool worker, and since when. */
+  private final class Queued implements Runnable {
+    final Socket socket;
+    final long since;
+
+    Queued(Socket socket, long since) {
+      this.socket = socket;
+      this.since = since;
+    }
+
+    @Override
+    public void run() {
+      handle(socket);
+    }
+  }
+
+  /**
+   * With every pool worker held by a connection, new connections wait in the pool's queue, where
+   * the read timeout does not run yet (a worker starts it). Left alone they would wait for as
+   * long as the busy connections last, which clients that trickle bytes can make forever. So a
+   * connection that waited longer than the read timeout is closed, unserved, and the server logs
+   * that it is saturated: the wait for a worker is bounded by the read timeout (plus one check
+   * period, a quarter of it within 10..250 ms). It is still a wait: the pool model has as many
+   * connections in service as threads, which is its lesson; virtual and nio have no such queue.
+   */
+  private void expireQueued(ThreadPoolExecutor fixed) {
     while (!closing) {
-      Socket socket;
+      long timeoutNanos = readTimeout.toNanos();
       try {
-        socket = serverSocket.accept();
-      } catch (IOException e) {
-        if (closing) {
-          break;
-        }
-        connectionLog.warn("{}: accept failed: {}", name, e.toString());
-        continue;
+        Thread.sleep(Math.max(10, Math.min(250, timeoutNanos / 4_000_000L)));
+      } catch (InterruptedException e) {
+        return;
       }
-      if (open.incrementAndGet() > maxConnections) {
-        open.decrementAndGet();
-        connectionsHandled.incrementAndGet();
-        connectionsFailed.incrementAndGet();
-        connectionLog.warn("{}: refused a connection: the limit of {} connections is reached", name, maxConnections);
-        closeQuietly(socket);
-        continue;
-      }
-      if (pool == null) {
-        handle(socket);
-      } else {
-        try {
-          pool.execute(() -> handle(socket));
-        } catch (RejectedExecutionException e) {
+      long now = System.nanoTime();
+      for (Runnable task : fixed.getQueue()) {
+        // remove() decides the race with a worker taking the task: only one of them gets it
+        if (task instanceof Queued q && now - q.since > timeoutNanos && fixed.remove(q)) {
+          closeQuietly(q.socket);
           open.decrementAndGet();
-          closeQuietly(socket); // only happens while closing
+          connectionsHandled.incrementAndGet();
+          connectionsFailed.incrementAndGet();
+          connectionLog.warn("{}: saturated: all {} workers busy; closed a connection from {} after {} ms waiting "
+              + "for one", name, nThreads, q.socket.getRemoteSocketAddress(), (now - q.since) / 1_000_000L);
         }
       }
     }
@@ -190,7 +247,9 @@ public abstract class BaseServer implements Closeable {
       }
       socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis()));
       processConnection(socket);
-    } catch (IOException | RuntimeException e) {
+    } catch (Throwable e) {
+      // Any failure, an Error such as OutOfMemoryError included, costs this connection only: its
+      // buffers go with it and the worker lives on to serve the next one.
       if (!closing) {
         connectionsFailed.incrementAndGet();
         connectionLog.warn("{}: dropped connection from {}: {}", name, socket.getRemoteSocketAddress(), describe(e));
@@ -203,7 +262,7 @@ public abstract class BaseServer implements Closeable {
   }
 
   /** One line a student can read, instead of a stack trace. */
-  static String describe(Exception e) {
+  static String describe(Throwable e) {
     if (e instanceof SocketTimeoutException) {
       return "no bytes for the read timeout; closing (" + e.getMessage() + ")";
     }
@@ -213,7 +272,36 @@ public abstract class BaseServer implements Closeable {
     if (e instanceof SocketException) {
       return "socket error: " + e.getMessage();
     }
+    if (e instanceof Error) {
+      return e.toString(); // the class name is the news: OutOfMemoryError, StackOverflowError...
+    }
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  /** "cannot listen on 127.0.0.1:9000: Address already in use", keeping the exception's type. */
+  static IOException cannotListen(InetSocketAddress address, IOException e) {
+    String message = "cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e.getMessage();
+    IOException named = e instanceof BindException ? new BindException(message) : new IOException(message);
+    named.initCause(e);
+    return named;
+  }
+
+  /**
+   * The server cannot go on (its accept thread died): log once, stop, and complete
+   * {@link #failure()} so that the process can exit non-zero instead of staying half alive.
+   */
+  private void fatal(String what, Throwable t) {
+    if (closing) {
+      return;
+    }
+    LOG.error("{}: {} failed, shutting the server down: {}", name, what, t.toString());
+    failure.complete(t);
+    Thread.ofPlatform().name(name + "-fatal-close").daemon().start(this::close);
+  }
+
+  /** Completes with the cause if the server fails and shuts itself down; never completes otherwise. */
+  public CompletableFuture<Throwable> failure() {
+    return failure;
   }
 
   private static void closeQuietly(Socket socket) {
@@ -242,6 +330,9 @@ public abstract class BaseServer implements Closeable {
     openSockets.forEach(BaseServer::closeQuietly);
     try {
       acceptThread.join(5_000);
+      if (queueTimer != null) {
+        queueTimer.interrupt();
+      }
       if (pool != null) {
         pool.shutdownNow();
         if (!pool.awaitTermination(5, TimeUnit.SECONDS)) {

@@ -18,12 +18,21 @@ public interface ByteSession {
     /** Keep the connection and call again when more bytes arrive. */
     READ_MORE,
     /** Send what is in the output buffer, then close (v1's one operation per connection). */
-    CLOSE_AFTER_WRITE
+    CLOSE_AFTER_WRITE,
+    /**
+     * Replies passed {@link OutputBuffer#HIGH_WATER_MARK}: send them, and once they are gone call
+     * again with the input still buffered, whether or not new bytes arrive. Stopping here is what
+     * keeps one read full of pipelined requests from building an unbounded pile of replies.
+     */
+    FLUSH_FIRST
   }
 
   /**
    * Consumes every complete request at the front of {@code in} (which is in read mode; leave
    * the bytes of an incomplete request unconsumed) and appends the replies to {@code out}.
+   * Before decoding each request a session checks {@link OutputBuffer#aboveHighWater()} and,
+   * if so, returns {@link Next#FLUSH_FIRST} leaving the rest unconsumed: unsent replies then stay
+   * below the high-water mark plus one reply.
    *
    * @throws IOException when the stream can no longer be trusted: the server sends what is
    *     already in {@code out} (an error reply, for instance), closes, and logs one line

@@ -12,6 +12,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,7 +36,7 @@ public final class EventLoopServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(EventLoopServer.class);
   private static final int INITIAL_BUFFER = 4096;
   /** Stop reading from a connection while this many reply bytes wait to be sent to it. */
-  static final int HIGH_WATER_MARK = 1 << 20;
+  static final int HIGH_WATER_MARK = OutputBuffer.HIGH_WATER_MARK;
 
   private final String name;
   private final InetSocketAddress bindAddress;
@@ -52,6 +53,7 @@ public final class EventLoopServer implements Closeable {
   private ServerSocketChannel serverChannel;
   private Loop[] loops;
   private Thread acceptor;
+  private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
 
   /**
    * @param loops event-loop threads (the {@code threads} setting of the server)
@@ -80,15 +82,39 @@ public final class EventLoopServer implements Closeable {
       throw new IllegalStateException(name + " already started");
     }
     ServerSocketChannel channel = ServerSocketChannel.open();
-    channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-    channel.bind(bindAddress, backlog);
+    try {
+      channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+      channel.bind(bindAddress, backlog);
+    } catch (IOException e) {
+      channel.close();
+      throw BaseServer.cannotListen(bindAddress, e);
+    }
     serverChannel = channel;
     loops = new Loop[loopCount];
     for (int i = 0; i < loopCount; i++) {
       loops[i] = new Loop(Selector.open());
       loops[i].thread = Thread.ofPlatform().name(name + "-loop-" + i).daemon().start(loops[i]);
     }
-    acceptor = Thread.ofPlatform().name(name + "-accept").daemon().start(this::acceptLoop);
+    Acceptor<SocketChannel> accepting = new Acceptor<>(name, serverChannel::accept, open, maxConnections,
+        new java.util.function.Consumer<>() {
+          private int next;
+
+          @Override
+          public void accept(SocketChannel accepted) {
+            loops[next].add(accepted);
+            next = (next + 1) % loops.length;
+          }
+        }, () -> {
+          handled.incrementAndGet();
+          failed.incrementAndGet();
+        }, () -> closing, connectionLog, Thread::sleep);
+    acceptor = Thread.ofPlatform().name(name + "-accept").daemon().start(() -> {
+      try {
+        accepting.run();
+      } catch (Throwable t) {
+        fatal("accept thread", t);
+      }
+    });
   }
 
   public InetSocketAddress getLocalAddress() {
@@ -111,29 +137,23 @@ public final class EventLoopServer implements Closeable {
     return open.get();
   }
 
-  private void acceptLoop() {
-    int next = 0;
-    while (!closing) {
-      SocketChannel channel;
-      try {
-        channel = serverChannel.accept();
-      } catch (IOException e) {
-        if (!closing) {
-          connectionLog.warn("{}: accept failed: {}", name, e.toString());
-        }
-        continue;
-      }
-      if (open.incrementAndGet() > maxConnections) {
-        open.decrementAndGet();
-        handled.incrementAndGet();
-        failed.incrementAndGet();
-        connectionLog.warn("{}: refused a connection: the limit of {} connections is reached", name, maxConnections);
-        closeQuietly(channel);
-        continue;
-      }
-      loops[next].add(channel);
-      next = (next + 1) % loops.length;
+  /**
+   * A loop or the acceptor died of something no connection can be blamed for. Half a server,
+   * with the acceptor handing sockets to a dead loop, would hang its clients: instead it logs
+   * once, closes everything, and completes {@link #failure()} so the process exits non-zero.
+   */
+  private void fatal(String what, Throwable t) {
+    if (closing) {
+      return;
     }
+    LOG.error("{}: {} failed, shutting the server down: {}", name, what, t.toString());
+    failure.complete(t);
+    Thread.ofPlatform().name(name + "-fatal-close").daemon().start(this::close);
+  }
+
+  /** Completes with the cause if the server fails and shuts itself down; never completes otherwise. */
+  public CompletableFuture<Throwable> failure() {
+    return failure;
   }
 
   /** One connection's state, owned by one loop thread. */
@@ -145,6 +165,10 @@ public final class EventLoopServer implements Closeable {
     SelectionKey key;
     long lastActive = System.nanoTime();
     boolean closeAfterWrite;
+    /** The session returned FLUSH_FIRST: decode the buffered input again once replies drain. */
+    boolean paused;
+    /** The peer shut down its side; close once everything buffered is answered and sent. */
+    boolean inputClosed;
 
     Connection(SocketChannel channel) {
       this.channel = channel;
@@ -176,10 +200,8 @@ public final class EventLoopServer implements Closeable {
           registerIncoming();
           closeIdle();
         }
-      } catch (IOException | RuntimeException e) {
-        if (!closing) {
-          LOG.error("{}: event loop failed: {}", name, e.toString());
-        }
+      } catch (Throwable e) {
+        fatal(Thread.currentThread().getName(), e);
       } finally {
         for (SelectionKey key : selector.keys()) {
           if (key.attachment() instanceof Connection c) {
@@ -202,7 +224,18 @@ public final class EventLoopServer implements Closeable {
     private void registerIncoming() {
       SocketChannel channel;
       while ((channel = incoming.poll()) != null) {
-        Connection c = new Connection(channel);
+        Connection c;
+        try {
+          c = new Connection(channel);
+        } catch (Throwable t) {
+          // Making the session failed: no connection to blame, but this socket must not leak
+          // (it is off the queue already). The loop then dies loudly, see run().
+          closeQuietly(channel);
+          open.decrementAndGet();
+          handled.incrementAndGet();
+          failed.incrementAndGet();
+          throw t;
+        }
         try {
           channel.configureBlocking(false);
           channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -217,12 +250,15 @@ public final class EventLoopServer implements Closeable {
       Connection c = (Connection) key.attachment();
       try {
         if (key.isWritable()) {
-          flush(c);
+          drive(c);
         }
-        if (key.isValid() && key.isReadable()) {
+        // Ready-to-read may be stale after drive() stopped reading (paused, or end of stream seen).
+        if (key.isValid() && key.isReadable() && (key.interestOps() & SelectionKey.OP_READ) != 0) {
           read(c);
         }
-      } catch (IOException | RuntimeException e) {
+      } catch (Throwable e) {
+        // Whatever one connection's session throws, OutOfMemoryError included, costs that
+        // connection: it is closed and its buffers freed, and the loop serves the others.
         fail(c, e);
       }
     }
@@ -233,48 +269,74 @@ public final class EventLoopServer implements Closeable {
         int room = buffer.remaining();
         int n = c.channel.read(buffer);
         if (n < 0) {
-          int unconsumed = c.input.pending();
-          close(c);
-          c.session.onEndOfStream(unconsumed); // throws, and is counted, if a request was cut off
-          return;
+          // Half-closed: what is buffered still gets decoded and every reply sent (drive()), and
+          // only then does the connection close. Closing here would drop pipelined replies.
+          c.inputClosed = true;
+          break;
         }
         if (n == 0) {
           break;
         }
         c.lastActive = System.nanoTime();
-        ByteSession.Next next;
-        try {
-          next = c.session.onRead(c.input.forReading(), c.output);
-        } finally {
-          c.input.afterReading();
-        }
-        if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
-          c.closeAfterWrite = true;
+        decode(c);
+        if (c.closeAfterWrite || c.paused) {
           break;
         }
         if (n < room || c.output.pending() >= HIGH_WATER_MARK) {
           break; // drained the socket for now, or replies must go out first
         }
       }
-      flush(c);
+      drive(c);
     }
 
-    private void flush(Connection c) throws IOException {
-      boolean done = c.output.writeTo(c.channel);
-      if (!c.key.isValid()) {
-        return;
+    private void decode(Connection c) throws IOException {
+      ByteSession.Next next;
+      try {
+        next = c.session.onRead(c.input.forReading(), c.output);
+      } finally {
+        c.input.afterReading();
       }
-      if (done) {
+      c.paused = next == ByteSession.Next.FLUSH_FIRST;
+      if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
+        c.closeAfterWrite = true;
+      }
+    }
+
+    /**
+     * Sends what it can, and while the replies drain completely resumes a paused session on its
+     * buffered input; then sets what the connection waits for. Reading stops while replies pile
+     * up (backpressure), while the session is paused, and after the peer's end of stream.
+     */
+    private void drive(Connection c) throws IOException {
+      while (true) {
+        boolean done = c.output.isEmpty() || c.output.writeTo(c.channel);
+        if (!c.key.isValid()) {
+          return;
+        }
+        if (!done) {
+          c.lastActive = System.nanoTime();
+          boolean keepReading = !c.closeAfterWrite && !c.paused && !c.inputClosed
+              && c.output.pending() < HIGH_WATER_MARK;
+          c.key.interestOps(SelectionKey.OP_WRITE | (keepReading ? SelectionKey.OP_READ : 0));
+          return;
+        }
         c.output.trimTo(INITIAL_BUFFER);
         if (c.closeAfterWrite) {
           close(c);
           return;
         }
+        if (c.paused) {
+          decode(c); // the replies are gone: decode more of what is already buffered
+          continue;
+        }
+        if (c.inputClosed) {
+          int unconsumed = c.input.pending();
+          close(c);
+          c.session.onEndOfStream(unconsumed); // throws, and is counted, if a request was cut off
+          return;
+        }
         c.key.interestOps(SelectionKey.OP_READ);
-      } else {
-        c.lastActive = System.nanoTime();
-        boolean keepReading = !c.closeAfterWrite && c.output.pending() < HIGH_WATER_MARK;
-        c.key.interestOps(SelectionKey.OP_WRITE | (keepReading ? SelectionKey.OP_READ : 0));
+        return;
       }
     }
 
@@ -291,7 +353,7 @@ public final class EventLoopServer implements Closeable {
       }
     }
 
-    private void fail(Connection c, Exception e) {
+    private void fail(Connection c, Throwable e) {
       if (c.key != null && !c.key.isValid()) {
         // already closed: end of stream mid-request, reported by onEndOfStream
         if (!closing) {
@@ -363,7 +425,9 @@ public final class EventLoopServer implements Closeable {
       acceptor.join(5_000);
       for (Loop loop : loops) {
         loop.selector.wakeup();
-        loop.thread.join(5_000);
+        if (loop.thread != Thread.currentThread()) {
+          loop.thread.join(5_000);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

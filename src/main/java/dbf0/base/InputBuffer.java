@@ -3,9 +3,15 @@ package dbf0.base;
 import java.nio.ByteBuffer;
 
 /**
- * A connection's unparsed input. Starts small and grows only as far as the session asks
- * ({@link ByteSession#bytesNeeded()}), which the protocol bounds by its frame limit: a length
- * field can never make the server allocate more than that.
+ * A connection's unparsed input. Starts at {@code initialCapacity} and grows only when it is
+ * full, by at most doubling, and never past what the session says it needs
+ * ({@link ByteSession#bytesNeeded()}) unless that is unknown (0). A length header alone
+ * therefore allocates nothing: six bytes announcing a 16 MiB frame cost the initial 4 KiB, and
+ * the buffer reaches 16 MiB only once about 8 MiB have actually arrived.
+ *
+ * <p>Bound: {@code capacity <= max(initialCapacity, 2 * bytes buffered)}, and while growing the
+ * old and new arrays coexist for one copy, so at most three times the buffered bytes. The
+ * buffered bytes are at most one request, which each protocol bounds by its frame limit.
  */
 public final class InputBuffer {
 
@@ -17,15 +23,18 @@ public final class InputBuffer {
     this.buffer = ByteBuffer.allocate(initialCapacity);
   }
 
-  /** The buffer in write mode, with room for at least {@code needed} bytes in total. */
+  /**
+   * The buffer in write mode with room for at least one more byte. {@code needed} (the bytes
+   * the session wants buffered in total, 0 if unknown) caps growth; it never sizes it alone.
+   */
   public ByteBuffer forWriting(int needed) {
-    if (needed > buffer.capacity()) {
-      ByteBuffer bigger = ByteBuffer.allocate(Math.max(needed, Math.min(buffer.capacity() * 2, Integer.MAX_VALUE - 8)));
-      buffer.flip();
-      bigger.put(buffer);
-      buffer = bigger;
-    } else if (!buffer.hasRemaining() && buffer.capacity() < Integer.MAX_VALUE / 2) {
-      ByteBuffer bigger = ByteBuffer.allocate(buffer.capacity() * 2);
+    if (!buffer.hasRemaining()) {
+      int capacity = buffer.capacity();
+      int doubled = capacity <= (Integer.MAX_VALUE - 8) / 2 ? capacity * 2 : Integer.MAX_VALUE - 8;
+      // Grow no further than the session asked for: a frame that ends exactly at the buffer's end
+      // then needs no larger array. A full buffer always gains at least one byte of room.
+      int target = needed > capacity ? Math.min(doubled, needed) : doubled;
+      ByteBuffer bigger = ByteBuffer.allocate(target);
       buffer.flip();
       bigger.put(buffer);
       buffer = bigger;
@@ -50,5 +59,10 @@ public final class InputBuffer {
   /** Unconsumed bytes (in write mode). */
   public int pending() {
     return buffer.position();
+  }
+
+  /** The array's size, for tests of the bound above. */
+  public int capacity() {
+    return buffer.capacity();
   }
 }

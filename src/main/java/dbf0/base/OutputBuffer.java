@@ -11,6 +11,12 @@ import java.nio.channels.WritableByteChannel;
  */
 public final class OutputBuffer {
 
+  /**
+   * Sessions stop decoding while this many reply bytes wait to be sent (see
+   * {@link ByteSession.Next#FLUSH_FIRST}), so pending replies stay below this plus one reply.
+   */
+  public static final int HIGH_WATER_MARK = 1 << 20;
+
   private ByteBuffer buffer;
 
   public OutputBuffer(int initialCapacity) {
@@ -41,6 +47,11 @@ public final class OutputBuffer {
   /** Bytes waiting to be written. */
   public int pending() {
     return buffer.position();
+  }
+
+  /** True once the pending replies reach {@link #HIGH_WATER_MARK}: decode no more for now. */
+  public boolean aboveHighWater() {
+    return buffer.position() >= HIGH_WATER_MARK;
   }
 
   public boolean isEmpty() {

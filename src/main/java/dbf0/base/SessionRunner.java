@@ -23,15 +23,19 @@ public final class SessionRunner {
     OutputStream out = socket.getOutputStream();
     InputBuffer input = new InputBuffer(INITIAL_BUFFER);
     OutputBuffer output = new OutputBuffer(INITIAL_BUFFER);
+    ByteSession.Next next = ByteSession.Next.READ_MORE;
     while (true) {
-      ByteBuffer buffer = input.forWriting(session.bytesNeeded());
-      int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
-      if (n < 0) {
-        session.onEndOfStream(input.pending());
-        return;
+      if (next != ByteSession.Next.FLUSH_FIRST) {
+        ByteBuffer buffer = input.forWriting(session.bytesNeeded());
+        int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+        if (n < 0) {
+          session.onEndOfStream(input.pending());
+          return;
+        }
+        buffer.position(buffer.position() + n);
       }
-      buffer.position(buffer.position() + n);
-      ByteSession.Next next;
+      // After FLUSH_FIRST the replies went out below (a blocking write waits for the client to
+      // take them), and the session decodes more of what is already buffered.
       try {
         next = session.onRead(input.forReading(), output);
       } finally {

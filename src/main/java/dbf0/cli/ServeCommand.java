@@ -51,9 +51,15 @@ public final class ServeCommand implements Callable<Integer> {
       description = "pool (fixed thread pool), virtual (a virtual thread per connection) or nio (--threads event loops) (default: ${DEFAULT-VALUE})")
   String serverModel;
 
-  @Option(names = "--max-connections", defaultValue = "10000", paramLabel = "N",
-      description = "connections beyond this many at once are closed on accept (default: ${DEFAULT-VALUE})")
-  int maxConnections;
+  @Option(names = "--max-connections", paramLabel = "N",
+      description = "connections beyond this many at once are closed on accept (default: what ulimit -n allows "
+          + "less 64 descriptors of headroom, at most 10000)")
+  Integer maxConnections;
+
+  @Option(names = "--inline", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "accept RESP inline commands, typed at a telnet prompt (default: on; --no-inline refuses them). "
+          + "Lines that look like HTTP always close the connection")
+  boolean inline;
 
   @Option(names = "--backlog", defaultValue = "1024", paramLabel = "N",
       description = "the kernel's queue of connections not yet accepted (default: ${DEFAULT-VALUE}; the seed used 50)")
@@ -80,7 +86,9 @@ public final class ServeCommand implements Callable<Integer> {
     try {
       model = ServerModel.parse(serverModel);
       server = new KeyValueServer(ServerOptions.defaults().withBindAddress(new InetSocketAddress(bind, port))
-          .withModel(model).withThreads(threads).withMaxConnections(maxConnections).withIdleTimeout(idleTimeout).withBacklog(backlog),
+          .withModel(model).withThreads(threads)
+          .withMaxConnections(maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
+          .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline),
           MapBackends.create(map));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
@@ -100,7 +108,15 @@ public final class ServeCommand implements Callable<Integer> {
       stopped.countDown();
     }, "shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
+    // A server that failed as a whole (an event loop died) has closed itself: exit non-zero
+    // rather than linger half alive.
+    server.failure().thenRun(stopped::countDown);
     stopped.await();
+    Throwable failure = server.failure().getNow(null);
+    if (failure != null) {
+      spec.commandLine().getErr().printf("dbf0 server failed: %s%n", failure);
+      return 1;
+    }
     return 0;
   }
 }

@@ -39,78 +39,157 @@ public final class Resp {
   public record Command(List<byte[]> args) implements Parsed {}
 
   /**
-   * Parses the command at the front of {@code in} (read mode).
+   * Parses the command at the front of {@code in} (read mode); on {@link Incomplete} nothing is
+   * consumed. Every call starts the command again, so a server receiving a large command in
+   * pieces keeps a {@link Parser} per connection instead.
    *
    * @throws ProtocolException for malformed or over-limit input; the caller replies with the
    *     message as an error and closes
    */
   public static Parsed parse(ByteBuffer in, int maxArgs, int maxBulkBytes, int maxInlineBytes) throws ProtocolException {
-    if (!in.hasRemaining()) {
-      return new Incomplete(1);
+    int start = in.position();
+    Parsed parsed = new Parser(maxArgs, maxBulkBytes, maxInlineBytes, Long.MAX_VALUE).next(in);
+    if (parsed instanceof Incomplete incomplete) {
+      int consumed = in.position() - start;
+      in.position(start);
+      return new Incomplete((int) Math.min(Integer.MAX_VALUE, (long) consumed + incomplete.neededBytes()));
     }
-    return in.get(in.position()) == '*' ? parseArray(in, maxArgs, maxBulkBytes) : parseInline(in, maxInlineBytes);
+    return parsed;
   }
 
-  private static Parsed parseArray(ByteBuffer in, int maxArgs, int maxBulkBytes) throws ProtocolException {
-    int at = in.position();
-    int lineEnd = findCrlf(in, at, 32);
-    if (lineEnd < 0) {
-      return new Incomplete(in.remaining() + 1);
+  /**
+   * A connection's parser. It consumes each argument of an array as soon as it is complete and
+   * keeps it, and remembers how far it has searched an inline line for its end, so a command
+   * that arrives in many reads is examined once: work is linear in its size, where restarting
+   * at every read is quadratic (a DEL of a million keys arriving 64 KiB at a time).
+   *
+   * <p>{@link Incomplete} here means "nothing more to do until more bytes arrive"; the bytes of
+   * finished arguments are consumed, and {@code neededBytes} counts from the new position.
+   */
+  public static final class Parser {
+
+    private final int maxArgs;
+    private final int maxBulkBytes;
+    private final int maxInlineBytes;
+    private final long maxCommandBytes;
+    private List<byte[]> args; // non-null while inside an array
+    private long argsLeft;
+    private long commandBytes;
+    private int inlineSearched; // bytes of an unfinished inline line already searched for its end
+    private long examined;
+
+    /**
+     * @param maxCommandBytes an array command's bytes on the wire, all arguments together: the
+     *     arguments are kept in memory until the command is complete, so this bounds them
+     */
+    public Parser(int maxArgs, int maxBulkBytes, int maxInlineBytes, long maxCommandBytes) {
+      this.maxArgs = maxArgs;
+      this.maxBulkBytes = maxBulkBytes;
+      this.maxInlineBytes = maxInlineBytes;
+      this.maxCommandBytes = maxCommandBytes;
     }
-    long count = parseNumber(in, at + 1, lineEnd, "multibulk length");
-    if (count > maxArgs) {
-      throw new ProtocolException("Protocol error: invalid multibulk length " + count + " (at most " + maxArgs + ")");
+
+    /** True while an array's arguments are still arriving. */
+    public boolean inArray() {
+      return args != null;
     }
-    at = lineEnd + 2;
-    List<byte[]> args = new ArrayList<>((int) Math.max(0, count));
-    for (long i = 0; i < count; i++) {
-      if (at >= in.limit()) {
-        return new Incomplete(at - in.position() + 1);
-      }
-      if (in.get(at) != '$') {
-        throw new ProtocolException("Protocol error: expected '$', got '" + printable(in.get(at)) + "'");
-      }
-      int end = findCrlf(in, at, 32);
-      if (end < 0) {
-        return new Incomplete(at - in.position() + 32);
-      }
-      long length = parseNumber(in, at + 1, end, "bulk length");
-      if (length < 0 || length > maxBulkBytes) {
-        throw new ProtocolException("Protocol error: invalid bulk length " + length + " (at most " + maxBulkBytes + ")");
-      }
-      int dataStart = end + 2;
-      long frameEnd = (long) dataStart + length + 2;
-      if (frameEnd > in.limit()) {
-        return new Incomplete((int) Math.min(Integer.MAX_VALUE, frameEnd - in.position()));
-      }
-      if (in.get(dataStart + (int) length) != '\r' || in.get(dataStart + (int) length + 1) != '\n') {
-        throw new ProtocolException("Protocol error: bulk string not followed by CRLF");
-      }
-      byte[] arg = new byte[(int) length];
-      in.get(dataStart, arg);
-      args.add(arg);
-      at = (int) frameEnd;
+
+    /** Bytes looked at so far, over all commands: a test's measure of parsing work. */
+    public long examined() {
+      return examined;
     }
-    in.position(at);
-    return new Command(args);
+
+    /** The next command, or Incomplete; see the class comment for what is consumed. */
+    public Parsed next(ByteBuffer in) throws ProtocolException {
+      if (args == null) {
+        if (!in.hasRemaining()) {
+          return new Incomplete(1);
+        }
+        if (in.get(in.position()) != '*') {
+          return inline(in);
+        }
+        int at = in.position();
+        int lineEnd = findCrlf(in, at, 32);
+        examined += (lineEnd < 0 ? in.limit() : lineEnd + 2) - at;
+        if (lineEnd < 0) {
+          return new Incomplete(in.remaining() + 1);
+        }
+        long count = parseNumber(in, at + 1, lineEnd, "multibulk length");
+        if (count > maxArgs) {
+          throw new ProtocolException("Protocol error: invalid multibulk length " + count + " (at most " + maxArgs + ")");
+        }
+        in.position(lineEnd + 2);
+        commandBytes = lineEnd + 2 - at;
+        args = new ArrayList<>((int) Math.max(0, Math.min(count, 1024)));
+        argsLeft = count;
+      }
+      while (argsLeft > 0) {
+        int at = in.position();
+        if (at >= in.limit()) {
+          return new Incomplete(1);
+        }
+        if (in.get(at) != '$') {
+          throw new ProtocolException("Protocol error: expected '$', got '" + printable(in.get(at)) + "'");
+        }
+        int end = findCrlf(in, at, 32);
+        if (end < 0) {
+          examined += in.limit() - at;
+          return new Incomplete(in.remaining() + 32);
+        }
+        long length = parseNumber(in, at + 1, end, "bulk length");
+        if (length < 0 || length > maxBulkBytes) {
+          throw new ProtocolException("Protocol error: invalid bulk length " + length + " (at most " + maxBulkBytes + ")");
+        }
+        int dataStart = end + 2;
+        long frameEnd = (long) dataStart + length + 2;
+        if (commandBytes + (frameEnd - at) > maxCommandBytes) {
+          throw new ProtocolException("Protocol error: command longer than " + maxCommandBytes + " bytes");
+        }
+        if (frameEnd > in.limit()) {
+          examined += dataStart - at; // parsed again when the data is here: at most 34 bytes a read
+          return new Incomplete((int) Math.min(Integer.MAX_VALUE, frameEnd - at));
+        }
+        if (in.get(dataStart + (int) length) != '\r' || in.get(dataStart + (int) length + 1) != '\n') {
+          throw new ProtocolException("Protocol error: bulk string not followed by CRLF");
+        }
+        byte[] arg = new byte[(int) length];
+        in.get(dataStart, arg);
+        args.add(arg);
+        examined += frameEnd - at;
+        commandBytes += frameEnd - at;
+        in.position((int) frameEnd);
+        argsLeft--;
+      }
+      List<byte[]> done = args;
+      args = null;
+      return new Command(done);
+    }
+
+    private Parsed inline(ByteBuffer in) throws ProtocolException {
+      int at = in.position();
+      int newline = -1;
+      int scanEnd = Math.min(in.limit(), at + maxInlineBytes + 2);
+      for (int i = at + inlineSearched; i < scanEnd; i++) {
+        examined++;
+        if (in.get(i) == '\n') {
+          newline = i;
+          break;
+        }
+      }
+      if (newline < 0) {
+        if (in.limit() - at > maxInlineBytes) {
+          throw new ProtocolException("Protocol error: too big inline request (at most " + maxInlineBytes + " bytes)");
+        }
+        inlineSearched = Math.max(0, scanEnd - at);
+        return new Incomplete(in.remaining() + 1);
+      }
+      inlineSearched = 0;
+      return splitInline(in, at, newline);
+    }
   }
 
-  private static Parsed parseInline(ByteBuffer in, int maxInlineBytes) throws ProtocolException {
-    int at = in.position();
-    int newline = -1;
-    int scanEnd = Math.min(in.limit(), at + maxInlineBytes + 2);
-    for (int i = at; i < scanEnd; i++) {
-      if (in.get(i) == '\n') {
-        newline = i;
-        break;
-      }
-    }
-    if (newline < 0) {
-      if (in.limit() - at > maxInlineBytes) {
-        throw new ProtocolException("Protocol error: too big inline request (at most " + maxInlineBytes + " bytes)");
-      }
-      return new Incomplete(in.remaining() + 1);
-    }
+  /** Splits the inline line ending at {@code newline} into words, and consumes it. */
+  private static Parsed splitInline(ByteBuffer in, int at, int newline) {
     int end = newline > at && in.get(newline - 1) == '\r' ? newline - 1 : newline;
     byte[] line = new byte[end - at];
     in.get(at, line);

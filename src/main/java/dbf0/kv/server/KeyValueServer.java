@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A key/value server over any {@link Map}. Each connection's first bytes choose its protocol
@@ -109,6 +110,14 @@ public final class KeyValueServer implements Closeable {
       throw new IllegalStateException("not started");
     }
     return eventLoop;
+  }
+
+  /**
+   * Completes with the cause if the server fails as a whole (an event loop or the accept thread
+   * died) and has shut itself down; a failing connection never completes it.
+   */
+  public CompletableFuture<Throwable> failure() {
+    return blocking != null ? blocking.failure() : running().failure();
   }
 
   /** The number of entries in the map (racy for a HashMap, like everything else about it). */

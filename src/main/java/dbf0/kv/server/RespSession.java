@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import dbf0.base.ByteSession;
 import dbf0.base.OutputBuffer;
+import dbf0.common.RateLimitedLog;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.Resp;
@@ -9,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Redis protocol (RESP2) on the server, so that redis-cli, redis-benchmark and Redis client
@@ -28,22 +30,34 @@ final class RespSession implements ByteSession {
   private static final byte[] EMPTY_ARRAY = Resp.arrayHeader(0);
   private static final int MAX_ARGS = 1024 * 1024;
   private static final int MAX_INLINE = 64 * 1024;
+  private static final RateLimitedLog HTTP_LOG = new RateLimitedLog(LoggerFactory.getLogger(RespSession.class), 5);
 
   private final ServerContext context;
-  private final int maxBulk;
+  private final Resp.Parser parser;
+  /** The largest reply one command may build (MGET's); see {@link #mget}. */
+  private final int maxReplyBytes;
+  private boolean firstCommand = true;
   private int needed;
 
   RespSession(ServerContext context) {
     this.context = context;
-    this.maxBulk = Math.max(context.limits.maxKeyBytes(), context.limits.maxValueBytes());
+    int maxBulk = Math.max(context.limits.maxKeyBytes(), context.limits.maxValueBytes());
+    // One command, like one v2 frame, holds at most maxFrameBytes: its arguments stay in memory
+    // until it is complete, and its reply is built whole.
+    this.parser = new Resp.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
+    this.maxReplyBytes = context.limits.maxFrameBytes();
   }
 
   @Override
   public Next onRead(ByteBuffer in, OutputBuffer out) throws ProtocolException {
     while (true) {
+      if (out.aboveHighWater()) {
+        return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
+      }
       Resp.Parsed parsed;
+      boolean inline = !parser.inArray() && in.hasRemaining() && in.get(in.position()) != '*';
       try {
-        parsed = Resp.parse(in, MAX_ARGS, maxBulk, MAX_INLINE);
+        parsed = parser.next(in);
       } catch (ProtocolException e) {
         out.put(Resp.error("ERR " + e.getMessage()));
         throw e;
@@ -54,14 +68,49 @@ final class RespSession implements ByteSession {
       }
       needed = 0;
       List<byte[]> args = ((Resp.Command) parsed).args();
+      if (inline) {
+        refuseHttp(args);
+        if (!context.options.inlineCommands() && !args.isEmpty()) {
+          out.put(Resp.error("ERR inline commands are off on this server (--no-inline): send RESP arrays, as redis-cli does"));
+          throw new ProtocolException("inline command refused: inline commands are off (--no-inline)");
+        }
+      }
       if (args.isEmpty()) {
         continue; // a blank inline line: Redis ignores it too
       }
+      firstCommand = false;
       context.commandsProcessed.increment();
       if (execute(args, out)) {
         return Next.CLOSE_AFTER_WRITE;
       }
     }
+  }
+
+  /**
+   * A web page in a local browser can POST to a loopback port, and a capital letter starts an
+   * inline command: the request line and headers would be read as commands, and a text/plain
+   * body of "SET ..." or "FLUSHALL" lines executed. A line that looks like HTTP (a request
+   * line ending in HTTP/x, a POST, or a header such as Host:) closes the connection before
+   * anything from it runs, as Redis does.
+   */
+  private void refuseHttp(List<byte[]> args) throws ProtocolException {
+    if (args.isEmpty()) {
+      return;
+    }
+    String first = new String(args.get(0), StandardCharsets.ISO_8859_1);
+    String last = new String(args.get(args.size() - 1), StandardCharsets.ISO_8859_1);
+    boolean http = first.equalsIgnoreCase("POST") || first.endsWith(":")
+        || (args.size() == 3 && last.startsWith("HTTP/")); // METHOD target HTTP/1.1
+    if (http) {
+      HTTP_LOG.warn("RESP: closed a connection whose {} looks like HTTP ({}): a browser or a cross-protocol "
+          + "attack; nothing from it was run", firstCommand ? "first line" : "line", printable(first));
+      throw new ProtocolException("an HTTP request is not a RESP command; closing");
+    }
+  }
+
+  private static String printable(String s) {
+    String cut = s.length() > 32 ? s.substring(0, 32) + "..." : s;
+    return cut.replaceAll("[^\\x20-\\x7e]", "?");
   }
 
   /** Runs one command, appends its reply; returns true if the connection should close (QUIT). */
@@ -96,17 +145,7 @@ final class RespSession implements ByteSession {
       case "SET" -> set(args, out);
       case "DEL" -> countKeys(args, out, "del", k -> context.map.remove(k) != null);
       case "EXISTS" -> countKeys(args, out, "exists", context.map::containsKey);
-      case "MGET" -> {
-        if (n < 2) {
-          wrongArgs(out, "mget");
-        } else {
-          out.put(Resp.arrayHeader(n - 1));
-          for (int i = 1; i < n; i++) {
-            ByteArrayWrapper value = context.map.get(key(args.get(i)));
-            bulk(out, value == null ? null : value.getArray());
-          }
-        }
-      }
+      case "MGET" -> mget(args, out);
       case "MSET" -> {
         if (n < 3 || n % 2 == 0) {
           wrongArgs(out, "mset");
@@ -153,6 +192,35 @@ final class RespSession implements ByteSession {
           + "', with args beginning with: " + argsPreview(args)));
     }
     return false;
+  }
+
+  /**
+   * MGET looks every value up first and answers an error instead when the reply would pass
+   * {@code maxReplyBytes} (the v2 frame limit, 16 MiB by default): 400 copies of a 1 MiB value
+   * asked for in 3.6 KB must not build 400 MiB of reply. The values looked up are the ones
+   * sent, so no concurrent writer can make the reply larger than what was checked.
+   */
+  private void mget(List<byte[]> args, OutputBuffer out) {
+    int n = args.size();
+    if (n < 2) {
+      wrongArgs(out, "mget");
+      return;
+    }
+    byte[][] values = new byte[n - 1][];
+    long size = Resp.arrayHeader(n - 1).length;
+    for (int i = 1; i < n; i++) {
+      ByteArrayWrapper value = context.map.get(key(args.get(i)));
+      values[i - 1] = value == null ? null : value.getArray();
+      size += Resp.bulkSize(values[i - 1]);
+      if (size > maxReplyBytes) {
+        out.put(Resp.error("ERR MGET reply would exceed " + maxReplyBytes + " bytes; ask for fewer keys at a time"));
+        return;
+      }
+    }
+    out.put(Resp.arrayHeader(n - 1));
+    for (byte[] value : values) {
+      bulk(out, value);
+    }
   }
 
   /** DEL and EXISTS: apply {@code test} to every key argument and answer how many were true. */
@@ -209,21 +277,23 @@ final class RespSession implements ByteSession {
       out.put(Resp.error("ERR dbf0 supports only CONFIG GET parameter"));
       return;
     }
-    List<String[]> pairs = new java.util.ArrayList<>();
+    // Each parameter answers once however often it is asked for: a million "save"s must not
+    // turn a 10 MB command into a 20 MB reply.
+    java.util.Map<String, String> pairs = new java.util.LinkedHashMap<>();
     for (int i = 2; i < args.size(); i++) {
       String param = lower(args.get(i));
       switch (param) {
-        case "save" -> pairs.add(new String[] {"save", ""});
-        case "appendonly" -> pairs.add(new String[] {"appendonly", "no"});
-        case "databases" -> pairs.add(new String[] {"databases", "1"});
-        case "maxclients" -> pairs.add(new String[] {"maxclients", Integer.toString(context.options.maxConnections())});
+        case "save" -> pairs.put("save", "");
+        case "appendonly" -> pairs.put("appendonly", "no");
+        case "databases" -> pairs.put("databases", "1");
+        case "maxclients" -> pairs.put("maxclients", Integer.toString(context.options.maxConnections()));
         default -> { } // unknown parameters match nothing, as in Redis
       }
     }
     out.put(Resp.arrayHeader(pairs.size() * 2));
-    for (String[] pair : pairs) {
-      bulk(out, pair[0].getBytes(StandardCharsets.UTF_8));
-      bulk(out, pair[1].getBytes(StandardCharsets.UTF_8));
+    for (java.util.Map.Entry<String, String> pair : pairs.entrySet()) {
+      bulk(out, pair.getKey().getBytes(StandardCharsets.UTF_8));
+      bulk(out, pair.getValue().getBytes(StandardCharsets.UTF_8));
     }
   }
 
@@ -249,6 +319,11 @@ final class RespSession implements ByteSession {
       s.append('\'').append(new String(args.get(i), StandardCharsets.UTF_8)).append("' ");
     }
     return s.toString();
+  }
+
+  /** Bytes the parser has examined over the connection's life, for tests of its linearity. */
+  long parseWork() {
+    return parser.examined();
   }
 
   @Override

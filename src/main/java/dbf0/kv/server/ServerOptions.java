@@ -15,6 +15,9 @@ import java.time.Duration;
  * @param limits protocol v2's maxima for keys, values, frames and batches
  * @param backlog the kernel's queue of connections not yet accepted; past it, a client's
  *     connection attempt is dropped and retried a second later (the seed used 50)
+ * @param inlineCommands whether RESP inline commands (a line of words, as typed into telnet)
+ *     are accepted; arrays, which every Redis tool sends, always are. Lines that look like HTTP
+ *     close the connection either way (see {@link RespSession})
  */
 public record ServerOptions(
     InetSocketAddress bindAddress,
@@ -23,9 +26,19 @@ public record ServerOptions(
     int maxConnections,
     Duration idleTimeout,
     ProtocolLimits limits,
-    int backlog) {
+    int backlog,
+    boolean inlineCommands) {
 
-  public static final int DEFAULT_MAX_CONNECTIONS = 10_000;
+  /** The cap on the default connection limit, whatever the file descriptor limit allows. */
+  public static final int MAX_DEFAULT_CONNECTIONS = 10_000;
+  /** File descriptors left for the JVM's own files (jars, logs, the listening socket...). */
+  public static final int FD_HEADROOM = 64;
+  /**
+   * The default connection limit: what {@code ulimit -n} (the soft limit) allows after
+   * {@link #FD_HEADROOM}, at most {@link #MAX_DEFAULT_CONNECTIONS}. A limit above the file
+   * descriptors the process may open is no limit: accept fails with "Too many open files" first.
+   */
+  public static final int DEFAULT_MAX_CONNECTIONS = defaultMaxConnections(maxFileDescriptors());
   public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
   public static final int DEFAULT_BACKLOG = 1024;
   /** The seed's ServerSocket backlog, which its write-heavy runs overflow. */
@@ -46,37 +59,57 @@ public record ServerOptions(
     }
   }
 
+  /** The process's soft limit on open file descriptors, or -1 where the JVM cannot tell. */
+  static long maxFileDescriptors() {
+    if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+      return unix.getMaxFileDescriptorCount();
+    }
+    return -1;
+  }
+
+  static int defaultMaxConnections(long maxFds) {
+    if (maxFds < 0) {
+      return MAX_DEFAULT_CONNECTIONS;
+    }
+    return (int) Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, maxFds - FD_HEADROOM));
+  }
+
   /** The seed's set-up: a pool of {@code threads} on loopback, any free port. */
   public static ServerOptions defaults() {
     return new ServerOptions(new InetSocketAddress("127.0.0.1", 0), ServerModel.POOL, 4, DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG);
+        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG, true);
   }
 
   public ServerOptions withBindAddress(InetSocketAddress address) {
-    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog);
+    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
   }
 
   public ServerOptions withModel(ServerModel m) {
-    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog);
+    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
   }
 
   public ServerOptions withThreads(int n) {
-    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog);
+    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog, inlineCommands);
   }
 
   public ServerOptions withMaxConnections(int n) {
-    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog);
+    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog, inlineCommands);
   }
 
   public ServerOptions withLimits(ProtocolLimits l) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog, inlineCommands);
   }
 
   public ServerOptions withBacklog(int n) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n, inlineCommands);
   }
 
   public ServerOptions withIdleTimeout(Duration d) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog, inlineCommands);
+  }
+
+  public ServerOptions withInlineCommands(boolean on) {
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, on);
   }
 }

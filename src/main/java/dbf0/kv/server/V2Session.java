@@ -12,6 +12,7 @@ import dbf0.kv.protocol.V2Codec;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -28,6 +29,8 @@ final class V2Session implements ByteSession {
 
   private static final Response OK = new Response.Ok();
   private static final Response NOT_FOUND = new Response.NotFound();
+  /** A batch reply's type byte and element count. */
+  private static final long BATCH_HEADER = 1 + 4;
 
   private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
   private final ProtocolLimits limits;
@@ -49,6 +52,9 @@ final class V2Session implements ByteSession {
         preambleSeen = true;
       }
       while (true) {
+        if (out.aboveHighWater()) {
+          return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
+        }
         DecodeResult<Request> result = V2Codec.decodeRequest(in, limits);
         switch (result) {
           case DecodeResult.Incomplete<Request> incomplete -> {
@@ -77,18 +83,73 @@ final class V2Session implements ByteSession {
       }
       case Request.Delete delete -> map.remove(delete.key()) != null ? OK : NOT_FOUND;
       case Request.Ping ping -> OK;
-      case Request.Batch batch -> {
-        List<Response> replies = new ArrayList<>(batch.ops().size());
-        for (Request op : batch.ops()) {
-          replies.add(apply(op));
-        }
-        yield new Response.Batch(replies);
-      }
+      case Request.Batch batch -> applyBatch(batch);
     };
   }
 
+  /**
+   * A batch's reply must fit in one frame. Its size is worked out first, from the sizes of the
+   * values its GETs would read now, and a batch whose reply would not fit gets an ERROR reply
+   * with nothing applied. GETs see the batch's own earlier SETs and DELETEs, so the dry run
+   * tracks those in a small overlay instead of touching the map.
+   *
+   * <p>Race, honestly: another connection can grow a value between the check and the apply. The
+   * apply then keeps a budget too, and a GET whose value no longer fits is answered with an
+   * ERROR element in place of the value; the batch's writes are applied either way.
+   */
+  private Response applyBatch(Request.Batch batch) {
+    long budget = limits.maxFrameBytes() - BATCH_HEADER;
+    Map<ByteArrayWrapper, ByteArrayWrapper> overlay = new HashMap<>();
+    long size = 0;
+    for (Request op : batch.ops()) {
+      size += switch (op) {
+        case Request.Get get -> {
+          ByteArrayWrapper value = overlay.containsKey(get.key()) ? overlay.get(get.key()) : map.get(get.key());
+          yield elementSize(value == null ? NOT_FOUND : new Response.Value(value));
+        }
+        case Request.Set set -> {
+          overlay.put(set.key(), set.value());
+          yield elementSize(OK);
+        }
+        case Request.Delete delete -> {
+          overlay.put(delete.key(), null);
+          yield elementSize(OK);
+        }
+        default -> elementSize(apply(op)); // PING: no effect, fixed size
+      };
+      if (size > budget) {
+        return new Response.Error("batch reply would exceed the " + limits.maxFrameBytes()
+            + "-byte frame limit; nothing applied (ask for fewer or smaller values per batch)");
+      }
+    }
+    List<Response> replies = new ArrayList<>(batch.ops().size());
+    for (Request op : batch.ops()) {
+      Response reply = apply(op);
+      long bytes = elementSize(reply);
+      if (bytes > budget) {
+        reply = new Response.Error("value grew past the batch's reply limit while the batch ran");
+        bytes = elementSize(reply);
+      }
+      budget -= bytes;
+      replies.add(reply);
+    }
+    return new Response.Batch(replies);
+  }
+
+  /** Bytes a reply takes as an element of a batch reply: its frame without the frame header. */
+  private static long elementSize(Response reply) {
+    return V2Codec.encodedSize(reply) - V2Codec.HEADER_BYTES;
+  }
+
   private void reply(OutputBuffer out, Response response) {
-    V2Codec.encode(response, out.reserve(V2Codec.encodedSize(response)), limits);
+    try {
+      V2Codec.encode(response, out.reserve(V2Codec.encodedSize(response)), limits);
+    } catch (IllegalArgumentException overLimit) {
+      // Only reachable through the race applyBatch describes; the client still gets an answer
+      // in order, and the connection stays in step.
+      Response error = new Response.Error("reply over the frame limit: " + overLimit.getMessage());
+      V2Codec.encode(error, out.reserve(V2Codec.encodedSize(error)), limits);
+    }
   }
 
   @Override

@@ -20,8 +20,18 @@ final class SessionFeeder {
 
   /** Delivers {@code bytes[from, to)} as one read. */
   ByteSession.Next feed(byte[] bytes, int from, int to) throws IOException {
-    ByteBuffer buffer = input.forWriting(Math.max(session.bytesNeeded(), input.pending() + (to - from)));
-    buffer.put(bytes, from, to - from);
+    // The buffer grows only as bytes arrive (at most doubling when full), as on a real socket.
+    for (int at = from; at < to; ) {
+      ByteBuffer buffer = input.forWriting(session.bytesNeeded());
+      int n = Math.min(buffer.remaining(), to - at);
+      buffer.put(bytes, at, n);
+      at += n;
+    }
+    return resume();
+  }
+
+  /** Calls the session on what is buffered, without new bytes (after FLUSH_FIRST, say). */
+  ByteSession.Next resume() throws IOException {
     try {
       last = session.onRead(input.forReading(), output);
     } finally {
