@@ -176,15 +176,26 @@ public final class Resp {
           break;
         }
       }
+      // One rule whatever the split: the line without its "\r\n" or "\n" may hold maxInlineBytes.
+      // Before the newline arrives, refuse only what can no longer end within the limit.
       if (newline < 0) {
-        if (in.limit() - at > maxInlineBytes) {
-          throw new ProtocolException("Protocol error: too big inline request (at most " + maxInlineBytes + " bytes)");
+        int buffered = in.limit() - at;
+        if (buffered > maxInlineBytes + 1 || (buffered == maxInlineBytes + 1 && in.get(in.limit() - 1) != '\r')) {
+          throw tooBigInline();
         }
         inlineSearched = Math.max(0, scanEnd - at);
         return new Incomplete(in.remaining() + 1);
       }
       inlineSearched = 0;
+      int contentEnd = newline > at && in.get(newline - 1) == '\r' ? newline - 1 : newline;
+      if (contentEnd - at > maxInlineBytes) {
+        throw tooBigInline();
+      }
       return splitInline(in, at, newline);
+    }
+
+    private ProtocolException tooBigInline() {
+      return new ProtocolException("Protocol error: too big inline request (at most " + maxInlineBytes + " bytes)");
     }
   }
 

@@ -24,7 +24,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
-import net.jqwik.api.Disabled;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -235,15 +234,12 @@ class SessionFuzzTest {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // A finding: under limits where a batch's replies can outgrow a frame, V2Session lets the
+  // A finding, fixed: under limits where a batch's replies can outgrow a frame, V2Session let the
   // encoder's IllegalArgumentException escape instead of answering ERROR.
 
   /** Values up to 200 bytes but frames of 600: eight GETs of one large value reply with ~1.6 kB. */
   static final ProtocolLimits TIGHT = new ProtocolLimits(16, 200, 600, 8);
 
-  @Disabled("Finding (V2Session, owned by the server branch): a valid BATCH whose replies exceed maxFrameBytes "
-      + "makes V2Codec.encode throw IllegalArgumentException out of onRead, so the client gets no reply. "
-      + "Random batches rarely hit it (it takes several GETs of one large value), hence this example.")
   @Example
   void aBatchWhoseRepliesOutgrowTheFrameIsAnsweredWithAnError() {
     ByteArrayWrapper key = new ByteArrayWrapper(new byte[] {'k'});
