@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.KeyValueClient;
-import dbf0.kv.client.SeedProtocolClient;
+import dbf0.kv.client.V1Client;
 import dbf0.kv.server.KeyValueServer;
-import dbf0.kv.server.MapBackends;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.storage.MapBackends;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import org.junit.jupiter.api.Test;
@@ -24,11 +24,11 @@ class ReadmeExampleTest {
       var key = ByteArrayWrapper.of('h', 'i');
       try (var socket = new Socket()) {
         socket.connect(server.getLocalAddress());
-        SeedProtocolClient.setAndAwaitClose(socket, key, ByteArrayWrapper.of(42));
+        V1Client.setAndAwaitClose(socket, key, ByteArrayWrapper.of(42));
       }
       try (var socket = new Socket()) {
         socket.connect(server.getLocalAddress());
-        got = SeedProtocolClient.get(socket, key);
+        got = V1Client.get(socket, key);
       }
     }
     assertThat(got).hasToString("2a");

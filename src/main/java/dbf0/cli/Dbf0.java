@@ -1,5 +1,6 @@
 package dbf0.cli;
 
+import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
 import dbf0.kv.race.CreateHashMapRaceCondition;
 import dbf0.kv.race.CreateHashMapWriteRace;

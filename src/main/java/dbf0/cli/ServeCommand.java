@@ -1,19 +1,20 @@
 package dbf0.cli;
 
+import dbf0.common.cli.Cli;
 import dbf0.kv.server.KeyValueServer;
-import dbf0.kv.server.MapBackends;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The standalone server: serves until Ctrl-C or SIGTERM, then shuts down cleanly. It is what

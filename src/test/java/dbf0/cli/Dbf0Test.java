@@ -2,11 +2,12 @@ package dbf0.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.common.cli.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
 class Dbf0Test {

@@ -3,6 +3,7 @@ package dbf0.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.cli.Cli;
 import dbf0.kv.server.V1;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

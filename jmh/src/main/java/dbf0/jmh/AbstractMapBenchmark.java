@@ -1,7 +1,7 @@
 package dbf0.jmh;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.server.MapBackends;
+import dbf0.kv.storage.MapBackends;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -4,7 +4,7 @@ import org.openjdk.jmh.annotations.Param;
 
 /**
  * GET, PUT and a 90% GET / 10% PUT mix on every thread-safe map backend of dbf0's
- * {@link dbf0.kv.server.MapBackends}: {@code hashtable} and {@code synchronized} (one lock around
+ * {@link dbf0.kv.storage.MapBackends}: {@code hashtable} and {@code synchronized} (one lock around
  * every call), {@code concurrent} (ConcurrentHashMap) and {@code skiplist}
  * (ConcurrentSkipListMap). Why: it isolates what the storage costs and how each backend scales
  * with threads, which the end-to-end benchmark ({@code ./dbf0 bench}) mixes with sockets and

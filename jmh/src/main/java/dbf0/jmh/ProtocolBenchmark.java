@@ -2,11 +2,11 @@ package dbf0.jmh;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
-import dbf0.kv.protocol.PrefixIo;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.protocol.V2Codec;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Encoding and decoding of protocol v1 ({@link PrefixIo}) and protocol v2 ({@link V2Codec})
+ * Encoding and decoding of protocol v1 ({@link V1Codec}) and protocol v2 ({@link V2Codec})
  * messages in memory, with no socket: the CPU a protocol costs per operation, apart from the
  * system calls and the map. The messages carry {@link Workload}'s 16-byte key and 64-byte value.
  *
@@ -39,7 +39,7 @@ import org.openjdk.jmh.annotations.State;
  * </ul>
  *
  * <p>Each direction is measured the way dbf0 itself uses the codec: requests are encoded into a
- * new array as the clients do ({@code PrefixIo.encodeGet}, {@code V2Codec.encode(request, limits)})
+ * new array as the clients do ({@code V1Codec.encodeGet}, {@code V2Codec.encode(request, limits)})
  * and decoded from a {@link ByteBuffer} as the servers do ({@code decodeRequest}); v1 responses are
  * encoded into a new array ({@code encodeGetResponse}) and v2 responses into a reused buffer, as
  * the two server sessions do; responses are decoded from an {@link java.io.InputStream} (here an
@@ -92,9 +92,9 @@ public class ProtocolBenchmark extends RunDefaults {
     key = keys[0];
     value = Workload.valueFor(key);
 
-    v1GetRequest = ByteBuffer.wrap(PrefixIo.encodeGet(key));
-    v1SetRequest = ByteBuffer.wrap(PrefixIo.encodeSet(key, value));
-    v1GetResponse = new ByteArrayInputStream(PrefixIo.encodeGetResponse(value));
+    v1GetRequest = ByteBuffer.wrap(V1Codec.encodeGet(key));
+    v1SetRequest = ByteBuffer.wrap(V1Codec.encodeSet(key, value));
+    v1GetResponse = new ByteArrayInputStream(V1Codec.encodeGetResponse(value));
 
     List<Request> gets = new ArrayList<>(BATCH_OPS);
     List<Response> replies = new ArrayList<>(BATCH_OPS);
@@ -121,8 +121,8 @@ public class ProtocolBenchmark extends RunDefaults {
 
   /** Fails the run if a decoder would measure anything but the success path. */
   private void checkRoundTrips() throws IOException {
-    expect(new PrefixIo.Request(PrefixIo.GET, key, null), v1_getRequest_decode());
-    expect(new PrefixIo.Request(PrefixIo.SET, key, value), v1_setRequest_decode());
+    expect(new V1Codec.Request(V1Codec.GET, key, null), v1_getRequest_decode());
+    expect(new V1Codec.Request(V1Codec.SET, key, value), v1_setRequest_decode());
     expect(value, v1_getResponse_decode());
     expect(frame(v2Get), v2_getRequest_decode());
     expect(frame(v2Set), v2_setRequest_decode());
@@ -147,32 +147,32 @@ public class ProtocolBenchmark extends RunDefaults {
 
   @Benchmark
   public byte[] v1_getRequest_encode() {
-    return PrefixIo.encodeGet(key);
+    return V1Codec.encodeGet(key);
   }
 
   @Benchmark
-  public PrefixIo.Request v1_getRequest_decode() throws ProtocolException {
-    return PrefixIo.decodeRequest(v1GetRequest.rewind());
+  public V1Codec.Request v1_getRequest_decode() throws ProtocolException {
+    return V1Codec.decodeRequest(v1GetRequest.rewind());
   }
 
   @Benchmark
   public byte[] v1_setRequest_encode() {
-    return PrefixIo.encodeSet(key, value);
+    return V1Codec.encodeSet(key, value);
   }
 
   @Benchmark
-  public PrefixIo.Request v1_setRequest_decode() throws ProtocolException {
-    return PrefixIo.decodeRequest(v1SetRequest.rewind());
+  public V1Codec.Request v1_setRequest_decode() throws ProtocolException {
+    return V1Codec.decodeRequest(v1SetRequest.rewind());
   }
 
   @Benchmark
   public byte[] v1_getResponse_encode() {
-    return PrefixIo.encodeGetResponse(value);
+    return V1Codec.encodeGetResponse(value);
   }
 
   @Benchmark
   public ByteArrayWrapper v1_getResponse_decode() throws IOException {
-    return PrefixIo.readGetResponse(rewound(v1GetResponse));
+    return V1Codec.readGetResponse(rewound(v1GetResponse));
   }
 
   // ---------------------------------------------------------------------------------------------

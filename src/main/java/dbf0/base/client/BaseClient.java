@@ -1,4 +1,4 @@
-package dbf0.base;
+package dbf0.base.client;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package dbf0.base;
+package dbf0.base.server;
 
 import dbf0.common.RateLimitedLog;
 import java.io.Closeable;

@@ -1,4 +1,4 @@
-package dbf0.base;
+package dbf0.base.server;
 
 import dbf0.common.RateLimitedLog;
 import java.io.Closeable;
@@ -45,8 +45,12 @@ public abstract class BaseServer implements Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(BaseServer.class);
 
-  /** A client that connects and then says nothing loses its connection after this long. */
-  public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(10);
+  /**
+   * A connection whose client sends nothing for this long is closed, and one that waited this
+   * long for a pool worker is closed unserved. The one default of every server model
+   * ({@code ServerOptions.DEFAULT_IDLE_TIMEOUT} is this value).
+   */
+  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
 
 
   private final String name;
@@ -57,7 +61,7 @@ public abstract class BaseServer implements Closeable {
   private final AtomicLong connectionsHandled = new AtomicLong();
   private final AtomicLong connectionsFailed = new AtomicLong();
   private final AtomicInteger open = new AtomicInteger();
-  private volatile Duration readTimeout = DEFAULT_READ_TIMEOUT;
+  private volatile Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
   private volatile boolean virtualThreads;
   private volatile int maxConnections = Integer.MAX_VALUE;
 
@@ -87,8 +91,8 @@ public abstract class BaseServer implements Closeable {
   protected abstract void processConnection(Socket socket) throws IOException;
 
   /** How long a worker waits for a client's bytes before giving up on it. Set before start. */
-  public void setReadTimeout(Duration readTimeout) {
-    this.readTimeout = readTimeout;
+  public void setIdleTimeout(Duration idleTimeout) {
+    this.idleTimeout = idleTimeout;
   }
 
   /**
@@ -218,7 +222,7 @@ public abstract class BaseServer implements Closeable {
    */
   private void expireQueued(ThreadPoolExecutor fixed) {
     while (!closing) {
-      long timeoutNanos = readTimeout.toNanos();
+      long timeoutNanos = idleTimeout.toNanos();
       try {
         Thread.sleep(Math.max(10, Math.min(250, timeoutNanos / 4_000_000L)));
       } catch (InterruptedException e) {
@@ -245,7 +249,7 @@ public abstract class BaseServer implements Closeable {
       if (closing) {
         return;
       }
-      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, readTimeout.toMillis()));
+      socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout.toMillis()));
       processConnection(socket);
     } catch (Throwable e) {
       // Any failure, an Error such as OutOfMemoryError included, costs this connection only: its

@@ -1,4 +1,4 @@
-package dbf0.base;
+package dbf0.base.server;
 
 import java.io.IOException;
 import java.io.InputStream;

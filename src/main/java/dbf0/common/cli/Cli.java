@@ -1,4 +1,4 @@
-package dbf0.cli;
+package dbf0.common.cli;
 
 import dbf0.common.Durations;
 import java.time.Duration;

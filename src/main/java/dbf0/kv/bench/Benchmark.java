@@ -1,14 +1,11 @@
 package dbf0.kv.bench;
 
-import dbf0.cli.Cli;
-import dbf0.kv.client.KeyValueClientStats;
-import dbf0.kv.client.KeyValueConnector;
-import dbf0.kv.client.LatencyRecorder;
-import dbf0.kv.protocol.PrefixIo;
+import dbf0.common.cli.Cli;
+import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
-import dbf0.kv.server.MapBackends;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.storage.MapBackends;
 import dbf0.kv.workload.KeyValueTracker;
 import dbf0.kv.workload.RandomKeyValueSource;
 import java.io.IOException;
@@ -21,12 +18,12 @@ import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The seed's benchmark harness: a server and {@code clientThreads} load generators in one JVM on
@@ -183,8 +180,8 @@ public final class Benchmark implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     if (mode == ClientMode.PER_OP) {
-      require(keyLength >= 1 && keyLength <= PrefixIo.MAX_LENGTH, "keyLength must be 1..127 in per-op mode (v1), got " + keyLength);
-      require(valueLength >= 0 && valueLength <= PrefixIo.MAX_LENGTH, "valueLength must be 0..127 in per-op mode (v1), got " + valueLength);
+      require(keyLength >= 1 && keyLength <= V1Codec.MAX_LENGTH, "keyLength must be 1..127 in per-op mode (v1), got " + keyLength);
+      require(valueLength >= 0 && valueLength <= V1Codec.MAX_LENGTH, "valueLength must be 0..127 in per-op mode (v1), got " + valueLength);
     } else {
       require(keyLength >= 1 && keyLength <= 1 << 16, "keyLength must be 1..65536, got " + keyLength);
       require(valueLength >= 0 && valueLength <= 1 << 20, "valueLength must be 0..1048576, got " + valueLength);

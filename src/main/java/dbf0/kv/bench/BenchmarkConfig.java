@@ -1,6 +1,6 @@
 package dbf0.kv.bench;
 
-import dbf0.kv.client.KeyValueConnector.CloseOrder;
+import dbf0.kv.bench.KeyValueConnector.CloseOrder;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import java.net.InetSocketAddress;

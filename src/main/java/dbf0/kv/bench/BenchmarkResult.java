@@ -2,7 +2,6 @@ package dbf0.kv.bench;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import dbf0.kv.client.KeyValueClientStats;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 

@@ -1,7 +1,8 @@
-package dbf0.kv.client;
+package dbf0.kv.bench;
 
-import dbf0.base.BaseConnector;
+import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.V1Client;
 import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyValueTracker;
 import java.io.IOException;
@@ -65,12 +66,12 @@ public class KeyValueConnector extends BaseConnector {
     boolean serverFirst = closeOrder == CloseOrder.SERVER_FIRST;
     if (lastWasSet) {
       if (serverFirst) {
-        SeedProtocolClient.setAndAwaitClose(socket, key, source.valueFor(key));
+        V1Client.setAndAwaitClose(socket, key, source.valueFor(key));
       } else {
-        SeedProtocolClient.set(socket, key, source.valueFor(key));
+        V1Client.set(socket, key, source.valueFor(key));
       }
     } else {
-      lastValue = serverFirst ? SeedProtocolClient.getAndAwaitClose(socket, key) : SeedProtocolClient.get(socket, key);
+      lastValue = serverFirst ? V1Client.getAndAwaitClose(socket, key) : V1Client.get(socket, key);
     }
   }
 

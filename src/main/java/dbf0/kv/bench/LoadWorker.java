@@ -1,7 +1,6 @@
 package dbf0.kv.bench;
 
-import dbf0.kv.client.KeyValueClientStats;
-import dbf0.kv.client.LatencyRecorder;
+
 
 /** One load-generating thread of a benchmark, whatever protocol it speaks. */
 interface LoadWorker {

@@ -1,7 +1,6 @@
 package dbf0.kv.bench;
 
-import dbf0.kv.client.KeyValueClientStats;
-import dbf0.kv.client.LatencyRecorder;
+
 
 /**
  * What every v2 load-generating thread keeps: its thread, its stop flag and its counters. The

@@ -2,8 +2,6 @@ package dbf0.kv.bench;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.common.RateLimitedLog;
-import dbf0.kv.client.KeyValueClientStats;
-import dbf0.kv.client.LatencyRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;

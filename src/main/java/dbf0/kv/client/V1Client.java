@@ -1,7 +1,7 @@
 package dbf0.kv.client;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.PrefixIo;
+import dbf0.kv.protocol.V1Codec;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -11,13 +11,13 @@ import java.net.Socket;
  * One v1 operation on an already connected socket. Every request leaves in a single write, so
  * it travels in one TCP segment whatever Nagle's algorithm would do.
  */
-public final class SeedProtocolClient {
+public final class V1Client {
 
-  private SeedProtocolClient() {}
+  private V1Client() {}
 
   /** Sends a SET. v1 has no reply: returning means the bytes were handed to the kernel. */
   public static void set(Socket socket, ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
-    socket.getOutputStream().write(PrefixIo.encodeSet(key, value));
+    socket.getOutputStream().write(V1Codec.encodeSet(key, value));
   }
 
   /**
@@ -38,8 +38,8 @@ public final class SeedProtocolClient {
    * closes right after, as the seed's client did, so the client usually closes first.
    */
   public static ByteArrayWrapper get(Socket socket, ByteArrayWrapper key) throws IOException {
-    socket.getOutputStream().write(PrefixIo.encodeGet(key));
-    return PrefixIo.readGetResponse(new BufferedInputStream(socket.getInputStream(), 256));
+    socket.getOutputStream().write(V1Codec.encodeGet(key));
+    return V1Codec.readGetResponse(new BufferedInputStream(socket.getInputStream(), 256));
   }
 
   /**
@@ -47,9 +47,9 @@ public final class SeedProtocolClient {
    * {@link #setAndAwaitClose}: the TIME_WAIT lands on the server, not on the client's ports.
    */
   public static ByteArrayWrapper getAndAwaitClose(Socket socket, ByteArrayWrapper key) throws IOException {
-    socket.getOutputStream().write(PrefixIo.encodeGet(key));
+    socket.getOutputStream().write(V1Codec.encodeGet(key));
     InputStream in = new BufferedInputStream(socket.getInputStream(), 256);
-    ByteArrayWrapper value = PrefixIo.readGetResponse(in);
+    ByteArrayWrapper value = V1Codec.readGetResponse(in);
     if (in.read() != -1) {
       throw new IOException("v1 server sent bytes after a GET response");
     }

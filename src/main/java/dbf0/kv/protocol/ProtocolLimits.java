@@ -1,5 +1,7 @@
 package dbf0.kv.protocol;
 
+
+
 /**
  * The largest key, value, frame and batch a protocol v2 peer accepts, and refuses to send.
  *

@@ -23,7 +23,7 @@ import java.nio.ByteBuffer;
  * if there is one, and the connection is closed. Test vectors:
  * {@code src/test/resources/vectors/seed-protocol.json}.
  */
-public final class PrefixIo {
+public final class V1Codec {
 
   public static final byte SET = 's';
   public static final byte GET = 'g';
@@ -33,7 +33,7 @@ public final class PrefixIo {
   /** The largest array a one-byte prefix may announce (the top bit is reserved). */
   public static final int MAX_LENGTH = 127;
 
-  private PrefixIo() {}
+  private V1Codec() {}
 
   /** Size of {@code bytes} once written with its prefix. */
   public static int encodedLength(ByteArrayWrapper bytes) {

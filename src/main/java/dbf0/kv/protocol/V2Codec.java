@@ -18,7 +18,7 @@ import java.util.List;
  * Protocol v2, byte for byte: frames to and from {@link Request} and {@link Response} values. Pure:
  * no sockets, no threads, no state, so every method is safe to call from any thread.
  *
- * <p>v1 ({@link PrefixIo}) serves one unacknowledged operation per connection, with 127-byte
+ * <p>v1 ({@link V1Codec}) serves one unacknowledged operation per connection, with 127-byte
  * arrays and no way to say "that was wrong". v2 keeps the connection open, answers every request
  * (a SET is acknowledged), adds DELETE, PING and batches, allows long keys and values, and replies
  * ERROR with a message instead of hanging up.

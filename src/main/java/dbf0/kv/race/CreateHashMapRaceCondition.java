@@ -1,15 +1,15 @@
 package dbf0.kv.race;
 
-import dbf0.cli.Cli;
-import dbf0.kv.server.MapBackends;
+import dbf0.common.cli.Cli;
+import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The seed's race demo: a multi-threaded server over a {@link java.util.HashMap} loses sight of

@@ -2,18 +2,18 @@ package dbf0.kv.race;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import dbf0.cli.Cli;
-import dbf0.kv.server.MapBackends;
+import dbf0.common.cli.Cli;
+import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * The seed's write-race exercise as a program: several writers put distinct keys into one map at

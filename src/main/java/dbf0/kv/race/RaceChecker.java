@@ -1,8 +1,8 @@
 package dbf0.kv.race;
 
-import dbf0.base.BaseConnector;
+import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.client.SeedProtocolClient;
+import dbf0.kv.client.V1Client;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -110,12 +110,12 @@ final class RaceChecker extends BaseConnector {
     if (state == UNSET || (state == CONFIRMED && random.nextDouble() < setFraction)) {
       // The server closes a v1 connection after its one operation: waiting for that close puts
       // the TIME_WAIT on the server's side and keeps the checker fast.
-      SeedProtocolClient.setAndAwaitClose(socket, keys[k], values[k]);
+      V1Client.setAndAwaitClose(socket, keys[k], values[k]);
       shared.sets.increment();
       shared.states.compareAndSet(k, UNSET, SENT);
       return;
     }
-    ByteArrayWrapper value = SeedProtocolClient.getAndAwaitClose(socket, keys[k]);
+    ByteArrayWrapper value = V1Client.getAndAwaitClose(socket, keys[k]);
     shared.gets.increment();
     if (value != null) {
       if (!value.equals(values[k])) {

@@ -1,11 +1,11 @@
 package dbf0.kv.race;
 
-import dbf0.base.BaseClient;
-import dbf0.base.BaseConnector;
+import dbf0.base.client.BaseClient;
+import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.client.SeedProtocolClient;
+import dbf0.kv.client.V1Client;
 import dbf0.kv.server.KeyValueServer;
-import dbf0.kv.server.MapBackends;
+import dbf0.kv.storage.MapBackends;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -160,7 +160,7 @@ public final class RaceExperiment {
       try (Socket socket = new Socket()) {
         socket.setSoTimeout(5_000);
         socket.connect(address, 5_000);
-        if (SeedProtocolClient.get(socket, ByteArrayWrapper.of(k)) == null) {
+        if (V1Client.get(socket, ByteArrayWrapper.of(k)) == null) {
           lost.add(k);
         }
       } catch (IOException e) {

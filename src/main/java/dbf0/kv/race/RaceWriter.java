@@ -1,8 +1,8 @@
 package dbf0.kv.race;
 
-import dbf0.base.BaseConnector;
+import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.client.SeedProtocolClient;
+import dbf0.kv.client.V1Client;
 import dbf0.kv.workload.RandomKeyValueSource;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -36,7 +36,7 @@ final class RaceWriter extends BaseConnector {
   @Override
   protected void processConnection(Socket socket) throws IOException {
     ByteArrayWrapper key = source.nextKey();
-    SeedProtocolClient.setAndAwaitClose(socket, key, source.valueFor(key));
+    V1Client.setAndAwaitClose(socket, key, source.valueFor(key));
     sets.increment();
   }
 }

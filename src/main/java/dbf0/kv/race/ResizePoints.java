@@ -1,5 +1,7 @@
 package dbf0.kv.race;
 
+
+
 /**
  * Where a {@link java.util.HashMap} with the default load factor resizes: when its size passes
  * 0.75 × capacity, capacity being a power of two (16 at first). So 12, 24, 48, ..., 3072, 6144,

@@ -1,7 +1,7 @@
 package dbf0.kv.race;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.server.MapBackends;
+import dbf0.kv.storage.MapBackends;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

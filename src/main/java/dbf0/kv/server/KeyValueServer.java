@@ -1,22 +1,26 @@
 package dbf0.kv.server;
 
-import dbf0.base.BaseServer;
-import dbf0.base.ByteSession;
-import dbf0.base.EventLoopServer;
-import dbf0.base.SessionRunner;
+import dbf0.base.server.BaseServer;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.EventLoopServer;
+import dbf0.base.server.SessionRunner;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.MapStore;
+import dbf0.kv.storage.Store;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A key/value server over any {@link Map}. Each connection's first bytes choose its protocol
- * ({@link ProtocolSession}); the {@link ServerModel} chooses how connections get threads.
+ * A key/value server over any {@link Store}, for instance any {@link Map} (wrapped in a
+ * {@link MapStore}). Each connection's first bytes choose its protocol ({@link ProtocolSession});
+ * the {@link ServerModel} chooses how connections get threads.
  *
- * <p>The server adds no locking of its own: thread safety is entirely the map's. That is the
+ * <p>The server adds no locking of its own: thread safety is entirely the store's. That is the
  * point of the seed's experiment: with a {@link java.util.HashMap} and several worker threads,
  * keys go missing (see {@link dbf0.kv.race.CreateHashMapRaceCondition}).
  *
@@ -30,7 +34,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class KeyValueServer implements Closeable {
 
-  private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+  private final Store store;
   private final ServerOptions options;
   private ServerContext context;
   private BaseServer blocking;
@@ -41,9 +45,15 @@ public final class KeyValueServer implements Closeable {
     this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
   }
 
+  /** A server over {@code map}, each call on the store being one call on the map. */
   public KeyValueServer(ServerOptions options, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this.options = options;
-    this.map = map;
+    this(options, new MapStore(map));
+  }
+
+  /** A server over {@code store}: sessions reach the data only through it. */
+  public KeyValueServer(ServerOptions options, Store store) {
+    this.options = Objects.requireNonNull(options, "options");
+    this.store = Objects.requireNonNull(store, "store");
   }
 
   public ServerOptions getOptions() {
@@ -58,7 +68,7 @@ public final class KeyValueServer implements Closeable {
     if (blocking != null || eventLoop != null) {
       throw new IllegalStateException("already started");
     }
-    context = new ServerContext(map, options);
+    context = new ServerContext(store, options);
     switch (options.model()) {
       case POOL, VIRTUAL -> {
         BaseServer server = new BaseServer("kv-" + options.model().cliName(), options.bindAddress(), options.threads()) {
@@ -68,7 +78,7 @@ public final class KeyValueServer implements Closeable {
           }
         };
         server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
-        server.setReadTimeout(options.idleTimeout());
+        server.setIdleTimeout(options.idleTimeout());
         server.setMaxConnections(options.maxConnections());
         server.setBacklog(options.backlog());
         server.start();
@@ -120,14 +130,9 @@ public final class KeyValueServer implements Closeable {
     return blocking != null ? blocking.failure() : running().failure();
   }
 
-  /** The number of entries in the map (racy for a HashMap, like everything else about it). */
+  /** The number of keys in the store (racy for a HashMap, like everything else about it). */
   public int size() {
-    return map.size();
-  }
-
-  /** The backing map, for tests and in-process reports. */
-  public Map<ByteArrayWrapper, ByteArrayWrapper> getMap() {
-    return map;
+    return store.size();
   }
 
   @Override

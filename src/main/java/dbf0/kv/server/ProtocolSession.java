@@ -1,11 +1,12 @@
 package dbf0.kv.server;
 
-import dbf0.base.ByteSession;
-import dbf0.base.OutputBuffer;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.PrefixIo;
 import dbf0.kv.protocol.ProtocolException;
+import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.protocol.V2Codec;
+import dbf0.kv.storage.MapStore;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,7 +18,7 @@ import java.util.Map;
  *
  * <pre>
  *   first byte             protocol
- *   's' 0x73, 'g' 0x67     v1, the seed protocol ({@link SeedSession})
+ *   's' 0x73, 'g' 0x67     v1, the seed protocol ({@link V1Session})
  *   0xDB                   v2, persistent and pipelined ({@link V2Session}); 0xDB is not ASCII
  *   '*', 'A'..'Z'          RESP2, Redis's protocol ({@link RespSession}): an array, or an inline command
  *   anything else          an error: logged once, connection closed
@@ -37,7 +38,7 @@ final class ProtocolSession implements ByteSession {
 
   /** A session over {@code map} with the default options, for tests. */
   ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this(new ServerContext(map, ServerOptions.defaults()));
+    this(new ServerContext(new MapStore(map), ServerOptions.defaults()));
   }
 
   ProtocolSession(ServerContext context) {
@@ -58,8 +59,8 @@ final class ProtocolSession implements ByteSession {
 
   private ByteSession choose(byte first) throws ProtocolException {
     return switch (first) {
-      case PrefixIo.SET, PrefixIo.GET -> new SeedSession(context.map);
-      case V2Codec.MAGIC -> new V2Session(context.map, context.limits);
+      case V1Codec.SET, V1Codec.GET -> new V1Session(context.store);
+      case V2Codec.MAGIC -> new V2Session(context.store, context.limits);
       default -> {
         if (first == '*' || (first >= 'A' && first <= 'Z')) {
           yield new RespSession(context);

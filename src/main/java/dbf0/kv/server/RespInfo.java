@@ -41,7 +41,7 @@ final class RespInfo {
     }
     if (all || section.equals("keyspace")) {
       s.append("# Keyspace\r\n");
-      int keys = context.map.size();
+      int keys = context.store.size();
       if (keys > 0) {
         s.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
       }

@@ -1,9 +1,9 @@
 package dbf0.kv.server;
 
-import dbf0.base.ByteSession;
-import dbf0.base.OutputBuffer;
-import dbf0.common.RateLimitedLog;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.Resp;
 import java.nio.ByteBuffer;
@@ -138,13 +138,13 @@ final class RespSession implements ByteSession {
         if (n != 2) {
           wrongArgs(out, "get");
         } else {
-          ByteArrayWrapper value = context.map.get(key(args.get(1)));
+          ByteArrayWrapper value = context.store.get(key(args.get(1)));
           bulk(out, value == null ? null : value.getArray());
         }
       }
       case "SET" -> set(args, out);
-      case "DEL" -> countKeys(args, out, "del", k -> context.map.remove(k) != null);
-      case "EXISTS" -> countKeys(args, out, "exists", context.map::containsKey);
+      case "DEL" -> countKeys(args, out, "del", context.store::delete);
+      case "EXISTS" -> countKeys(args, out, "exists", context.store::contains);
       case "MGET" -> mget(args, out);
       case "MSET" -> {
         if (n < 3 || n % 2 == 0) {
@@ -153,14 +153,14 @@ final class RespSession implements ByteSession {
           return false;
         } else {
           for (int i = 1; i < n; i += 2) {
-            context.map.put(key(args.get(i)), new ByteArrayWrapper(args.get(i + 1)));
+            context.store.put(key(args.get(i)), new ByteArrayWrapper(args.get(i + 1)));
           }
           out.put(OK);
         }
       }
-      case "DBSIZE" -> out.put(Resp.integer(context.map.size()));
+      case "DBSIZE" -> out.put(Resp.integer(context.store.size()));
       case "FLUSHALL", "FLUSHDB" -> {
-        context.map.clear();
+        context.store.clear();
         out.put(OK);
       }
       case "INFO" -> bulk(out, RespInfo.render(context, n > 1 ? lower(args.get(1)) : "default")
@@ -209,7 +209,7 @@ final class RespSession implements ByteSession {
     byte[][] values = new byte[n - 1][];
     long size = Resp.arrayHeader(n - 1).length;
     for (int i = 1; i < n; i++) {
-      ByteArrayWrapper value = context.map.get(key(args.get(i)));
+      ByteArrayWrapper value = context.store.get(key(args.get(i)));
       values[i - 1] = value == null ? null : value.getArray();
       size += Resp.bulkSize(values[i - 1]);
       if (size > maxReplyBytes) {
@@ -246,7 +246,7 @@ final class RespSession implements ByteSession {
       out.put(Resp.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
           + lower(args.get(3)).toUpperCase(Locale.ROOT)));
     } else if (!tooLarge(args, 1, out)) {
-      context.map.put(key(args.get(1)), new ByteArrayWrapper(args.get(2)));
+      context.store.put(key(args.get(1)), new ByteArrayWrapper(args.get(2)));
       out.put(OK);
     }
   }

@@ -2,17 +2,18 @@ package dbf0.kv.server;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.storage.Store;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
 /**
- * What every connection's session shares: the map, the limits, and the few server-wide figures
+ * What every connection's session shares: the store, the limits, and the few server-wide figures
  * that commands like Redis's INFO report.
  */
 final class ServerContext {
 
-  final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+  final Store store;
   final ProtocolLimits limits;
   final ServerOptions options;
   final long startNanos = System.nanoTime();
@@ -21,8 +22,8 @@ final class ServerContext {
   private volatile IntSupplier openConnections = () -> 0;
   private volatile int port;
 
-  ServerContext(Map<ByteArrayWrapper, ByteArrayWrapper> map, ServerOptions options) {
-    this.map = map;
+  ServerContext(Store store, ServerOptions options) {
+    this.store = store;
     this.options = options;
     this.limits = options.limits();
   }

@@ -1,7 +1,8 @@
 package dbf0.kv.server;
 
-import java.net.InetSocketAddress;
+import dbf0.base.server.BaseServer;
 import dbf0.kv.protocol.ProtocolLimits;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 
 /**
@@ -39,7 +40,7 @@ public record ServerOptions(
    * descriptors the process may open is no limit: accept fails with "Too many open files" first.
    */
   public static final int DEFAULT_MAX_CONNECTIONS = defaultMaxConnections(maxFileDescriptors());
-  public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_IDLE_TIMEOUT = BaseServer.DEFAULT_IDLE_TIMEOUT;
   public static final int DEFAULT_BACKLOG = 1024;
   /** The seed's ServerSocket backlog, which its write-heavy runs overflow. */
   public static final int SEED_BACKLOG = 50;

@@ -1,38 +1,39 @@
 package dbf0.kv.server;
 
-import dbf0.base.ByteSession;
-import dbf0.base.OutputBuffer;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.PrefixIo;
+import dbf0.kv.protocol.V1Codec;
+import dbf0.kv.storage.Store;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
  * Protocol v1 on the server: exactly one request per connection, then close. A SET gets no
- * reply; a GET gets FOUND or NOT_FOUND. The map does all the work and all the locking (or none,
+ * reply; a GET gets FOUND or NOT_FOUND. The store (a map) does all the work and all the locking (or none,
  * for a HashMap: that is the seed's lesson).
  */
-final class SeedSession implements ByteSession {
+final class V1Session implements ByteSession {
 
-  private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+  private final Store store;
   private boolean done;
 
-  SeedSession(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this.map = map;
+  V1Session(Store store) {
+    this.store = store;
   }
 
   @Override
   public Next onRead(ByteBuffer in, OutputBuffer out) throws java.io.IOException {
-    PrefixIo.Request request = PrefixIo.decodeRequest(in);
+    V1Codec.Request request = V1Codec.decodeRequest(in);
     if (request == null) {
       return Next.READ_MORE;
     }
     done = true;
-    if (request.op() == PrefixIo.SET) {
-      map.put(request.key(), request.value());
+    if (request.op() == V1Codec.SET) {
+      store.put(request.key(), request.value());
     } else {
-      out.put(PrefixIo.encodeGetResponse(map.get(request.key())));
+      out.put(V1Codec.encodeGetResponse(store.get(request.key())));
     }
     return Next.CLOSE_AFTER_WRITE;
   }

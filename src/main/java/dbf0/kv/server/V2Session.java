@@ -1,7 +1,7 @@
 package dbf0.kv.server;
 
-import dbf0.base.ByteSession;
-import dbf0.base.OutputBuffer;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
@@ -9,6 +9,7 @@ import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.protocol.V2Codec;
+import dbf0.kv.storage.Store;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -32,13 +33,13 @@ final class V2Session implements ByteSession {
   /** A batch reply's type byte and element count. */
   private static final long BATCH_HEADER = 1 + 4;
 
-  private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+  private final Store store;
   private final ProtocolLimits limits;
   private boolean preambleSeen;
   private int needed;
 
-  V2Session(Map<ByteArrayWrapper, ByteArrayWrapper> map, ProtocolLimits limits) {
-    this.map = map;
+  V2Session(Store store, ProtocolLimits limits) {
+    this.store = store;
     this.limits = limits;
   }
 
@@ -74,14 +75,14 @@ final class V2Session implements ByteSession {
   private Response apply(Request request) {
     return switch (request) {
       case Request.Get get -> {
-        ByteArrayWrapper value = map.get(get.key());
+        ByteArrayWrapper value = store.get(get.key());
         yield value == null ? NOT_FOUND : new Response.Value(value);
       }
       case Request.Set set -> {
-        map.put(set.key(), set.value());
+        store.put(set.key(), set.value());
         yield OK;
       }
-      case Request.Delete delete -> map.remove(delete.key()) != null ? OK : NOT_FOUND;
+      case Request.Delete delete -> store.delete(delete.key()) ? OK : NOT_FOUND;
       case Request.Ping ping -> OK;
       case Request.Batch batch -> applyBatch(batch);
     };
@@ -91,7 +92,7 @@ final class V2Session implements ByteSession {
    * A batch's reply must fit in one frame. Its size is worked out first, from the sizes of the
    * values its GETs would read now, and a batch whose reply would not fit gets an ERROR reply
    * with nothing applied. GETs see the batch's own earlier SETs and DELETEs, so the dry run
-   * tracks those in a small overlay instead of touching the map.
+   * tracks those in a small overlay instead of touching the store.
    *
    * <p>Race, honestly: another connection can grow a value between the check and the apply. The
    * apply then keeps a budget too, and a GET whose value no longer fits is answered with an
@@ -104,7 +105,7 @@ final class V2Session implements ByteSession {
     for (Request op : batch.ops()) {
       size += switch (op) {
         case Request.Get get -> {
-          ByteArrayWrapper value = overlay.containsKey(get.key()) ? overlay.get(get.key()) : map.get(get.key());
+          ByteArrayWrapper value = overlay.containsKey(get.key()) ? overlay.get(get.key()) : store.get(get.key());
           yield elementSize(value == null ? NOT_FOUND : new Response.Value(value));
         }
         case Request.Set set -> {

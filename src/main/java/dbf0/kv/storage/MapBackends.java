@@ -1,4 +1,4 @@
-package dbf0.kv.server;
+package dbf0.kv.storage;
 
 import dbf0.common.ByteArrayWrapper;
 import java.lang.reflect.Constructor;
@@ -44,9 +44,22 @@ public final class MapBackends {
     return Collections.unmodifiableSet(NAMED.keySet());
   }
 
-  /** True for the named backends that are safe to share between server threads. */
+  /**
+   * True only for backends known to be safe to share between server threads: every registered
+   * name but {@code hashmap}, and a class name only when the class is a
+   * {@link java.util.concurrent.ConcurrentMap} or {@link Hashtable}. Anything else (a
+   * {@code java.util.TreeMap}, a class of your own) answers false, because nothing here knows.
+   */
   public static boolean isThreadSafe(String name) {
-    return !"hashmap".equals(name);
+    if (NAMED.containsKey(name)) {
+      return !"hashmap".equals(name);
+    }
+    try {
+      Class<?> type = Class.forName(name);
+      return java.util.concurrent.ConcurrentMap.class.isAssignableFrom(type) || Hashtable.class.isAssignableFrom(type);
+    } catch (ClassNotFoundException | LinkageError e) {
+      return false;
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-package dbf0.base;
+package dbf0.base.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,6 +35,7 @@ class EventLoopFailureTest {
   }
 
   @Test
+  @SuppressWarnings("try") // the second connection only has to exist
   void aDeadLoopShutsTheServerDownInsteadOfLeavingItHalfAlive() throws Exception {
     AtomicInteger made = new AtomicInteger();
     EventLoopServer server = new EventLoopServer("failing", new InetSocketAddress("127.0.0.1", 0), 1, () -> {

@@ -1,4 +1,4 @@
-package dbf0.kv.client;
+package dbf0.kv.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

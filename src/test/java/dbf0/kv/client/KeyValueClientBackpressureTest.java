@@ -112,6 +112,7 @@ class KeyValueClientBackpressureTest {
    */
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
+  @SuppressWarnings("try") // closing inside the try is the point: close() must release the threads
   void pipelinedLargeRequestsAndRepliesFromManyThreadsComplete(boolean virtualThreads) throws Exception {
     try (FakeServer server = new FakeServer(KeyValueClientBackpressureTest::serveOneAtATime)) {
       KeyValueClient client = KeyValueClient.connect(server.address(), ProtocolLimits.DEFAULTS, Duration.ofSeconds(30));
@@ -161,6 +162,7 @@ class KeyValueClientBackpressureTest {
 
   /** A server that accepts and never reads: the client's writes fill the socket and block. */
   @Test
+  @SuppressWarnings("try") // closing inside the try is the point: close() must release the writer
   void closeUnblocksAWriterStuckOnAFullSocket() throws Exception {
     try (FakeServer server = new FakeServer(socket -> {
       try {

@@ -18,65 +18,65 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Fuzzes v1's buffer decoder ({@link PrefixIo#decodeRequest}): valid requests, mutated requests
+ * Fuzzes v1's buffer decoder ({@link V1Codec#decodeRequest}): valid requests, mutated requests
  * (one-byte prefixes set to 0, 127, 128, 255) and random bytes. v1 is one request per
  * connection, but the decoder is called on whatever the buffer holds, so inputs may hold several.
  */
-class PrefixIoFuzzTest {
+class V1CodecFuzzTest {
 
   static final int[] EXTREMES = {0, 1, 126, 127, 128, 255, 's', 'g'};
 
   static Arbitrary<ByteArrayWrapper> arrays() {
-    return Arbitraries.bytes().array(byte[].class).ofMaxSize(PrefixIo.MAX_LENGTH).map(ByteArrayWrapper::new);
+    return Arbitraries.bytes().array(byte[].class).ofMaxSize(V1Codec.MAX_LENGTH).map(ByteArrayWrapper::new);
   }
 
   @Provide
-  Arbitrary<PrefixIo.Request> requests() {
+  Arbitrary<V1Codec.Request> requests() {
     return Arbitraries.oneOf(
-        arrays().map(key -> new PrefixIo.Request(PrefixIo.GET, key, null)),
-        Combinators.combine(arrays(), arrays()).as((key, value) -> new PrefixIo.Request(PrefixIo.SET, key, value)));
+        arrays().map(key -> new V1Codec.Request(V1Codec.GET, key, null)),
+        Combinators.combine(arrays(), arrays()).as((key, value) -> new V1Codec.Request(V1Codec.SET, key, value)));
   }
 
   @Provide
   Arbitrary<byte[]> streams() {
-    Arbitrary<byte[]> valid = requests().map(PrefixIoFuzzTest::encode).list().ofMinSize(1).ofMaxSize(3)
+    Arbitrary<byte[]> valid = requests().map(V1CodecFuzzTest::encode).list().ofMinSize(1).ofMaxSize(3)
         .map(FuzzBytes::concat);
     Arbitrary<byte[]> mutated = Combinators.combine(valid, FuzzBytes.mutations(EXTREMES).list().ofMinSize(1).ofMaxSize(4))
         .as(FuzzBytes::apply);
     return Arbitraries.oneOf(mutated, mutated, mutated, Arbitraries.bytes().array(byte[].class).ofMaxSize(300));
   }
 
-  static byte[] encode(PrefixIo.Request request) {
-    return request.op() == PrefixIo.SET
-        ? PrefixIo.encodeSet(request.key(), request.value())
-        : PrefixIo.encodeGet(request.key());
+  static byte[] encode(V1Codec.Request request) {
+    return request.op() == V1Codec.SET
+        ? V1Codec.encodeSet(request.key(), request.value())
+        : V1Codec.encodeGet(request.key());
   }
 
   /** Invariant 3: decode(encode(x)) == x, and every strict prefix is "not yet", consuming nothing. */
   @Property
-  void requestsRoundTrip(@ForAll("requests") PrefixIo.Request request) throws IOException {
+  void requestsRoundTrip(@ForAll("requests") V1Codec.Request request) throws IOException {
     byte[] bytes = encode(request);
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    assertThat(PrefixIo.decodeRequest(in)).isEqualTo(request);
+    assertThat(V1Codec.decodeRequest(in)).isEqualTo(request);
     assertThat(in.hasRemaining()).isFalse();
     for (int cut = 0; cut < bytes.length; cut++) {
       ByteBuffer prefix = ByteBuffer.wrap(bytes, 0, cut);
-      assertThat(PrefixIo.decodeRequest(prefix)).isNull();
+      assertThat(V1Codec.decodeRequest(prefix)).isNull();
       assertThat(prefix.position()).isZero();
     }
     // The blocking reader, as the thread-per-connection seed server uses it.
     ByteArrayInputStream stream = new ByteArrayInputStream(bytes, 1, bytes.length - 1);
-    assertThat(PrefixIo.readBytes(stream)).isEqualTo(request.key());
+    assertThat(V1Codec.readBytes(stream)).isEqualTo(request.key());
     if (request.value() != null) {
-      assertThat(PrefixIo.readBytes(stream)).isEqualTo(request.value());
+      assertThat(V1Codec.readBytes(stream)).isEqualTo(request.value());
     }
   }
 
   @Property
-  void getResponsesRoundTrip(@ForAll("requests") PrefixIo.Request any, @ForAll boolean found) throws IOException {
+  void getResponsesRoundTrip(@ForAll("requests") V1Codec.Request any, @ForAll boolean found) throws IOException {
     ByteArrayWrapper value = found ? any.key() : null;
-    byte[] bytes = PrefixIo.encodeGetResponse(value);
-    assertThat(PrefixIo.readGetResponse(new ByteArrayInputStream(bytes))).isEqualTo(value);
+    byte[] bytes = V1Codec.encodeGetResponse(value);
+    assertThat(V1Codec.readGetResponse(new ByteArrayInputStream(bytes))).isEqualTo(value);
   }
 
   /** Invariants 1 and 2: only ProtocolException, nothing consumed unless a request was, arrays within 127. */
@@ -102,9 +102,9 @@ class PrefixIoFuzzTest {
     List<Object> results = new ArrayList<>();
     while (true) {
       int start = in.position();
-      PrefixIo.Request request;
+      V1Codec.Request request;
       try {
-        request = PrefixIo.decodeRequest(in);
+        request = V1Codec.decodeRequest(in);
       } catch (ProtocolException fatal) {
         assertThat(in.position()).isEqualTo(start);
         results.add(V2CodecFuzzTest.FATAL);
@@ -118,9 +118,9 @@ class PrefixIoFuzzTest {
         results.add(V2CodecFuzzTest.INCOMPLETE);
         return results;
       }
-      assertThat(request.key().length()).isLessThanOrEqualTo(PrefixIo.MAX_LENGTH);
+      assertThat(request.key().length()).isLessThanOrEqualTo(V1Codec.MAX_LENGTH);
       if (request.value() != null) {
-        assertThat(request.value().length()).isLessThanOrEqualTo(PrefixIo.MAX_LENGTH);
+        assertThat(request.value().length()).isLessThanOrEqualTo(V1Codec.MAX_LENGTH);
       }
       // One encoding per request: what was consumed is exactly its re-encoding.
       assertThat(encode(request)).isEqualTo(Arrays.copyOfRange(input, start, in.position()));

@@ -22,10 +22,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every vector of vectors/seed-protocol.json (a copy of the shared seed-protocol vectors). */
-public class PrefixIoVectorsTest {
+public class V1CodecVectorsTest {
 
   static JsonObject vectors() {
-    try (InputStream in = PrefixIoVectorsTest.class.getResourceAsStream("/vectors/seed-protocol.json")) {
+    try (InputStream in = V1CodecVectorsTest.class.getResourceAsStream("/vectors/seed-protocol.json")) {
       return JsonParser.parseReader(new InputStreamReader(in, StandardCharsets.UTF_8)).getAsJsonObject();
     } catch (IOException e) {
       throw new IllegalStateException(e);
@@ -56,10 +56,10 @@ public class PrefixIoVectorsTest {
   @Test
   void opcodesMatch() {
     JsonObject ops = vectors().getAsJsonObject("opcodes");
-    assertThat(ByteArrayWrapper.of(PrefixIo.SET)).isEqualTo(hex(ops, "SET"));
-    assertThat(ByteArrayWrapper.of(PrefixIo.GET)).isEqualTo(hex(ops, "GET"));
-    assertThat(ByteArrayWrapper.of(PrefixIo.FOUND)).isEqualTo(hex(ops, "FOUND"));
-    assertThat(ByteArrayWrapper.of(PrefixIo.NOT_FOUND)).isEqualTo(hex(ops, "NOT_FOUND"));
+    assertThat(ByteArrayWrapper.of(V1Codec.SET)).isEqualTo(hex(ops, "SET"));
+    assertThat(ByteArrayWrapper.of(V1Codec.GET)).isEqualTo(hex(ops, "GET"));
+    assertThat(ByteArrayWrapper.of(V1Codec.FOUND)).isEqualTo(hex(ops, "FOUND"));
+    assertThat(ByteArrayWrapper.of(V1Codec.NOT_FOUND)).isEqualTo(hex(ops, "NOT_FOUND"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -68,25 +68,25 @@ public class PrefixIoVectorsTest {
     ByteArrayWrapper key = hex(v, "key");
     byte[] expected = Hex.decodeHex(v.get("bytes").getAsString().toCharArray());
     byte[] encoded = v.get("op").getAsString().equals("SET")
-        ? PrefixIo.encodeSet(key, hex(v, "value"))
-        : PrefixIo.encodeGet(key);
+        ? V1Codec.encodeSet(key, hex(v, "value"))
+        : V1Codec.encodeGet(key);
     assertThat(Hex.encodeHexString(encoded)).isEqualTo(v.get("bytes").getAsString());
 
     // The streaming writer produces the same bytes as the frame encoder.
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     out.write(encoded[0]);
-    PrefixIo.writeBytes(out, key);
+    V1Codec.writeBytes(out, key);
     if (v.has("value")) {
-      PrefixIo.writeBytes(out, hex(v, "value"));
+      V1Codec.writeBytes(out, hex(v, "value"));
     }
     assertThat(out.toByteArray()).isEqualTo(expected);
 
     // And decoding gives the fields back, consuming the whole frame.
     InputStream in = new ByteArrayInputStream(expected);
     assertThat(in.read()).isEqualTo(expected[0] & 0xff);
-    assertThat(PrefixIo.readBytes(in)).isEqualTo(key);
+    assertThat(V1Codec.readBytes(in)).isEqualTo(key);
     if (v.has("value")) {
-      assertThat(PrefixIo.readBytes(in)).isEqualTo(hex(v, "value"));
+      assertThat(V1Codec.readBytes(in)).isEqualTo(hex(v, "value"));
     }
     assertThat(in.read()).isEqualTo(-1);
   }
@@ -95,9 +95,9 @@ public class PrefixIoVectorsTest {
   @MethodSource("responses")
   void encodesAndDecodesResponse(JsonObject v) throws Exception {
     ByteArrayWrapper value = v.get("kind").getAsString().equals("FOUND") ? hex(v, "value") : null;
-    assertThat(Hex.encodeHexString(PrefixIo.encodeGetResponse(value))).isEqualTo(v.get("bytes").getAsString());
+    assertThat(Hex.encodeHexString(V1Codec.encodeGetResponse(value))).isEqualTo(v.get("bytes").getAsString());
     byte[] bytes = Hex.decodeHex(v.get("bytes").getAsString());
-    assertThat(PrefixIo.readGetResponse(new ByteArrayInputStream(bytes))).isEqualTo(value);
+    assertThat(V1Codec.readGetResponse(new ByteArrayInputStream(bytes))).isEqualTo(value);
   }
 
   @Test
@@ -105,9 +105,9 @@ public class PrefixIoVectorsTest {
     JsonObject v = vectors().getAsJsonArray("invalid").get(0).getAsJsonObject();
     ByteArrayWrapper value = new ByteArrayWrapper(new byte[v.get("value_length").getAsInt()]);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertThatThrownBy(() -> PrefixIo.writeBytes(out, value)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> V1Codec.writeBytes(out, value)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("127");
-    assertThatThrownBy(() -> PrefixIo.encodeSet(hex(v, "key"), value)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> V1Codec.encodeSet(hex(v, "key"), value)).isInstanceOf(IllegalArgumentException.class);
     assertThat(out.size()).isZero();
   }
 
@@ -115,20 +115,20 @@ public class PrefixIoVectorsTest {
   void truncatedKeyIsEndOfStream() throws Exception {
     InputStream in = new ByteArrayInputStream(Hex.decodeHex("67050102"));
     assertThat(in.read()).isEqualTo('g');
-    assertThatThrownBy(() -> PrefixIo.readBytes(in)).isInstanceOf(EOFException.class).hasMessageContaining("2 of 5");
+    assertThatThrownBy(() -> V1Codec.readBytes(in)).isInstanceOf(EOFException.class).hasMessageContaining("2 of 5");
   }
 
   @Test
   void lengthPrefixAbove127IsAProtocolError() {
     InputStream in = new ByteArrayInputStream(new byte[] {(byte) 0x80, 1, 2});
-    assertThatThrownBy(() -> PrefixIo.readBytes(in)).isInstanceOf(ProtocolException.class).hasMessageContaining("0x80");
+    assertThatThrownBy(() -> V1Codec.readBytes(in)).isInstanceOf(ProtocolException.class).hasMessageContaining("0x80");
   }
 
   @Test
   void unknownResponseByteIsAProtocolError() {
-    assertThatThrownBy(() -> PrefixIo.readGetResponse(new ByteArrayInputStream(new byte[] {'x'})))
+    assertThatThrownBy(() -> V1Codec.readGetResponse(new ByteArrayInputStream(new byte[] {'x'})))
         .isInstanceOf(ProtocolException.class);
-    assertThatThrownBy(() -> PrefixIo.readGetResponse(new ByteArrayInputStream(new byte[0])))
+    assertThatThrownBy(() -> V1Codec.readGetResponse(new ByteArrayInputStream(new byte[0])))
         .isInstanceOf(EOFException.class);
   }
 }

@@ -3,6 +3,7 @@ package dbf0.kv.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.MapBackends;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.ConnectionClosedException;
 import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.storage.MapBackends;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,10 +3,11 @@ package dbf0.kv.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dbf0.base.ByteSession;
+import dbf0.base.server.ByteSession;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.protocol.ProtocolException;
+import dbf0.kv.storage.MapBackends;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;

@@ -2,10 +2,11 @@ package dbf0.kv.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dbf0.base.ByteSession;
-import dbf0.base.OutputBuffer;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.storage.MapStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -27,7 +28,7 @@ class SessionBoundsTest {
     byte[] value = new byte[1 << 20];
     Arrays.fill(value, (byte) 'v');
     map.put(key("big"), new ByteArrayWrapper(value));
-    SessionFeeder feeder = new SessionFeeder(new V2Session(map, ProtocolLimits.DEFAULTS));
+    SessionFeeder feeder = new SessionFeeder(new V2Session(new MapStore(map), ProtocolLimits.DEFAULTS));
     byte[] gets = RawV2.repeat(RawV2.frame(RawV2.get("big")), 400); // 4.8 KB asking for 400 MiB
     ByteArrayOutputStream request = new ByteArrayOutputStream();
     request.writeBytes(RawV2.PREAMBLE);
@@ -66,7 +67,7 @@ class SessionBoundsTest {
     byte[] bytes = command.toByteArray();
     ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
     map.put(key("k7"), key("x"));
-    RespSession session = new RespSession(new ServerContext(map, ServerOptions.defaults()));
+    RespSession session = new RespSession(new ServerContext(new MapStore(map), ServerOptions.defaults()));
     SessionFeeder feeder = new SessionFeeder(session);
     int chunk = 64 * 1024;
     int chunks = 0;

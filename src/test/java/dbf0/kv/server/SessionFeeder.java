@@ -1,8 +1,8 @@
 package dbf0.kv.server;
 
-import dbf0.base.ByteSession;
-import dbf0.base.InputBuffer;
-import dbf0.base.OutputBuffer;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.InputBuffer;
+import dbf0.base.server.OutputBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 

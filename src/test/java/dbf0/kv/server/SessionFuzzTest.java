@@ -4,16 +4,17 @@ import static java.nio.charset.StandardCharsets.US_ASCII;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dbf0.base.ByteSession;
-import dbf0.base.OutputBuffer;
+import dbf0.base.server.ByteSession;
+import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.FuzzBytes;
-import dbf0.kv.protocol.PrefixIo;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.protocol.V2Codec;
 import dbf0.kv.protocol.V2CodecFuzzTest;
+import dbf0.kv.storage.MapStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -81,8 +82,8 @@ class SessionFuzzTest {
   static Arbitrary<byte[]> v1Connections() {
     Arbitrary<ByteArrayWrapper> arrays = Arbitraries.of("", "a", "b").map(s -> new ByteArrayWrapper(s.getBytes(US_ASCII)));
     return Arbitraries.oneOf(
-        arrays.map(PrefixIo::encodeGet),
-        Combinators.combine(arrays, arrays).as(PrefixIo::encodeSet));
+        arrays.map(V1Codec::encodeGet),
+        Combinators.combine(arrays, arrays).as(V1Codec::encodeSet));
   }
 
   /** A small Redis vocabulary over three keys, so that GETs hit what SETs stored. */
@@ -163,7 +164,7 @@ class SessionFuzzTest {
   record Outcome(String replies, String ending) {}
 
   static Outcome run(byte[] input, int[] chunks, ProtocolLimits limits) {
-    ByteSession session = new ProtocolSession(new ServerContext(new ConcurrentHashMap<>(),
+    ByteSession session = new ProtocolSession(new ServerContext(new MapStore(new ConcurrentHashMap<>()),
         ServerOptions.defaults().withLimits(limits)));
     ByteBuffer in = ByteBuffer.allocate(input.length); // write mode between calls
     OutputBuffer out = new OutputBuffer(16);

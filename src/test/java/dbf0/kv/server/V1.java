@@ -1,7 +1,7 @@
 package dbf0.kv.server;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.client.SeedProtocolClient;
+import dbf0.kv.client.V1Client;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -21,13 +21,13 @@ public final class V1 {
   /** A SET that returns once the server has applied it (it closes the connection afterwards). */
   public static void set(InetSocketAddress address, ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
     try (Socket socket = connect(address)) {
-      SeedProtocolClient.setAndAwaitClose(socket, key, value);
+      V1Client.setAndAwaitClose(socket, key, value);
     }
   }
 
   public static ByteArrayWrapper get(InetSocketAddress address, ByteArrayWrapper key) throws IOException {
     try (Socket socket = connect(address)) {
-      return SeedProtocolClient.get(socket, key);
+      return V1Client.get(socket, key);
     }
   }
 }

@@ -3,20 +3,20 @@ package dbf0.kv.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dbf0.base.ByteSession;
+import dbf0.base.server.ByteSession;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.PrefixIo;
 import dbf0.kv.protocol.ProtocolException;
+import dbf0.kv.protocol.V1Codec;
 import java.io.EOFException;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /** v1 through the protocol dispatcher, with requests split at every byte boundary. */
-class SeedSessionTest {
+class V1SessionTest {
 
   @Test
   void setSplitAtEveryBoundaryIsAppliedOnceAndClosesWithoutReply() throws Exception {
-    byte[] set = PrefixIo.encodeSet(ByteArrayWrapper.of(1, 2), ByteArrayWrapper.of(0xaa, 0xbb, 0xcc));
+    byte[] set = V1Codec.encodeSet(ByteArrayWrapper.of(1, 2), ByteArrayWrapper.of(0xaa, 0xbb, 0xcc));
     for (int split = 0; split <= set.length; split++) {
       var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
       SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
@@ -34,7 +34,7 @@ class SeedSessionTest {
 
   @Test
   void getSplitAtEveryBoundaryAnswersFoundOrNotFound() throws Exception {
-    byte[] get = PrefixIo.encodeGet(ByteArrayWrapper.of(7));
+    byte[] get = V1Codec.encodeGet(ByteArrayWrapper.of(7));
     var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
     for (int split = 0; split <= get.length; split++) {
       assertThat(new SessionFeeder(new ProtocolSession(map)).feedSplit(get, split)).containsExactly('n');

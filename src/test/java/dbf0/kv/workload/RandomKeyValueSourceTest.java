@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.PrefixIoVectorsTest;
+import dbf0.kv.protocol.V1CodecVectorsTest;
 import java.util.HashSet;
 import java.util.Random;
 import java.util.Set;
@@ -15,7 +15,7 @@ class RandomKeyValueSourceTest {
 
   @Test
   void valueIsDerivedFromKeyAsInTheVectors() {
-    JsonObject vectors = PrefixIoVectorsTest.vectorsForOtherTests();
+    JsonObject vectors = V1CodecVectorsTest.vectorsForOtherTests();
     for (JsonElement e : vectors.getAsJsonObject("value_for_key").getAsJsonArray("examples")) {
       JsonObject example = e.getAsJsonObject();
       ByteArrayWrapper key = ByteArrayWrapper.fromHex(example.get("key").getAsString());

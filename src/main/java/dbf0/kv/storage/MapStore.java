@@ -1,0 +1,60 @@
+package dbf0.kv.storage;
+
+import dbf0.common.ByteArrayWrapper;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+
+/**
+ * A {@link Store} over any {@link Map}: each call is one call on the map, so the store is
+ * exactly as thread-safe (or unsafe) as the map, and adds no locking of its own.
+ */
+public final class MapStore implements Store {
+
+  private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+
+  public MapStore(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+    this.map = Objects.requireNonNull(map, "map");
+  }
+
+  @Override
+  public ByteArrayWrapper get(ByteArrayWrapper key) {
+    return map.get(key);
+  }
+
+  @Override
+  public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+    map.put(key, value);
+  }
+
+  @Override
+  public boolean delete(ByteArrayWrapper key) {
+    return map.remove(key) != null;
+  }
+
+  @Override
+  public boolean contains(ByteArrayWrapper key) {
+    return map.containsKey(key);
+  }
+
+  @Override
+  public int size() {
+    return map.size();
+  }
+
+  @Override
+  public void clear() {
+    map.clear();
+  }
+
+  @Override
+  public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+    map.forEach(action);
+  }
+
+  /** The map's class, e.g. {@code ConcurrentHashMap}, for reports. */
+  @Override
+  public String toString() {
+    return "MapStore(" + map.getClass().getName() + ")";
+  }
+}

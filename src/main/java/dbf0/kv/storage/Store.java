@@ -1,0 +1,47 @@
+package dbf0.kv.storage;
+
+import dbf0.common.ByteArrayWrapper;
+import java.util.function.BiConsumer;
+
+/**
+ * The one boundary between the protocol sessions and the data: everything a session may do to
+ * the key/value pairs, and nothing else. Sessions never see a raw {@link java.util.Map}.
+ *
+ * <p>Why an interface of our own rather than {@code Map}: a store is not always just a map. A
+ * store that logs every write to disk (durability) or fans writes out to several maps must see
+ * every change go through one narrow door, and a {@code Map}'s views ({@code keySet().remove},
+ * {@code entrySet().setValue}, ...) are doors it cannot watch. A map backend is a store
+ * ({@link MapStore}), and so is a store that wraps one.
+ *
+ * <p>Thread safety is the store's, exactly as it is the map's: a {@link MapStore} over a
+ * {@link java.util.HashMap} is as unsafe as the HashMap, which is what the race demos show.
+ */
+public interface Store {
+
+  /** The value stored under {@code key}, or null. */
+  ByteArrayWrapper get(ByteArrayWrapper key);
+
+  /** Stores {@code value} under {@code key}, replacing any earlier value. */
+  void put(ByteArrayWrapper key, ByteArrayWrapper value);
+
+  /** Removes {@code key}; true if it was there. */
+  boolean delete(ByteArrayWrapper key);
+
+  /** True if {@code key} has a value. */
+  default boolean contains(ByteArrayWrapper key) {
+    return get(key) != null;
+  }
+
+  /** The number of keys (racy for a store that is not thread-safe). */
+  int size();
+
+  /** Removes every key. */
+  void clear();
+
+  /**
+   * Visits every key and value, for snapshots and reports. It sees every pair that was there for
+   * the whole visit, and may or may not see pairs written during it (the weak consistency of a
+   * concurrent map's iterator); a store that is not thread-safe must not be written meanwhile.
+   */
+  void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action);
+}
