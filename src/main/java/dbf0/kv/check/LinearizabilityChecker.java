@@ -211,7 +211,7 @@ public final class LinearizabilityChecker {
       Frame<S> pushed = null;
       if (entry != tail && entry.call) {
         Operation<I, O> op = ops.get(entry.op);
-        List<S> choices = op.isPending() ? model.stepUnknown(state, op.input())
+        List<S> choices = op.isPending() ? effects(model, state, op.input())
             : model.step(state, op.input(), op.output());
         pushed = tryChoices(model, entry, state, choices, 0, linearized, visited);
         if (pushed == null) {
@@ -259,6 +259,25 @@ public final class LinearizabilityChecker {
       }
       entry = head.next;
     }
+  }
+
+  /**
+   * What a pending operation may change. Outcomes that leave the state as it is are dropped:
+   * linearizing the operation there only uses it up, and leaving it pending keeps every option
+   * open, so that branch can never succeed where skipping it fails.
+   */
+  private static <S, I> List<S> effects(Model<S, I, ?> model, S state, I input) {
+    List<S> all = model.stepUnknown(state, input);
+    List<S> changed = null;
+    for (int k = 0; k < all.size(); k++) {
+      boolean same = model.stateEquals(all.get(k), state);
+      if (same && changed == null) {
+        changed = new ArrayList<>(all.subList(0, k));
+      } else if (!same && changed != null) {
+        changed.add(all.get(k));
+      }
+    }
+    return changed == null ? all : changed;
   }
 
   /**
