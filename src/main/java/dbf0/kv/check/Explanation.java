@@ -118,7 +118,7 @@ public final class Explanation {
         + ".label{pointer-events:none}\n"
         + "</style></head><body>\n"
         + "<h1>" + escape(title) + "</h1>\n"
-        + "<p>Verdict: <b>" + result.verdict() + "</b>" + (result.failingKey() == null ? ""
+        + "<p>Verdict: <b>" + result.verdict() + "</b>" + (result.failingKey() == null || result.failingKey().isEmpty() ? ""
             : " in partition <code>" + escape(result.failingKey()) + "</code>")
         + ", " + ops.size() + " operations. Bars run from invocation to return; dashed bars are pending "
         + "(outcome unknown). Numbers give the order of the longest partial linearization the search "
