@@ -124,21 +124,24 @@ public final class LinearizabilityChecker {
     }
   }
 
-  /** A choice made: which call was linearized, the state before it, and the states it could lead to. */
-  private record Frame<S>(Event call, S before, List<S> choices, int chosen) {}
+  /**
+   * A choice made: which call was linearized, the state before it, the states it could lead to,
+   * which one was taken, and in which scan phase (so that backtracking resumes the same scan).
+   */
+  private record Frame<S>(Event call, S before, List<S> choices, int chosen, boolean pendingPhase) {}
 
-  /** The memo key: which operations are linearized and the state they left. */
+  /** The memo key: a set of operations (as a BitSet) and a model state. */
   private static final class Visited<S> {
-    final BitSet linearized;
+    final BitSet ops;
     final S state;
     final Model<S, ?, ?> model;
     final int hash;
 
-    Visited(BitSet linearized, S state, Model<S, ?, ?> model) {
-      this.linearized = linearized;
+    Visited(BitSet ops, S state, Model<S, ?, ?> model) {
+      this.ops = ops;
       this.state = state;
       this.model = model;
-      this.hash = 31 * linearized.hashCode() + model.stateHash(state);
+      this.hash = 31 * ops.hashCode() + model.stateHash(state);
     }
 
     @Override
@@ -148,7 +151,7 @@ public final class LinearizabilityChecker {
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Visited<?> v && v.hash == hash && v.linearized.equals(linearized)
+      return o instanceof Visited<?> v && v.hash == hash && v.ops.equals(ops)
           && model.stateEquals(state, cast(v.state));
     }
 
@@ -158,73 +161,106 @@ public final class LinearizabilityChecker {
     }
   }
 
-  static final class TimeUp extends RuntimeException {
-    TimeUp() {
-      super(null, null, false, false);
-    }
-  }
-
   /** Searches one partition; {@code deadline} is a {@link System#nanoTime()} value. */
   static <S, I, O> PartResult<I, O> checkPartition(Model<S, I, O> model, List<Operation<I, O>> ops, long deadline) {
-    int n = ops.size();
-    List<Event> events = new ArrayList<>(2 * n);
-    int remaining = 0;  // completed operations not yet linearized
-    for (int i = 0; i < n; i++) {
-      Operation<I, O> op = ops.get(i);
-      Event call = new Event(i, true, op.invokeTime());
-      events.add(call);
-      if (!op.isPending()) {
-        Event ret = new Event(i, false, op.returnTime());
-        call.match = ret;
-        events.add(ret);
-        remaining++;
-      }
-    }
-    // Calls before returns at equal times: closed intervals (see the class comment).
-    events.sort(Comparator.comparingLong((Event e) -> e.time).thenComparing(e -> !e.call).thenComparingInt(e -> e.op));
-    Event head = new Event(-1, false, Long.MIN_VALUE);
-    Event tail = new Event(-1, false, Long.MAX_VALUE);
-    Event last = head;
-    for (Event e : events) {
-      last.next = e;
-      e.prev = last;
-      last = e;
-    }
-    last.next = tail;
-    tail.prev = last;
-    events = null;
+    return new Search<>(model, ops).run(deadline);
+  }
 
-    S state = model.initialState();
-    BitSet linearized = new BitSet(n);
-    Set<Visited<S>> visited = new HashSet<>();
-    ArrayList<Frame<S>> stack = new ArrayList<>();
+  /**
+   * One partition's search. Candidates are tried in two phases: first the completed operations
+   * whose call comes before the first return, then the pending ones. Trying completed ones first
+   * means a configuration with fewer pending operations used up is usually finished before one
+   * with more, which is what {@link #dominated} needs to cut the latter.
+   */
+  private static final class Search<S, I, O> {
+    final Model<S, I, O> model;
+    final List<Operation<I, O>> ops;
+    final Event head = new Event(-1, false, Long.MIN_VALUE);
+    final Event tail = new Event(-1, false, Long.MAX_VALUE);
+    final BitSet linearized;
+    final Set<Visited<S>> visited = new HashSet<>();
+    final ArrayList<Frame<S>> stack = new ArrayList<>();
+    /** Which operations are pending; null when none are (then no dominance bookkeeping). */
+    final BitSet pendingOps;
+    /** Finished, failed configurations: (completed ops linearized, state) -> pending ops used up. */
+    final Map<Visited<S>, List<BitSet>> failed = new java.util.HashMap<>();
+    S state;
+    int remaining;  // completed operations not yet linearized
     List<Integer> longest = List.of();
-    if (remaining == 0) {
-      return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, List.of());
-    }
-    Event entry = head.next;
-    long steps = 0;
-    while (true) {
-      if ((++steps & 0x3ff) == 0 && System.nanoTime() - deadline > 0) {
-        return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
-      }
-      Frame<S> pushed = null;
-      if (entry != tail && entry.call) {
-        Operation<I, O> op = ops.get(entry.op);
-        List<S> choices = op.isPending() ? effects(model, state, op.input())
-            : model.step(state, op.input(), op.output());
-        pushed = tryChoices(model, entry, state, choices, 0, linearized, visited);
-        if (pushed == null) {
-          entry = entry.next;
-          continue;
+
+    Search(Model<S, I, O> model, List<Operation<I, O>> ops) {
+      this.model = model;
+      this.ops = ops;
+      int n = ops.size();
+      linearized = new BitSet(n);
+      BitSet pending = new BitSet(n);
+      List<Event> events = new ArrayList<>(2 * n);
+      for (int i = 0; i < n; i++) {
+        Operation<I, O> op = ops.get(i);
+        Event call = new Event(i, true, op.invokeTime());
+        events.add(call);
+        if (op.isPending()) {
+          pending.set(i);
+        } else {
+          Event ret = new Event(i, false, op.returnTime());
+          call.match = ret;
+          events.add(ret);
+          remaining++;
         }
-      } else {
-        // A return event (or the end) reached: its operation had to be linearized by now.
-        while (pushed == null) {
+      }
+      pendingOps = pending.isEmpty() ? null : pending;
+      // Calls before returns at equal times: closed intervals (see the class comment).
+      events.sort(Comparator.comparingLong((Event e) -> e.time).thenComparing(e -> !e.call).thenComparingInt(e -> e.op));
+      Event last = head;
+      for (Event e : events) {
+        last.next = e;
+        e.prev = last;
+        last = e;
+      }
+      last.next = tail;
+      tail.prev = last;
+      state = model.initialState();
+    }
+
+    PartResult<I, O> run(long deadline) {
+      if (remaining == 0) {
+        return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, List.of());
+      }
+      Event entry = head.next;
+      boolean pendingPhase = false;
+      long steps = 0;
+      while (true) {
+        if ((++steps & 0x3ff) == 0 && System.nanoTime() - deadline > 0) {
+          return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
+        }
+        Frame<S> pushed;
+        if (entry != tail && entry.call) {
+          Operation<I, O> op = ops.get(entry.op);
+          if (op.isPending() != pendingPhase) {
+            entry = entry.next;
+            continue;
+          }
+          List<S> choices = pendingPhase ? effects(model, state, op.input()) : model.step(state, op.input(), op.output());
+          pushed = tryChoices(entry, state, choices, 0, pendingPhase);
+          if (pushed == null) {
+            entry = entry.next;
+            continue;
+          }
+        } else if (!pendingPhase && pendingOps != null) {
+          // No completed candidate left before this return: now the pending ones.
+          pendingPhase = true;
+          entry = head.next;
+          continue;
+        } else {
+          // A return event (or the end) reached: its operation had to be linearized by now, and
+          // no candidate allows it. Undo the last choice.
           if (stack.isEmpty()) {
             return new PartResult<>(CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));
           }
           Frame<S> top = stack.remove(stack.size() - 1);
+          if (pendingOps != null) {
+            remember(top.choices().get(top.chosen()));
+          }
           unlift(top.call());
           linearized.clear(top.call().op);
           if (top.call().match != null) {
@@ -232,32 +268,83 @@ public final class LinearizabilityChecker {
           }
           state = top.before();
           // The same operation may still lead to another state (nondeterministic models)...
-          pushed = tryChoices(model, top.call(), state, top.choices(), top.chosen() + 1, linearized, visited);
+          pushed = tryChoices(top.call(), state, top.choices(), top.chosen() + 1, top.pendingPhase());
           if (pushed == null) {
             // ...or, failing that, the next candidate after it may be linearized instead.
             entry = top.call().next;
-            if (entry != tail && entry.call) {
-              break;
-            }
+            pendingPhase = top.pendingPhase();
+            continue;
           }
         }
-        if (pushed == null) {
-          continue;
+        stack.add(pushed);
+        state = pushed.choices().get(pushed.chosen());
+        lift(pushed.call());
+        if (pushed.call().match != null) {
+          remaining--;
+        }
+        if (stack.size() > longest.size()) {
+          longest = stack.stream().map(f -> f.call().op).toList();
+        }
+        if (remaining == 0) {
+          return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, toOps(ops, longest));
+        }
+        entry = head.next;
+        pendingPhase = false;
+      }
+    }
+
+    /**
+     * Tries the states {@code choices[from..]} for linearizing {@code call} in {@code state};
+     * returns the frame for the first whose configuration is new and not dominated, marking it
+     * seen and the operation linearized, or null when there is none.
+     */
+    Frame<S> tryChoices(Event call, S before, List<S> choices, int from, boolean pendingPhase) {
+      for (int k = from; k < choices.size(); k++) {
+        linearized.set(call.op);
+        S next = choices.get(k);
+        if (!dominated(next) && visited.add(new Visited<>((BitSet) linearized.clone(), next, model))) {
+          return new Frame<>(call, before, choices, k, pendingPhase);
+        }
+        linearized.clear(call.op);
+      }
+      return null;
+    }
+
+    /**
+     * Whether the configuration (linearized, next) is no better than one already finished without
+     * success: the same completed operations linearized, the same state, and no more pending
+     * operations still available. Whatever could be done from it could be done from that one
+     * (a pending operation never has to take effect), so it cannot succeed either.
+     */
+    private boolean dominated(S next) {
+      if (pendingOps == null || failed.isEmpty()) {
+        return false;
+      }
+      BitSet completed = (BitSet) linearized.clone();
+      completed.andNot(pendingOps);
+      List<BitSet> used = failed.get(new Visited<>(completed, next, model));
+      if (used == null) {
+        return false;
+      }
+      BitSet mine = (BitSet) linearized.clone();
+      mine.and(pendingOps);
+      for (BitSet u : used) {
+        BitSet extra = (BitSet) u.clone();
+        extra.andNot(mine);
+        if (extra.isEmpty()) {
+          return true;
         }
       }
-      stack.add(pushed);
-      state = pushed.choices().get(pushed.chosen());
-      lift(pushed.call());
-      if (pushed.call().match != null) {
-        remaining--;
-      }
-      if (stack.size() > longest.size()) {
-        longest = stack.stream().map(f -> f.call().op).toList();
-      }
-      if (remaining == 0) {
-        return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, toOps(ops, longest));
-      }
-      entry = head.next;
+      return false;
+    }
+
+    /** Records the current configuration, whose every continuation has failed. */
+    private void remember(S current) {
+      BitSet completed = (BitSet) linearized.clone();
+      completed.andNot(pendingOps);
+      BitSet used = (BitSet) linearized.clone();
+      used.and(pendingOps);
+      failed.computeIfAbsent(new Visited<>(completed, current, model), k -> new ArrayList<>()).add(used);
     }
   }
 
@@ -278,23 +365,6 @@ public final class LinearizabilityChecker {
       }
     }
     return changed == null ? all : changed;
-  }
-
-  /**
-   * Tries the states {@code choices[from..]} for linearizing {@code call} in {@code state}; returns
-   * the frame for the first whose (linearized set, state) was not seen before, marking it seen and
-   * the operation linearized, or null when every choice was seen already.
-   */
-  private static <S> Frame<S> tryChoices(Model<S, ?, ?> model, Event call, S state, List<S> choices, int from,
-      BitSet linearized, Set<Visited<S>> visited) {
-    for (int k = from; k < choices.size(); k++) {
-      linearized.set(call.op);
-      if (visited.add(new Visited<>((BitSet) linearized.clone(), choices.get(k), model))) {
-        return new Frame<>(call, state, choices, k);
-      }
-      linearized.clear(call.op);
-    }
-    return null;
   }
 
   // Dancing links: an event removed keeps its own pointers, so undoing in reverse order restores it.

@@ -119,6 +119,34 @@ class PropertyTest {
     assertThat(verdicts[1]).isGreaterThan(1000);
   }
 
+  // Many pending operations exercise the search's pruning of configurations dominated by failed
+  // ones (LinearizabilityChecker.Search#dominated); brute force prunes nothing.
+  @Test
+  void agreesWithBruteForceWhenHalfTheOperationsArePending() {
+    Random rnd = new Random(7);
+    int[] verdicts = new int[2];
+    for (int i = 0; i < 3000; i++) {
+      int n = 2 + rnd.nextInt(7);
+      boolean register = i % 2 == 0;
+      boolean expected;
+      boolean actual;
+      if (register) {
+        var ops = RandomHistories.arbitraryRegister(rnd, n, 2);
+        expected = BruteForceChecker.linearizable(Histories.REGISTER, ops);
+        actual = LinearizabilityChecker.check(new History<>(Histories.REGISTER, ops), LIMIT).isLinearizable();
+        assertThat(actual).as("history %d: %s", i, ops).isEqualTo(expected);
+      } else {
+        var ops = RandomHistories.arbitraryKv(rnd, n, 2);
+        expected = BruteForceChecker.linearizable(Histories.KV, ops);
+        actual = LinearizabilityChecker.check(new History<>(Histories.KV, ops), LIMIT).isLinearizable();
+        assertThat(actual).as("history %d: %s", i, ops).isEqualTo(expected);
+      }
+      verdicts[expected ? 1 : 0]++;
+    }
+    assertThat(verdicts[0]).isGreaterThan(500);
+    assertThat(verdicts[1]).isGreaterThan(500);
+  }
+
   @Test
   void parallelAndSequentialCheckingAgree() {
     Random rnd = new Random(6);

@@ -103,6 +103,11 @@ final class RandomHistories {
 
   /** Small register histories with random outputs and times from a small range (so ties happen). */
   static List<Operation<RegisterModel.Input, RegisterModel.Output>> arbitraryRegister(Random rnd, int n) {
+    return arbitraryRegister(rnd, n, 5);
+  }
+
+  /** ... with one operation in {@code pendingOneIn} pending. */
+  static List<Operation<RegisterModel.Input, RegisterModel.Output>> arbitraryRegister(Random rnd, int n, int pendingOneIn) {
     List<Operation<RegisterModel.Input, RegisterModel.Output>> ops = new ArrayList<>();
     for (int k = 0; k < n; k++) {
       long a = rnd.nextInt(12);
@@ -113,7 +118,7 @@ final class RandomHistories {
         case 1 -> RegisterModel.Input.write(v);
         default -> RegisterModel.Input.cas(Integer.toString(rnd.nextInt(3)), v);
       };
-      if (rnd.nextInt(5) == 0) {
+      if (rnd.nextInt(pendingOneIn) == 0) {
         ops.add(Operation.pending(k, in, a, Long.MAX_VALUE));
         continue;
       }
@@ -129,6 +134,11 @@ final class RandomHistories {
 
   /** Small single-key map histories with random outputs. */
   static List<Operation<KvModel.Input, KvModel.Output>> arbitraryKv(Random rnd, int n) {
+    return arbitraryKv(rnd, n, 5);
+  }
+
+  /** ... with one operation in {@code pendingOneIn} pending. */
+  static List<Operation<KvModel.Input, KvModel.Output>> arbitraryKv(Random rnd, int n, int pendingOneIn) {
     List<Operation<KvModel.Input, KvModel.Output>> ops = new ArrayList<>();
     for (int k = 0; k < n; k++) {
       long a = rnd.nextInt(12);
@@ -140,7 +150,7 @@ final class RandomHistories {
         case 2 -> KvModel.Input.append("k", v);
         default -> KvModel.Input.delete("k");
       };
-      if (rnd.nextInt(5) == 0) {
+      if (rnd.nextInt(pendingOneIn) == 0) {
         ops.add(Operation.pending(k, in, a, Long.MAX_VALUE));
         continue;
       }
