@@ -28,7 +28,8 @@ public final class EtcdLogFormat {
   private EtcdLogFormat() {}
 
   private static final Pattern EVENT =
-      Pattern.compile("^\\S+\\s+jepsen\\.util\\s+-\\s+(\\d+)\\s+:(\\w+)\\s+:([\\w-]+)\\s*(.*?)\\s*$");
+      // Anything may come before the logger's name (a level, a timestamp, a thread).
+      Pattern.compile("(?:^|\\s)jepsen\\.util\\s+-\\s+(\\d+)\\s+:(\\w+)\\s+:([\\w-]+)\\s*(.*?)\\s*$");
 
   private record Open(RegisterModel.Input input, long time, long line) {}
 
@@ -40,7 +41,7 @@ public final class EtcdLogFormat {
     for (String text = in.readLine(); text != null; text = in.readLine()) {
       lineNo++;
       Matcher m = EVENT.matcher(text);
-      if (!m.matches()) {
+      if (!m.find()) {
         continue;
       }
       int process;

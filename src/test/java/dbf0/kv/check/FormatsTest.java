@@ -78,7 +78,8 @@ class FormatsTest {
         "INFO  jepsen.util - 4\t:fail\t:read\t:timed-out",
         "INFO  jepsen.util - 5\t:invoke\t:write\t1",
         "INFO  jepsen.util - 5\t:fail\t:write\t1",
-        "INFO  jepsen.util - 6\t:invoke\t:write\t2"), "e.log");
+        "2017-01-01 10:00:00,000{GMT}\tINFO\t[jepsen worker 6] jepsen.util: not an event",
+        "2017-01-01 10:00:00,000{GMT}\tINFO\t[jepsen worker 6] jepsen.util - 6\t:invoke\t:write\t2"), "e.log");
     var ops = h.operations();
     assertThat(ops).hasSize(6);  // the failed write is gone
     assertThat(ops.get(0)).isEqualTo(Operation.ok(0, RegisterModel.Input.write("3"), RegisterModel.Output.WRITTEN, 2, 5));

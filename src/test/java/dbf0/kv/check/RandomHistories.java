@@ -60,6 +60,12 @@ final class RandomHistories {
 
   /** Like {@link #linearizableRegister} for a map over {@code keys} keys: get, put, append, delete. */
   static List<Operation<KvModel.Input, KvModel.Output>> linearizableKv(Random rnd, int n, int keys, int spread) {
+    return linearizableKv(rnd, n, keys, spread, 8, true);
+  }
+
+  /** ... with one update in {@code pendingOneIn} pending (0: none), and appends or not. */
+  static List<Operation<KvModel.Input, KvModel.Output>> linearizableKv(Random rnd, int n, int keys, int spread,
+      int pendingOneIn, boolean appends) {
     List<Operation<KvModel.Input, KvModel.Output>> ops = new ArrayList<>();
     String[] values = new String[keys];
     for (int k = 0; k < n; k++) {
@@ -73,10 +79,10 @@ final class RandomHistories {
       KvModel.Input in = switch (rnd.nextInt(5)) {
         case 0, 1 -> KvModel.Input.get(name);
         case 2 -> KvModel.Input.put(name, v);
-        case 3 -> KvModel.Input.append(name, v);
+        case 3 -> appends ? KvModel.Input.append(name, v) : KvModel.Input.put(name, v);
         default -> KvModel.Input.delete(name);
       };
-      boolean pending = in.kind() != KvModel.Kind.GET && rnd.nextInt(8) == 0;
+      boolean pending = in.kind() != KvModel.Kind.GET && pendingOneIn > 0 && rnd.nextInt(pendingOneIn) == 0;
       if (pending) {
         ops.add(Operation.pending(client, in, invoke, Long.MAX_VALUE));
         if (rnd.nextBoolean()) {
