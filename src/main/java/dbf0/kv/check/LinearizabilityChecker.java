@@ -35,7 +35,9 @@ import java.util.concurrent.Future;
  * and the checker should never report a violation that depends on such a guess.
  *
  * <p>Pending operations have no return event (it would be at +infinity), so nothing forces them to
- * take effect; the search succeeds once every completed operation is linearized.
+ * take effect; the search succeeds once every completed operation is linearized. They are tried
+ * only after the completed candidates, and configurations that a failed one dominates are cut
+ * ({@code Search}).
  */
 public final class LinearizabilityChecker {
 
@@ -230,7 +232,8 @@ public final class LinearizabilityChecker {
       boolean pendingPhase = false;
       long steps = 0;
       while (true) {
-        if ((++steps & 0x3ff) == 0 && System.nanoTime() - deadline > 0) {
+        // Out of time, or another partition already failed (parallel mode cancels the rest).
+        if ((++steps & 0x3ff) == 0 && (System.nanoTime() - deadline > 0 || Thread.currentThread().isInterrupted())) {
           return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
         }
         Frame<S> pushed;
