@@ -305,12 +305,40 @@ public final class LinearizabilityChecker {
       for (int k = from; k < choices.size(); k++) {
         linearized.set(call.op);
         S next = choices.get(k);
-        if (!dominated(next) && visited.add(new Visited<>((BitSet) linearized.clone(), next, model))) {
+        if (!wasted(call, next) && !dominated(next)
+            && visited.add(new Visited<>((BitSet) linearized.clone(), next, model))) {
           return new Frame<>(call, before, choices, k, pendingPhase);
         }
         linearized.clear(call.op);
       }
       return null;
+    }
+
+    /**
+     * Whether the pending operation linearized just before {@code call} (the top of the stack) made
+     * no difference: {@code call} would have reached {@code next} without it. Then this branch is
+     * dominated by its sibling that linearizes {@code call} straight away (same completed set, same
+     * state, one pending operation fewer used up), which the search tries too, so it is cut. This
+     * is what stops pending writes that a later write overwrites from multiplying the search.
+     */
+    private boolean wasted(Event call, S next) {
+      if (pendingOps == null || stack.isEmpty()) {
+        return false;
+      }
+      Frame<S> top = stack.get(stack.size() - 1);
+      if (!top.pendingPhase()) {
+        return false;
+      }
+      Operation<I, O> op = ops.get(call.op);
+      // The same function the search would use in the sibling, so the sibling really is tried.
+      List<S> without = op.isPending() ? effects(model, top.before(), op.input())
+          : model.step(top.before(), op.input(), op.output());
+      for (S s : without) {
+        if (model.stateEquals(s, next)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     /**
