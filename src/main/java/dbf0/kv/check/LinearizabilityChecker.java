@@ -185,7 +185,7 @@ public final class LinearizabilityChecker {
     /** Which operations are pending; null when none are (then no dominance bookkeeping). */
     final BitSet pendingOps;
     /** Finished, failed configurations: (completed ops linearized, state) -> pending ops used up. */
-    final Map<Visited<S>, List<BitSet>> failed = new java.util.HashMap<>();
+    final Map<Visited<S>, List<long[]>> failed = new java.util.HashMap<>();
     S state;
     int remaining;  // completed operations not yet linearized
     List<Integer> longest = List.of();
@@ -353,20 +353,28 @@ public final class LinearizabilityChecker {
       }
       BitSet completed = (BitSet) linearized.clone();
       completed.andNot(pendingOps);
-      List<BitSet> used = failed.get(new Visited<>(completed, next, model));
+      List<long[]> used = failed.get(new Visited<>(completed, next, model));
       if (used == null) {
         return false;
       }
       BitSet mine = (BitSet) linearized.clone();
       mine.and(pendingOps);
-      for (BitSet u : used) {
-        BitSet extra = (BitSet) u.clone();
-        extra.andNot(mine);
-        if (extra.isEmpty()) {
+      long[] m = mine.toLongArray();
+      for (long[] u : used) {
+        if (subset(u, m)) {
           return true;
         }
       }
       return false;
+    }
+
+    private static boolean subset(long[] a, long[] b) {
+      for (int w = 0; w < a.length; w++) {
+        if ((a[w] & ~(w < b.length ? b[w] : 0L)) != 0) {
+          return false;
+        }
+      }
+      return true;
     }
 
     /** Records the current configuration, whose every continuation has failed. */
@@ -375,7 +383,7 @@ public final class LinearizabilityChecker {
       completed.andNot(pendingOps);
       BitSet used = (BitSet) linearized.clone();
       used.and(pendingOps);
-      failed.computeIfAbsent(new Visited<>(completed, current, model), k -> new ArrayList<>()).add(used);
+      failed.computeIfAbsent(new Visited<>(completed, current, model), k -> new ArrayList<>()).add(used.toLongArray());
     }
   }
 
