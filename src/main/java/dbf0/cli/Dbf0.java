@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         CreateHashMapRaceCondition.class,
         CreateHashMapWriteRace.class,
         Benchmark.class,
+        dbf0.kv.check.CheckCommand.class,
     },
     footer = {
         "",
