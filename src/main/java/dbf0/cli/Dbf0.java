@@ -2,6 +2,7 @@ package dbf0.cli;
 
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
+import dbf0.kv.check.CheckCommand;
 import dbf0.kv.race.CreateHashMapRaceCondition;
 import dbf0.kv.race.CreateHashMapWriteRace;
 import picocli.CommandLine.Command;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Command;
         CreateHashMapRaceCondition.class,
         CreateHashMapWriteRace.class,
         Benchmark.class,
-        dbf0.kv.check.CheckCommand.class,
+        CheckCommand.class,
     },
     footer = {
         "",

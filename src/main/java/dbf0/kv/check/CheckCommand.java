@@ -1,6 +1,7 @@
 package dbf0.kv.check;
 
 import dbf0.common.Durations;
+import dbf0.common.cli.Cli;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,12 +13,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code dbf0 check}: is each recorded history linearizable? One verdict line per file, the failing
@@ -67,6 +68,10 @@ public final class CheckCommand implements Callable<Integer> {
 
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "history files")
   List<Path> files;
+
+  public static void main(String[] args) {
+    Cli.runAndExit(new CheckCommand(), args);
+  }
 
   @Override
   public Integer call() {

@@ -1,5 +1,7 @@
 package dbf0.kv.check;
 
+
+
 /** A history file that cannot be read as its format says; the message names the file and line. */
 public final class HistoryParseException extends Exception {
 

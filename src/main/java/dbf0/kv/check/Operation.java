@@ -1,5 +1,7 @@
 package dbf0.kv.check;
 
+
+
 /**
  * One operation of a history: what a client asked ({@code input}), what it was told
  * ({@code output}), and when, as seen by the client.
