@@ -2,8 +2,8 @@ package dbf0.kv.check;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dbf0.cli.Cli;
 import dbf0.cli.Dbf0;
+import dbf0.common.cli.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
