@@ -4,6 +4,7 @@ import dbf0.base.server.ByteSession;
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.common.RateLimitedLog;
+import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.Resp;
 import java.nio.ByteBuffer;
@@ -54,7 +55,7 @@ final class RespSession implements ByteSession {
       if (out.aboveHighWater()) {
         return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
       }
-      Resp.Parsed parsed;
+      DecodeResult<List<byte[]>> parsed;
       boolean inline = !parser.inArray() && in.hasRemaining() && in.get(in.position()) != '*';
       try {
         parsed = parser.next(in);
@@ -62,12 +63,21 @@ final class RespSession implements ByteSession {
         out.put(Resp.error("ERR " + e.getMessage()));
         throw e;
       }
-      if (parsed instanceof Resp.Incomplete incomplete) {
-        needed = incomplete.neededBytes();
-        return Next.READ_MORE;
+      List<byte[]> args;
+      switch (parsed) {
+        case DecodeResult.Incomplete<List<byte[]>> incomplete -> {
+          needed = incomplete.neededBytes();
+          return Next.READ_MORE;
+        }
+        case DecodeResult.Frame<List<byte[]>> frame -> args = frame.value();
+        // The parser throws on every error (RESP framing cannot be resynchronised); were it ever
+        // to answer one, it is fatal as a thrown one is.
+        case DecodeResult.Invalid<List<byte[]>> invalid -> {
+          out.put(Resp.error("ERR " + invalid.message()));
+          throw new ProtocolException(invalid.message());
+        }
       }
       needed = 0;
-      List<byte[]> args = ((Resp.Command) parsed).args();
       if (inline) {
         refuseHttp(args);
         if (!context.options.inlineCommands() && !args.isEmpty()) {
