@@ -38,7 +38,8 @@ public sealed interface DecodeResult<T> {
    *     far as is known; a caller sizes its buffer by it. For v2, {@link V2Codec#HEADER_BYTES}
    *     while the length header itself is incomplete, then the header plus the announced body,
    *     which is at most {@link ProtocolLimits#maxFrameBytes()} plus the header. For v1 at most
-   *     257 (a SET of two 127-byte arrays); for RESP at most one bulk string beyond what is there.
+   *     257 (a SET of two 127-byte arrays); for RESP at most one bulk string and its header line
+   *     beyond what is there.
    */
   record Incomplete<T>(int neededBytes) implements DecodeResult<T> {}
 
