@@ -121,8 +121,8 @@ public class ProtocolBenchmark extends RunDefaults {
 
   /** Fails the run if a decoder would measure anything but the success path. */
   private void checkRoundTrips() throws IOException {
-    expect(new V1Codec.Request(V1Codec.GET, key, null), v1_getRequest_decode());
-    expect(new V1Codec.Request(V1Codec.SET, key, value), v1_setRequest_decode());
+    expect(frame(new V1Codec.V1Request(V1Codec.GET, key, null)), v1_getRequest_decode());
+    expect(frame(new V1Codec.V1Request(V1Codec.SET, key, value)), v1_setRequest_decode());
     expect(value, v1_getResponse_decode());
     expect(frame(v2Get), v2_getRequest_decode());
     expect(frame(v2Set), v2_setRequest_decode());
@@ -151,7 +151,7 @@ public class ProtocolBenchmark extends RunDefaults {
   }
 
   @Benchmark
-  public V1Codec.Request v1_getRequest_decode() throws ProtocolException {
+  public DecodeResult<V1Codec.V1Request> v1_getRequest_decode() throws ProtocolException {
     return V1Codec.decodeRequest(v1GetRequest.rewind());
   }
 
@@ -161,7 +161,7 @@ public class ProtocolBenchmark extends RunDefaults {
   }
 
   @Benchmark
-  public V1Codec.Request v1_setRequest_decode() throws ProtocolException {
+  public DecodeResult<V1Codec.V1Request> v1_setRequest_decode() throws ProtocolException {
     return V1Codec.decodeRequest(v1SetRequest.rewind());
   }
 

@@ -29,30 +29,25 @@ public final class Resp {
 
   private Resp() {}
 
-  /** The outcome of trying to parse one command from a buffer. */
-  public sealed interface Parsed {}
-
-  /** Not enough bytes yet; nothing consumed. {@code neededBytes} sizes the caller's buffer. */
-  public record Incomplete(int neededBytes) implements Parsed {}
-
-  /** One command (possibly empty, for a blank inline line), consumed. */
-  public record Command(List<byte[]> args) implements Parsed {}
-
   /**
-   * Parses the command at the front of {@code in} (read mode); on {@link Incomplete} nothing is
-   * consumed. Every call starts the command again, so a server receiving a large command in
-   * pieces keeps a {@link Parser} per connection instead.
+   * Parses the command at the front of {@code in} (read mode).
    *
+   * @return a {@link DecodeResult.Frame} holding the command's arguments (none, for a blank
+   *     inline line), consumed; or {@link DecodeResult.Incomplete}, consuming nothing. Never
+   *     {@link DecodeResult.Invalid}: a RESP error breaks the framing, so it is thrown. Every
+   *     call starts the command again, so a server receiving a large command in pieces keeps a
+   *     {@link Parser} per connection instead.
    * @throws ProtocolException for malformed or over-limit input; the caller replies with the
    *     message as an error and closes
    */
-  public static Parsed parse(ByteBuffer in, int maxArgs, int maxBulkBytes, int maxInlineBytes) throws ProtocolException {
+  public static DecodeResult<List<byte[]>> parse(ByteBuffer in, int maxArgs, int maxBulkBytes, int maxInlineBytes)
+      throws ProtocolException {
     int start = in.position();
-    Parsed parsed = new Parser(maxArgs, maxBulkBytes, maxInlineBytes, Long.MAX_VALUE).next(in);
-    if (parsed instanceof Incomplete incomplete) {
+    DecodeResult<List<byte[]>> parsed = new Parser(maxArgs, maxBulkBytes, maxInlineBytes, Long.MAX_VALUE).next(in);
+    if (parsed instanceof DecodeResult.Incomplete<List<byte[]>>(int neededBytes)) {
       int consumed = in.position() - start;
       in.position(start);
-      return new Incomplete((int) Math.min(Integer.MAX_VALUE, (long) consumed + incomplete.neededBytes()));
+      return incomplete((long) consumed + neededBytes);
     }
     return parsed;
   }
@@ -63,8 +58,9 @@ public final class Resp {
    * that arrives in many reads is examined once: work is linear in its size, where restarting
    * at every read is quadratic (a DEL of a million keys arriving 64 KiB at a time).
    *
-   * <p>{@link Incomplete} here means "nothing more to do until more bytes arrive"; the bytes of
-   * finished arguments are consumed, and {@code neededBytes} counts from the new position.
+   * <p>{@link DecodeResult.Incomplete} here means "nothing more to do until more bytes arrive":
+   * unlike the other decoders, the bytes of finished arguments are consumed, and
+   * {@code neededBytes} counts from the new position.
    */
   public static final class Parser {
 
@@ -99,11 +95,14 @@ public final class Resp {
       return examined;
     }
 
-    /** The next command, or Incomplete; see the class comment for what is consumed. */
-    public Parsed next(ByteBuffer in) throws ProtocolException {
+    /**
+     * The next command's arguments, or Incomplete (see the class comment for what is consumed);
+     * never Invalid, as for {@link Resp#parse}.
+     */
+    public DecodeResult<List<byte[]>> next(ByteBuffer in) throws ProtocolException {
       if (args == null) {
         if (!in.hasRemaining()) {
-          return new Incomplete(1);
+          return incomplete(1);
         }
         if (in.get(in.position()) != '*') {
           return inline(in);
@@ -112,7 +111,7 @@ public final class Resp {
         int lineEnd = findCrlf(in, at, 32);
         examined += (lineEnd < 0 ? in.limit() : lineEnd + 2) - at;
         if (lineEnd < 0) {
-          return new Incomplete(in.remaining() + 1);
+          return incomplete(in.remaining() + 1L);
         }
         long count = parseNumber(in, at + 1, lineEnd, "multibulk length");
         if (count > maxArgs) {
@@ -126,7 +125,7 @@ public final class Resp {
       while (argsLeft > 0) {
         int at = in.position();
         if (at >= in.limit()) {
-          return new Incomplete(1);
+          return incomplete(1);
         }
         if (in.get(at) != '$') {
           throw new ProtocolException("Protocol error: expected '$', got '" + printable(in.get(at)) + "'");
@@ -134,7 +133,7 @@ public final class Resp {
         int end = findCrlf(in, at, 32);
         if (end < 0) {
           examined += in.limit() - at;
-          return new Incomplete(in.remaining() + 32);
+          return incomplete(in.remaining() + 32L);
         }
         long length = parseNumber(in, at + 1, end, "bulk length");
         if (length < 0 || length > maxBulkBytes) {
@@ -147,7 +146,7 @@ public final class Resp {
         }
         if (frameEnd > in.limit()) {
           examined += dataStart - at; // parsed again when the data is here: at most 34 bytes a read
-          return new Incomplete((int) Math.min(Integer.MAX_VALUE, frameEnd - at));
+          return incomplete(frameEnd - at);
         }
         if (in.get(dataStart + (int) length) != '\r' || in.get(dataStart + (int) length + 1) != '\n') {
           throw new ProtocolException("Protocol error: bulk string not followed by CRLF");
@@ -162,10 +161,10 @@ public final class Resp {
       }
       List<byte[]> done = args;
       args = null;
-      return new Command(done);
+      return new DecodeResult.Frame<>(done);
     }
 
-    private Parsed inline(ByteBuffer in) throws ProtocolException {
+    private DecodeResult<List<byte[]>> inline(ByteBuffer in) throws ProtocolException {
       int at = in.position();
       int newline = -1;
       int scanEnd = Math.min(in.limit(), at + maxInlineBytes + 2);
@@ -184,7 +183,7 @@ public final class Resp {
           throw tooBigInline();
         }
         inlineSearched = Math.max(0, scanEnd - at);
-        return new Incomplete(in.remaining() + 1);
+        return incomplete(in.remaining() + 1L);
       }
       inlineSearched = 0;
       int contentEnd = newline > at && in.get(newline - 1) == '\r' ? newline - 1 : newline;
@@ -200,7 +199,7 @@ public final class Resp {
   }
 
   /** Splits the inline line ending at {@code newline} into words, and consumes it. */
-  private static Parsed splitInline(ByteBuffer in, int at, int newline) {
+  private static DecodeResult<List<byte[]>> splitInline(ByteBuffer in, int at, int newline) {
     int end = newline > at && in.get(newline - 1) == '\r' ? newline - 1 : newline;
     byte[] line = new byte[end - at];
     in.get(at, line);
@@ -221,7 +220,11 @@ public final class Resp {
         args.add(word);
       }
     }
-    return new Command(args);
+    return new DecodeResult.Frame<>(args);
+  }
+
+  private static DecodeResult<List<byte[]>> incomplete(long neededBytes) {
+    return new DecodeResult.Incomplete<>((int) Math.min(Integer.MAX_VALUE, neededBytes));
   }
 
   /** Index of the CR of the first CRLF at or after {@code from}, looking at most {@code maxLine} bytes; -1 if none yet. */

@@ -127,49 +127,52 @@ public final class V1Codec {
     };
   }
 
-  /** One decoded v1 request; {@code value} is null for a GET. */
-  public record Request(byte op, ByteArrayWrapper key, ByteArrayWrapper value) {}
+  /**
+   * One decoded v1 request; {@code value} is null for a GET. (Not named Request: that is v2's,
+   * {@link dbf0.kv.protocol.Request}.)
+   */
+  public record V1Request(byte op, ByteArrayWrapper key, ByteArrayWrapper value) {}
 
   /**
    * Decodes the request at the front of {@code in} (read mode) for servers that parse from a
    * buffer (the event loop, or a thread that read several bytes at once).
    *
-   * @return the request, consumed from {@code in}; or null, consuming nothing, when the buffer
-   *     does not hold the whole request yet
+   * @return a {@link DecodeResult.Frame} holding the request, consumed from {@code in}; or
+   *     {@link DecodeResult.Incomplete}, consuming nothing, when the buffer does not hold the
+   *     whole request yet. Never {@link DecodeResult.Invalid}: every v1 error breaks the framing.
    * @throws ProtocolException for an unknown operation byte or a length prefix above 127
    */
-  public static Request decodeRequest(ByteBuffer in) throws ProtocolException {
+  public static DecodeResult<V1Request> decodeRequest(ByteBuffer in) throws ProtocolException {
     int start = in.position();
     int available = in.remaining();
     if (available < 2) {
-      if (available == 1) {
-        checkOp(in.get(start));
-      }
-      return null;
+      // The shortest request is a GET of the empty key, op and prefix; a SET needs one more.
+      int shortest = available == 1 && checkOp(in.get(start)) == SET ? 3 : 2;
+      return new DecodeResult.Incomplete<>(shortest);
     }
     byte op = checkOp(in.get(start));
     int keyLength = prefix(in.get(start + 1));
     int keyEnd = start + 2 + keyLength;
     if (op == GET) {
       if (in.limit() < keyEnd) {
-        return null;
+        return new DecodeResult.Incomplete<>(keyEnd - start);
       }
       ByteArrayWrapper key = slice(in, start + 2, keyLength);
       in.position(keyEnd);
-      return new Request(op, key, null);
+      return new DecodeResult.Frame<>(new V1Request(op, key, null));
     }
     if (in.limit() < keyEnd + 1) {
-      return null;
+      return new DecodeResult.Incomplete<>(keyEnd + 1 - start);
     }
     int valueLength = prefix(in.get(keyEnd));
     int end = keyEnd + 1 + valueLength;
     if (in.limit() < end) {
-      return null;
+      return new DecodeResult.Incomplete<>(end - start);
     }
     ByteArrayWrapper key = slice(in, start + 2, keyLength);
     ByteArrayWrapper value = slice(in, keyEnd + 1, valueLength);
     in.position(end);
-    return new Request(op, key, value);
+    return new DecodeResult.Frame<>(new V1Request(op, key, value));
   }
 
   private static byte checkOp(byte op) throws ProtocolException {

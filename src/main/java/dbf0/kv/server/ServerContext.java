@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -9,9 +10,9 @@ import java.util.function.IntSupplier;
 
 /**
  * What every connection's session shares: the store, the limits, and the few server-wide figures
- * that commands like Redis's INFO report.
+ * that commands like Redis's INFO report. The Redis commands see it as a {@link RespContext}.
  */
-final class ServerContext {
+final class ServerContext implements RespContext {
 
   final Store store;
   final ProtocolLimits limits;
@@ -33,15 +34,53 @@ final class ServerContext {
     this.openConnections = open;
   }
 
-  int openConnections() {
+  @Override
+  public Store store() {
+    return store;
+  }
+
+  @Override
+  public ProtocolLimits limits() {
+    return limits;
+  }
+
+  @Override
+  public int maxConnections() {
+    return options.maxConnections();
+  }
+
+  @Override
+  public String serverModel() {
+    return options.model().cliName();
+  }
+
+  @Override
+  public int serverThreads() {
+    return options.threads();
+  }
+
+  @Override
+  public int openConnections() {
     return openConnections.getAsInt();
   }
 
-  int port() {
+  @Override
+  public int port() {
     return port;
   }
 
-  long uptimeSeconds() {
+  @Override
+  public long uptimeSeconds() {
     return (System.nanoTime() - startNanos) / 1_000_000_000L;
+  }
+
+  @Override
+  public long totalConnectionsReceived() {
+    return connectionsReceived.sum();
+  }
+
+  @Override
+  public long totalCommandsProcessed() {
+    return commandsProcessed.sum();
   }
 }

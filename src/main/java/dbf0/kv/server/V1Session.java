@@ -3,7 +3,10 @@ package dbf0.kv.server;
 import dbf0.base.server.ByteSession;
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.protocol.DecodeResult;
+import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.V1Codec;
+import dbf0.kv.protocol.V1Codec.V1Request;
 import dbf0.kv.storage.Store;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
@@ -25,9 +28,14 @@ final class V1Session implements ByteSession {
 
   @Override
   public Next onRead(ByteBuffer in, OutputBuffer out) throws java.io.IOException {
-    V1Codec.Request request = V1Codec.decodeRequest(in);
-    if (request == null) {
-      return Next.READ_MORE;
+    V1Request request;
+    switch (V1Codec.decodeRequest(in)) {
+      case DecodeResult.Incomplete<V1Request> incomplete -> {
+        return Next.READ_MORE;
+      }
+      case DecodeResult.Frame<V1Request> frame -> request = frame.value();
+      // v1 has no recoverable errors; should the decoder ever answer one, it is fatal here.
+      case DecodeResult.Invalid<V1Request> invalid -> throw new ProtocolException(invalid.message());
     }
     done = true;
     if (request.op() == V1Codec.SET) {

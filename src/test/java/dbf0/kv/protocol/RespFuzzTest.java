@@ -20,7 +20,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Fuzzes the RESP2 command parser ({@link Resp#parse}): commands encoded as arrays of bulk
+ * Fuzzes the RESP2 command parser ({@link Resp#parse}, answering {@link DecodeResult}): commands encoded as arrays of bulk
  * strings and as inline lines, mutated (bytes, and the decimal lengths replaced by extremes) and
  * random. Small limits, so the over-limit paths are a digit away.
  */
@@ -120,13 +120,13 @@ class RespFuzzTest {
   void arrayCommandsRoundTrip(@ForAll("commands") List<byte[]> args) throws ProtocolException {
     byte[] bytes = encodeArray(args);
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    Resp.Parsed parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
-    assertThat(parsed).isInstanceOf(Resp.Command.class);
-    assertThat(wrap(((Resp.Command) parsed).args())).isEqualTo(wrap(args));
+    DecodeResult<List<byte[]>> parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
+    assertThat(parsed).isInstanceOf(DecodeResult.Frame.class);
+    assertThat(wrap(((DecodeResult.Frame<List<byte[]>>) parsed).value())).isEqualTo(wrap(args));
     assertThat(in.hasRemaining()).isFalse();
     for (int cut = 0; cut < bytes.length; cut++) {
       ByteBuffer prefix = ByteBuffer.wrap(bytes, 0, cut);
-      assertThat(Resp.parse(prefix, MAX_ARGS, MAX_BULK, MAX_INLINE)).isInstanceOf(Resp.Incomplete.class);
+      assertThat(Resp.parse(prefix, MAX_ARGS, MAX_BULK, MAX_INLINE)).isInstanceOf(DecodeResult.Incomplete.class);
       assertThat(prefix.position()).isZero();
     }
   }
@@ -135,8 +135,8 @@ class RespFuzzTest {
   void inlineCommandsRoundTrip(@ForAll("inlineCommands") List<String> words, @ForAll boolean crlf)
       throws ProtocolException {
     ByteBuffer in = ByteBuffer.wrap((String.join("  \t", words) + (crlf ? "\r\n" : "\n")).getBytes(US_ASCII));
-    Resp.Parsed parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
-    assertThat(((Resp.Command) parsed).args().stream().map(a -> new String(a, US_ASCII)).toList()).isEqualTo(words);
+    DecodeResult<List<byte[]>> parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
+    assertThat(((DecodeResult.Frame<List<byte[]>>) parsed).value().stream().map(a -> new String(a, US_ASCII)).toList()).isEqualTo(words);
     assertThat(in.hasRemaining()).isFalse();
   }
 
@@ -169,7 +169,7 @@ class RespFuzzTest {
     List<Object> results = new ArrayList<>();
     while (true) {
       int start = in.position();
-      Resp.Parsed parsed;
+      DecodeResult<List<byte[]>> parsed;
       try {
         parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
       } catch (ProtocolException fatal) {
@@ -180,7 +180,7 @@ class RespFuzzTest {
         return results;
       }
       switch (parsed) {
-        case Resp.Incomplete(int needed) -> {
+        case DecodeResult.Incomplete<List<byte[]>>(int needed) -> {
           assertThat(in.position()).as("Incomplete consumes nothing").isEqualTo(start);
           // At least what is there (the caller sizes its buffer by it), and at most one bulk
           // string plus a header line beyond it: never a size taken on a count's word.
@@ -189,7 +189,9 @@ class RespFuzzTest {
           results.add(V2CodecFuzzTest.INCOMPLETE);
           return results;
         }
-        case Resp.Command(List<byte[]> args) -> {
+        case DecodeResult.Invalid<List<byte[]>>(String message) ->
+            throw new AssertionError("a RESP error must be thrown, not answered as Invalid: " + message);
+        case DecodeResult.Frame<List<byte[]>>(List<byte[]> args) -> {
           assertThat(in.position()).as("a command consumes its bytes").isGreaterThan(start);
           for (byte[] arg : args) {
             assertThat(arg.length).isLessThanOrEqualTo(Math.max(MAX_BULK, MAX_INLINE));

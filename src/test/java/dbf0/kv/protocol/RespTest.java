@@ -15,11 +15,12 @@ class RespTest {
     return ByteBuffer.wrap(s.getBytes(StandardCharsets.ISO_8859_1));
   }
 
-  static List<String> args(Resp.Parsed parsed) {
-    return ((Resp.Command) parsed).args().stream().map(a -> new String(a, StandardCharsets.ISO_8859_1)).toList();
+  static List<String> args(DecodeResult<List<byte[]>> parsed) {
+    assertThat(parsed).isInstanceOf(DecodeResult.Frame.class);
+    return ((DecodeResult.Frame<List<byte[]>>) parsed).value().stream().map(a -> new String(a, StandardCharsets.ISO_8859_1)).toList();
   }
 
-  static Resp.Parsed parse(ByteBuffer in) throws ProtocolException {
+  static DecodeResult<List<byte[]>> parse(ByteBuffer in) throws ProtocolException {
     return Resp.parse(in, 1024, 1 << 20, 1024);
   }
 
@@ -36,7 +37,7 @@ class RespTest {
     assertThat(args(parse(in))).containsExactly("PING");
     assertThat(args(parse(in))).containsExactly("GET", "a");
     assertThat(args(parse(in))).containsExactly("PING");
-    assertThat(parse(in)).isInstanceOf(Resp.Incomplete.class);
+    assertThat(parse(in)).isInstanceOf(DecodeResult.Incomplete.class);
   }
 
   @Test
@@ -44,7 +45,7 @@ class RespTest {
     String command = "*2\r\n$3\r\nGET\r\n$10\r\n0123456789\r\n";
     for (int cut = 0; cut < command.length(); cut++) {
       ByteBuffer partial = bytes(command.substring(0, cut));
-      assertThat(parse(partial)).as("cut at %d", cut).isInstanceOf(Resp.Incomplete.class);
+      assertThat(parse(partial)).as("cut at %d", cut).isInstanceOf(DecodeResult.Incomplete.class);
       assertThat(partial.position()).isZero(); // nothing consumed
     }
     assertThat(args(parse(bytes(command)))).containsExactly("GET", "0123456789");
@@ -52,8 +53,8 @@ class RespTest {
 
   @Test
   void incompleteSaysHowManyBytesTheBulkNeeds() throws Exception {
-    Resp.Parsed parsed = parse(bytes("*1\r\n$100000\r\nabc"));
-    assertThat(((Resp.Incomplete) parsed).neededBytes()).isEqualTo(4 + 9 + 100_000 + 2);
+    DecodeResult<List<byte[]>> parsed = parse(bytes("*1\r\n$100000\r\nabc"));
+    assertThat(((DecodeResult.Incomplete<List<byte[]>>) parsed).neededBytes()).isEqualTo(4 + 9 + 100_000 + 2);
   }
 
   @Test
@@ -61,7 +62,7 @@ class RespTest {
     assertThat(args(parse(bytes("PING\r\n")))).containsExactly("PING");
     assertThat(args(parse(bytes("SET  a   b\n")))).containsExactly("SET", "a", "b");
     assertThat(args(parse(bytes("\r\n")))).isEmpty();
-    assertThat(parse(bytes("PIN"))).isInstanceOf(Resp.Incomplete.class);
+    assertThat(parse(bytes("PIN"))).isInstanceOf(DecodeResult.Incomplete.class);
   }
 
   @Test

@@ -31,10 +31,10 @@ class V1CodecFuzzTest {
   }
 
   @Provide
-  Arbitrary<V1Codec.Request> requests() {
+  Arbitrary<V1Codec.V1Request> requests() {
     return Arbitraries.oneOf(
-        arrays().map(key -> new V1Codec.Request(V1Codec.GET, key, null)),
-        Combinators.combine(arrays(), arrays()).as((key, value) -> new V1Codec.Request(V1Codec.SET, key, value)));
+        arrays().map(key -> new V1Codec.V1Request(V1Codec.GET, key, null)),
+        Combinators.combine(arrays(), arrays()).as((key, value) -> new V1Codec.V1Request(V1Codec.SET, key, value)));
   }
 
   @Provide
@@ -46,7 +46,7 @@ class V1CodecFuzzTest {
     return Arbitraries.oneOf(mutated, mutated, mutated, Arbitraries.bytes().array(byte[].class).ofMaxSize(300));
   }
 
-  static byte[] encode(V1Codec.Request request) {
+  static byte[] encode(V1Codec.V1Request request) {
     return request.op() == V1Codec.SET
         ? V1Codec.encodeSet(request.key(), request.value())
         : V1Codec.encodeGet(request.key());
@@ -54,14 +54,17 @@ class V1CodecFuzzTest {
 
   /** Invariant 3: decode(encode(x)) == x, and every strict prefix is "not yet", consuming nothing. */
   @Property
-  void requestsRoundTrip(@ForAll("requests") V1Codec.Request request) throws IOException {
+  void requestsRoundTrip(@ForAll("requests") V1Codec.V1Request request) throws IOException {
     byte[] bytes = encode(request);
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    assertThat(V1Codec.decodeRequest(in)).isEqualTo(request);
+    assertThat(V1Codec.decodeRequest(in)).isEqualTo(new DecodeResult.Frame<>(request));
     assertThat(in.hasRemaining()).isFalse();
     for (int cut = 0; cut < bytes.length; cut++) {
       ByteBuffer prefix = ByteBuffer.wrap(bytes, 0, cut);
-      assertThat(V1Codec.decodeRequest(prefix)).isNull();
+      DecodeResult<V1Codec.V1Request> result = V1Codec.decodeRequest(prefix);
+      assertThat(result).isInstanceOf(DecodeResult.Incomplete.class);
+      // Never more than the whole request, never less than one byte beyond the prefix.
+      assertThat(((DecodeResult.Incomplete<V1Codec.V1Request>) result).neededBytes()).isBetween(cut + 1, bytes.length);
       assertThat(prefix.position()).isZero();
     }
     // The blocking reader, as the thread-per-connection seed server uses it.
@@ -73,7 +76,7 @@ class V1CodecFuzzTest {
   }
 
   @Property
-  void getResponsesRoundTrip(@ForAll("requests") V1Codec.Request any, @ForAll boolean found) throws IOException {
+  void getResponsesRoundTrip(@ForAll("requests") V1Codec.V1Request any, @ForAll boolean found) throws IOException {
     ByteArrayWrapper value = found ? any.key() : null;
     byte[] bytes = V1Codec.encodeGetResponse(value);
     assertThat(V1Codec.readGetResponse(new ByteArrayInputStream(bytes))).isEqualTo(value);
@@ -102,9 +105,9 @@ class V1CodecFuzzTest {
     List<Object> results = new ArrayList<>();
     while (true) {
       int start = in.position();
-      V1Codec.Request request;
+      DecodeResult<V1Codec.V1Request> result;
       try {
-        request = V1Codec.decodeRequest(in);
+        result = V1Codec.decodeRequest(in);
       } catch (ProtocolException fatal) {
         assertThat(in.position()).isEqualTo(start);
         results.add(V2CodecFuzzTest.FATAL);
@@ -113,11 +116,15 @@ class V1CodecFuzzTest {
         FuzzBytes.failUnexpected(e, input);
         return results;
       }
-      if (request == null) {
+      if (result instanceof DecodeResult.Incomplete<V1Codec.V1Request>(int needed)) {
         assertThat(in.position()).isEqualTo(start);
+        // At least one byte more than is there, at most the largest request (two 127-byte arrays).
+        assertThat(needed).isGreaterThan(in.remaining()).isLessThanOrEqualTo(1 + 2 * (1 + V1Codec.MAX_LENGTH));
         results.add(V2CodecFuzzTest.INCOMPLETE);
         return results;
       }
+      assertThat(result).as("v1 has no recoverable errors").isInstanceOf(DecodeResult.Frame.class);
+      V1Codec.V1Request request = ((DecodeResult.Frame<V1Codec.V1Request>) result).value();
       assertThat(request.key().length()).isLessThanOrEqualTo(V1Codec.MAX_LENGTH);
       if (request.value() != null) {
         assertThat(request.value().length()).isLessThanOrEqualTo(V1Codec.MAX_LENGTH);

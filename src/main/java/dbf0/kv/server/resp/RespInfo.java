@@ -1,13 +1,13 @@
-package dbf0.kv.server;
+package dbf0.kv.server.resp;
 
 import java.util.Locale;
 
-/** The text of Redis's INFO command, with dbf0's own figures: server, clients, memory, stats. */
+/** The text of Redis's INFO command ({@link Info}), with dbf0's own figures: server, clients, memory, stats. */
 final class RespInfo {
 
   private RespInfo() {}
 
-  static String render(ServerContext context, String section) {
+  static String render(RespContext context, String section) {
     boolean all = section.equals("default") || section.equals("all") || section.equals("everything");
     StringBuilder s = new StringBuilder();
     if (all || section.equals("server")) {
@@ -15,8 +15,8 @@ final class RespInfo {
           .append("dbf0_version:").append(version()).append("\r\n")
           .append("redis_version:7.0.0-dbf0\r\n") // tools check this field; dbf0 speaks RESP2 as Redis 7 does
           .append("redis_mode:standalone\r\n")
-          .append("server_model:").append(context.options.model().cliName()).append("\r\n")
-          .append("server_threads:").append(context.options.threads()).append("\r\n")
+          .append("server_model:").append(context.serverModel()).append("\r\n")
+          .append("server_threads:").append(context.serverThreads()).append("\r\n")
           .append("java_version:").append(Runtime.version()).append("\r\n")
           .append("tcp_port:").append(context.port()).append("\r\n")
           .append("uptime_in_seconds:").append(context.uptimeSeconds()).append("\r\n\r\n");
@@ -24,7 +24,7 @@ final class RespInfo {
     if (all || section.equals("clients")) {
       s.append("# Clients\r\n")
           .append("connected_clients:").append(context.openConnections()).append("\r\n")
-          .append("maxclients:").append(context.options.maxConnections()).append("\r\n\r\n");
+          .append("maxclients:").append(context.maxConnections()).append("\r\n\r\n");
     }
     if (all || section.equals("memory")) {
       Runtime rt = Runtime.getRuntime();
@@ -36,12 +36,12 @@ final class RespInfo {
     }
     if (all || section.equals("stats")) {
       s.append("# Stats\r\n")
-          .append("total_connections_received:").append(context.connectionsReceived.sum()).append("\r\n")
-          .append("total_commands_processed:").append(context.commandsProcessed.sum()).append("\r\n\r\n");
+          .append("total_connections_received:").append(context.totalConnectionsReceived()).append("\r\n")
+          .append("total_commands_processed:").append(context.totalCommandsProcessed()).append("\r\n\r\n");
     }
     if (all || section.equals("keyspace")) {
       s.append("# Keyspace\r\n");
-      int keys = context.store.size();
+      int keys = context.store().size();
       if (keys > 0) {
         s.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
       }

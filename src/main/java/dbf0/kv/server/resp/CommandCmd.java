@@ -1,0 +1,32 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import dbf0.kv.protocol.Resp;
+import java.util.List;
+
+/**
+ * COMMAND [subcommand ...] (the class is not called Command, which would read as "any
+ * command"): Redis describes its commands (COMMAND, COMMAND DOCS, COMMAND COUNT, ...), which
+ * redis-cli asks for when it starts. dbf0 answers an empty array to all of them: nothing to
+ * describe.
+ */
+final class CommandCmd implements RespCommand {
+
+  private static final byte[] EMPTY_ARRAY = Resp.arrayHeader(0);
+
+  @Override
+  public List<String> names() {
+    return List.of("COMMAND");
+  }
+
+  @Override
+  public int arity() {
+    return -1;
+  }
+
+  @Override
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    out.put(EMPTY_ARRAY);
+    return false;
+  }
+}

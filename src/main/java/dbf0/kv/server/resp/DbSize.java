@@ -1,0 +1,28 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import dbf0.kv.protocol.Resp;
+import java.util.List;
+
+/**
+ * DBSIZE: the number of keys. Redis refuses arguments; dbf0 ignores them, as it always has.
+ * With a concurrent store the count is approximate while writers are busy.
+ */
+final class DbSize implements RespCommand {
+
+  @Override
+  public List<String> names() {
+    return List.of("DBSIZE");
+  }
+
+  @Override
+  public int arity() {
+    return -1;
+  }
+
+  @Override
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    out.put(Resp.integer(context.store().size()));
+    return false;
+  }
+}

@@ -1,0 +1,29 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import java.util.List;
+
+/**
+ * FLUSHALL and FLUSHDB: remove every key, answer {@code +OK}. dbf0 has one database, so the two
+ * are the same. Arguments, such as Redis's ASYNC and SYNC, are ignored: the store is cleared
+ * before the reply either way.
+ */
+final class FlushAll implements RespCommand {
+
+  @Override
+  public List<String> names() {
+    return List.of("FLUSHALL", "FLUSHDB");
+  }
+
+  @Override
+  public int arity() {
+    return -1;
+  }
+
+  @Override
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    context.store().clear();
+    out.put(Reply.OK);
+    return false;
+  }
+}

@@ -1,0 +1,29 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import dbf0.common.ByteArrayWrapper;
+import java.util.List;
+
+/**
+ * GET key: the value as a bulk string, or the null bulk string if there is none. Redis answers
+ * WRONGTYPE for a key holding a list or a hash; dbf0 stores only byte strings, so it never does.
+ */
+final class Get implements RespCommand {
+
+  @Override
+  public List<String> names() {
+    return List.of("GET");
+  }
+
+  @Override
+  public int arity() {
+    return 2;
+  }
+
+  @Override
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    ByteArrayWrapper value = context.store().get(Reply.key(args.get(1)));
+    Reply.bulk(out, value == null ? null : value.getArray());
+    return false;
+  }
+}

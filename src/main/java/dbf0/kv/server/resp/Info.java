@@ -1,0 +1,31 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * INFO [section]: a bulk string of "field:value" lines under "# Section" headers. dbf0 reports
+ * only the sections and fields it has figures for (see {@link RespInfo}), adds its own (its
+ * version, server model and threads), and reads only the first section named, where Redis
+ * accepts several.
+ */
+final class Info implements RespCommand {
+
+  @Override
+  public List<String> names() {
+    return List.of("INFO");
+  }
+
+  @Override
+  public int arity() {
+    return -1;
+  }
+
+  @Override
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    String section = args.size() > 1 ? Reply.lower(args.get(1)) : "default";
+    Reply.bulk(out, RespInfo.render(context, section).getBytes(StandardCharsets.UTF_8));
+    return false;
+  }
+}

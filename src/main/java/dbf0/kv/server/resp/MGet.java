@@ -1,0 +1,49 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.protocol.Resp;
+import java.util.List;
+
+/**
+ * MGET key [key ...]: an array of the values, a null bulk string for each missing key, as Redis
+ * answers it. Unlike Redis, dbf0 bounds the reply: it looks every value up first and answers an
+ * error instead when the reply would pass {@code maxFrameBytes} (the v2 frame limit, 16 MiB by
+ * default), so that 400 copies of a 1 MiB value asked for in 3.6 KB cannot build 400 MiB of
+ * reply. The values written are the ones measured, so no concurrent writer can make the reply
+ * larger than what was checked.
+ */
+final class MGet implements RespCommand {
+
+  @Override
+  public List<String> names() {
+    return List.of("MGET");
+  }
+
+  @Override
+  public int arity() {
+    return -2;
+  }
+
+  @Override
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    int n = args.size();
+    int maxReplyBytes = context.limits().maxFrameBytes();
+    byte[][] values = new byte[n - 1][];
+    long size = Resp.arrayHeader(n - 1).length;
+    for (int i = 1; i < n; i++) {
+      ByteArrayWrapper value = context.store().get(Reply.key(args.get(i)));
+      values[i - 1] = value == null ? null : value.getArray();
+      size += Resp.bulkSize(values[i - 1]);
+      if (size > maxReplyBytes) {
+        out.put(Resp.error("ERR MGET reply would exceed " + maxReplyBytes + " bytes; ask for fewer keys at a time"));
+        return false;
+      }
+    }
+    out.put(Resp.arrayHeader(n - 1));
+    for (byte[] value : values) {
+      Reply.bulk(out, value);
+    }
+    return false;
+  }
+}

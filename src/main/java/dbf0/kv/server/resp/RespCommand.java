@@ -1,0 +1,37 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import java.util.List;
+
+/**
+ * One Redis command, as a small stateless object that {@link RespCommands} finds by name. A
+ * single instance serves every connection at once, so an implementation keeps no fields that
+ * change: all it knows comes through the arguments, the {@link RespContext} and the store.
+ *
+ * <p>To add a command: write a class beside the others and list it in
+ * {@link RespCommands#standard()}.
+ */
+public interface RespCommand {
+
+  /**
+   * The names it answers to, in upper case (lookup ignores case); the first, lower-cased, is
+   * its name in "wrong number of arguments" errors.
+   */
+  List<String> names();
+
+  /**
+   * How many arguments it takes, its own name included, counted as Redis counts them: N means
+   * exactly N, -N means at least N. {@link RespCommands} answers any other count with
+   * {@code -ERR wrong number of arguments for '<name>' command} and does not run it.
+   */
+  int arity();
+
+  /**
+   * Runs the command and appends its whole reply to {@code out}.
+   *
+   * @param args the name as the client sent it, then the arguments; their number already
+   *     passed {@link #arity()}
+   * @return true to close the connection once the reply is written (QUIT), false to go on
+   */
+  boolean execute(List<byte[]> args, RespContext context, OutputBuffer out);
+}

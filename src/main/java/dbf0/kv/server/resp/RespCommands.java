@@ -1,0 +1,78 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import dbf0.kv.protocol.Resp;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The Redis commands dbf0 answers, found by name whatever its case. It checks each command's
+ * {@link RespCommand#arity() arity} before running it, and answers a name it does not know
+ * with {@code -ERR unknown command}, leaving the connection open, as Redis does.
+ */
+public final class RespCommands {
+
+  private static final RespCommands STANDARD = new RespCommands(List.of(
+      new Ping(), new Echo(), new Get(), new Set(), new Del(), new Exists(), new MGet(), new MSet(),
+      new DbSize(), new FlushAll(), new Info(), new Config(), new CommandCmd(), new Client(), new Hello(),
+      new Select(), new Quit()));
+
+  private final Map<String, RespCommand> byName = new HashMap<>();
+
+  /** @throws IllegalArgumentException if two commands claim the same name */
+  public RespCommands(List<RespCommand> commands) {
+    for (RespCommand command : commands) {
+      for (String name : command.names()) {
+        RespCommand clash = byName.putIfAbsent(name.toUpperCase(Locale.ROOT), command);
+        if (clash != null) {
+          throw new IllegalArgumentException(name + " is claimed by both " + clash.getClass().getSimpleName()
+              + " and " + command.getClass().getSimpleName());
+        }
+      }
+    }
+  }
+
+  /** Every command dbf0 implements; the instances are stateless and shared by all connections. */
+  public static RespCommands standard() {
+    return STANDARD;
+  }
+
+  /** The command called {@code name} in any case, or null if there is none. */
+  public RespCommand find(byte[] name) {
+    // The same folding the server has always used, so that exactly the same spellings match.
+    return byName.get(new String(name, StandardCharsets.UTF_8).toUpperCase(Locale.ROOT));
+  }
+
+  /**
+   * Runs the command {@code args} names and appends its reply (or the error for an unknown
+   * command or a wrong number of arguments) to {@code out}.
+   *
+   * @param args the command's name, then its arguments; at least the name
+   * @return true if the connection should close once the reply is written (QUIT)
+   */
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    RespCommand command = find(args.get(0));
+    if (command == null) {
+      out.put(Resp.error("ERR unknown command '" + new String(args.get(0), StandardCharsets.UTF_8)
+          + "', with args beginning with: " + argsPreview(args)));
+      return false;
+    }
+    int arity = command.arity();
+    if (arity >= 0 ? args.size() != arity : args.size() < -arity) {
+      Reply.wrongArgs(out, command.names().get(0).toLowerCase(Locale.ROOT));
+      return false;
+    }
+    return command.execute(args, context, out);
+  }
+
+  private static String argsPreview(List<byte[]> args) {
+    StringBuilder s = new StringBuilder();
+    for (int i = 1; i < args.size() && s.length() < 128; i++) {
+      s.append('\'').append(new String(args.get(i), StandardCharsets.UTF_8)).append("' ");
+    }
+    return s.toString();
+  }
+}

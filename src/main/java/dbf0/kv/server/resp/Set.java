@@ -1,0 +1,38 @@
+package dbf0.kv.server.resp;
+
+import dbf0.base.server.OutputBuffer;
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.protocol.Resp;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * SET key value: stores the value, answers {@code +OK}. Redis also takes options (EX, PX, NX,
+ * XX, KEEPTTL, GET); dbf0 has no expiry and no conditional writes, so it answers a syntax error
+ * for any option rather than silently ignoring it. Keys and values over the server's limits are
+ * refused with an error, where Redis's only bound is 512 MB.
+ */
+final class Set implements RespCommand {
+
+  @Override
+  public List<String> names() {
+    return List.of("SET");
+  }
+
+  @Override
+  public int arity() {
+    return -3;
+  }
+
+  @Override
+  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    if (args.size() > 3) {
+      out.put(Resp.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
+          + Reply.lower(args.get(3)).toUpperCase(Locale.ROOT)));
+    } else if (!Reply.tooLarge(args, 1, context, out)) {
+      context.store().put(Reply.key(args.get(1)), new ByteArrayWrapper(args.get(2)));
+      out.put(Reply.OK);
+    }
+    return false;
+  }
+}
