@@ -1,10 +1,8 @@
 package dbf0.kv.server;
 
-import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
-import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 

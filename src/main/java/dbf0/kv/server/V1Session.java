@@ -2,7 +2,6 @@ package dbf0.kv.server;
 
 import dbf0.base.server.ByteSession;
 import dbf0.base.server.OutputBuffer;
-import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.V1Codec;
@@ -10,7 +9,6 @@ import dbf0.kv.protocol.V1Codec.V1Request;
 import dbf0.kv.storage.Store;
 import java.io.EOFException;
 import java.nio.ByteBuffer;
-import java.util.Map;
 
 /**
  * Protocol v1 on the server: exactly one request per connection, then close. A SET gets no
