@@ -205,10 +205,14 @@ public final class Benchmark implements Callable<Integer> {
     });
     ServerModel model = serverModel.model(spec);
     ClientThreadKind threadKind = Cli.parameter(spec, () -> ClientThreadKind.parse(clientThreadKind));
-    return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
-        duration, listen.bind(), port, connectTo, seed, model, mode,
-        order, depth, batch, warm, orderPreserving, accept, threadKind,
-        selectorThreads);
+    return BenchmarkConfig.builder()
+        .serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
+        .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
+        .bindHost(listen.bind()).port(port).connectTo(connectTo).seed(seed)
+        .serverModel(model).clientMode(mode).closeOrder(order).pipeline(depth).batch(batch).warmup(warm)
+        .orderPreserving(orderPreserving).backlog(accept).clientThreadKind(threadKind)
+        .selectorThreads(selectorThreads)
+        .build();
   }
 
   private InetSocketAddress parseHostPort(String text) {

@@ -85,11 +85,14 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
         MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)", serverThreads, checkers, writers,
         duration.toMillis() / 1000.0);
     progress.flush();
-    var config = new RaceExperiment.Config(mapType, serverThreads, checkers, writers, duration, 0.05, stopAtFirstMiss,
-        Duration.ofMillis(500), line -> {
+    var config = RaceExperiment.Config.builder(mapType, duration)
+        .serverThreads(serverThreads).checkers(checkers).writers(writers).stopAtFirstMiss(stopAtFirstMiss)
+        .progress(Duration.ofMillis(500), line -> {
           progress.println(line);
           progress.flush();
-        }, seed == null ? System.nanoTime() : seed, giveUpAfter);
+        })
+        .seed(seed == null ? System.nanoTime() : seed).giveUpAfter(giveUpAfter)
+        .build();
     RaceReport report = RaceExperiment.run(config);
     progress.print(report.toText());
     progress.flush();
