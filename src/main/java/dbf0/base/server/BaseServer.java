@@ -184,7 +184,7 @@ public abstract class BaseServer implements Closeable {
       pool.execute(new Queued(socket, System.nanoTime()));
     } catch (RejectedExecutionException e) {
       open.decrementAndGet();
-      closeQuietly(socket); // only happens while closing
+      ServerLifecycle.closeQuietly(socket); // only happens while closing
     }
   }
 
@@ -225,7 +225,7 @@ public abstract class BaseServer implements Closeable {
       for (Runnable task : fixed.getQueue()) {
         // remove() decides the race with a worker taking the task: only one of them gets it
         if (task instanceof Queued q && now - q.since > timeoutNanos && fixed.remove(q)) {
-          closeQuietly(q.socket);
+          ServerLifecycle.closeQuietly(q.socket);
           open.decrementAndGet();
           connectionsHandled.incrementAndGet();
           connectionsFailed.incrementAndGet();
@@ -288,14 +288,6 @@ public abstract class BaseServer implements Closeable {
     return lifecycle.failure();
   }
 
-  private static void closeQuietly(Socket socket) {
-    try {
-      socket.close();
-    } catch (IOException ignored) {
-      // closing anyway
-    }
-  }
-
   /** Stops accepting, closes open connections and waits (up to 5 s) for the workers. */
   @Override
   public void close() {
@@ -304,7 +296,7 @@ public abstract class BaseServer implements Closeable {
         return;
       }
     }
-    lifecycle.stop(serverSocket, () -> openSockets.forEach(BaseServer::closeQuietly), () -> {
+    lifecycle.stop(serverSocket, () -> openSockets.forEach(ServerLifecycle::closeQuietly), () -> {
       if (queueTimer != null) {
         queueTimer.interrupt();
       }

@@ -198,7 +198,7 @@ public final class EventLoopServer implements Closeable {
         }
         SocketChannel pending;
         while ((pending = incoming.poll()) != null) {
-          closeQuietly(pending);
+          ServerLifecycle.closeQuietly(pending);
           open.decrementAndGet();
         }
         try {
@@ -218,7 +218,7 @@ public final class EventLoopServer implements Closeable {
         } catch (Throwable t) {
           // Making the session failed: no connection to blame, but this socket must not leak
           // (it is off the queue already). The loop then dies loudly, see run().
-          closeQuietly(channel);
+          ServerLifecycle.closeQuietly(channel);
           open.decrementAndGet();
           handled.incrementAndGet();
           failed.incrementAndGet();
@@ -367,7 +367,7 @@ public final class EventLoopServer implements Closeable {
         c.key.cancel();
       }
       if (c.channel.isOpen()) {
-        closeQuietly(c.channel);
+        ServerLifecycle.closeQuietly(c.channel);
         open.decrementAndGet();
         handled.incrementAndGet();
       }
@@ -384,14 +384,6 @@ public final class EventLoopServer implements Closeable {
       return c.channel.getRemoteAddress();
     } catch (IOException e) {
       return "?";
-    }
-  }
-
-  private static void closeQuietly(SocketChannel channel) {
-    try {
-      channel.close();
-    } catch (IOException ignored) {
-      // closing anyway
     }
   }
 

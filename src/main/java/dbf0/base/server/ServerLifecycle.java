@@ -94,4 +94,13 @@ final class ServerLifecycle {
       Thread.currentThread().interrupt();
     }
   }
+
+  /** Closes a connection or listener whose close errors no one can act on. */
+  static void closeQuietly(Closeable c) {
+    try {
+      c.close();
+    } catch (IOException ignored) {
+      // closing anyway
+    }
+  }
 }
