@@ -291,9 +291,8 @@ public final class Benchmark implements Callable<Integer> {
         int share = config.clientThreads() / config.selectorThreads()
             + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
         Random random = new Random(seeds.nextLong());
-        workers.add(new SelectorLoadWorker("selector-" + i, address, share, config.setFraction(),
-            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, config.window(),
-            config.frameOps()));
+        workers.add(new SelectorLoadWorker("selector-" + i, address, share,
+            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, config.v2Load()));
       }
       return workers;
     }
@@ -303,8 +302,7 @@ public final class Benchmark implements Callable<Integer> {
       workers.add(config.clientMode() == ClientMode.PER_OP
           ? perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source, KeyValueTracker.noop(),
               random, config.closeOrder()))
-          : new V2LoadWorker("client-" + i, address, config.setFraction(), source, random, config.window(),
-              config.frameOps(), config.orderPreserving()));
+          : new V2LoadWorker("client-" + i, address, source, random, config.v2Load(), config.orderPreserving()));
     }
     return workers;
   }

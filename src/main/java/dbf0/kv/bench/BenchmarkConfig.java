@@ -215,6 +215,11 @@ public record BenchmarkConfig(
     return clientMode == ClientMode.BATCHED ? batch : 1;
   }
 
+  /** What each v2 load generator sends: this run's SET share, window and operations per frame. */
+  V2Load v2Load() {
+    return new V2Load(setFraction, window(), frameOps());
+  }
+
   /**
    * What makes this run measure something other than it seems to; empty when nothing does.
    * A pool server gives each connection one of its threads until the connection closes, so with

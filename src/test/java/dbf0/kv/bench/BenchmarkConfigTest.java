@@ -24,6 +24,7 @@ class BenchmarkConfigTest {
   void toBuilderCarriesEveryComponent() {
     BenchmarkConfig config = everythingSet();
     assertThat(config.toBuilder().build()).isEqualTo(config);
+    assertThat(config.v2Load()).isEqualTo(new V2Load(0.25, 4, 20));
     assertThat(config.withCloseOrder(CloseOrder.CLIENT_FIRST))
         .isEqualTo(new BenchmarkConfig(3, 5, "skiplist", 9, 33, 0.25, Duration.ofSeconds(7), "0.0.0.0", 9001,
             new InetSocketAddress("127.0.0.1", 9002), 11L, ServerModel.NIO, ClientMode.BATCHED,
