@@ -1,6 +1,9 @@
 package dbf0.cli;
 
 import dbf0.common.cli.Cli;
+import dbf0.kv.bench.options.ListenOptions;
+import dbf0.kv.bench.options.MapOption;
+import dbf0.kv.bench.options.ServerModelOption;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
@@ -11,10 +14,10 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * The standalone server: serves until Ctrl-C or SIGTERM, then shuts down cleanly. It is what
@@ -35,22 +38,14 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--map", defaultValue = "concurrent",
-      description = "map backend: hashmap, hashtable, synchronized, concurrent, skiplist, or a Map class name (default: ${DEFAULT-VALUE})")
-  String map;
+  @Mixin MapOption map = new MapOption("concurrent");
 
   @Option(names = "--threads", defaultValue = "4", description = "worker threads; 1 = single-threaded (default: ${DEFAULT-VALUE})")
   int threads;
 
-  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "address to listen on (default: ${DEFAULT-VALUE})")
-  String bind;
+  @Mixin ListenOptions listen = new ListenOptions(9000, "--port");
 
-  @Option(names = "--port", defaultValue = "9000", description = "port; 0 picks a free one (default: ${DEFAULT-VALUE})")
-  int port;
-
-  @Option(names = "--server-model", defaultValue = "pool", paramLabel = "MODEL",
-      description = "pool (fixed thread pool), virtual (a virtual thread per connection) or nio (--threads event loops) (default: ${DEFAULT-VALUE})")
-  String serverModel;
+  @Mixin ServerModelOption serverModel = new ServerModelOption();
 
   @Option(names = "--max-connections", paramLabel = "N",
       description = "connections beyond this many at once are closed on accept (default: what ulimit -n allows "
@@ -76,28 +71,19 @@ public final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (threads < 1) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
-    }
-    if (port < 0 || port > 65535) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 0..65535, got " + port);
-    }
-    KeyValueServer server;
-    ServerModel model;
-    try {
-      model = ServerModel.parse(serverModel);
-      server = new KeyValueServer(ServerOptions.defaults().withBindAddress(new InetSocketAddress(bind, port))
-          .withModel(model).withThreads(threads)
-          .withMaxConnections(maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
-          .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline),
-          MapBackends.create(map));
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    Cli.require(spec, threads >= 1, "--threads must be at least 1, got " + threads);
+    InetSocketAddress address = listen.address(spec);
+    ServerModel model = serverModel.model(spec);
+    ServerOptions options = Cli.parameter(spec, () -> ServerOptions.defaults()
+        .withBindAddress(address).withModel(model).withThreads(threads)
+        .withMaxConnections(maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
+        .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline));
+    String mapType = map.validated(spec);
+    KeyValueServer server = Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
     server.start();
     PrintWriter out = spec.commandLine().getOut();
     out.printf("dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
-        server.getLocalAddress(), map, model.cliName(), threads);
+        server.getLocalAddress(), mapType, model.cliName(), threads);
     out.flush();
 
     CountDownLatch stopped = new CountDownLatch(1);

@@ -83,7 +83,7 @@ final class Acceptor<S extends Closeable> implements Runnable {
         open.decrementAndGet();
         refused.run();
         log.warn("{}: refused a connection: the limit of {} connections is reached", name, maxConnections);
-        closeQuietly(connection);
+        ServerLifecycle.closeQuietly(connection);
         continue;
       }
       handOff.accept(connection);
@@ -95,13 +95,5 @@ final class Acceptor<S extends Closeable> implements Runnable {
     long wait = backoff;
     backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
     return wait;
-  }
-
-  static void closeQuietly(Closeable c) {
-    try {
-      c.close();
-    } catch (IOException ignored) {
-      // closing anyway
-    }
   }
 }

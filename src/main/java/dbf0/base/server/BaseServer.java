@@ -66,12 +66,10 @@ public abstract class BaseServer implements Closeable {
   private volatile int maxConnections = Integer.MAX_VALUE;
 
   private volatile int backlog = 1024;
-  private volatile boolean closing;
+  private final ServerLifecycle lifecycle;
   private ServerSocket serverSocket;
   private ExecutorService pool;
-  private Thread acceptThread;
   private Thread queueTimer;
-  private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
 
   /**
    * @param name used in thread names and log lines
@@ -85,6 +83,7 @@ public abstract class BaseServer implements Closeable {
     this.name = name;
     this.bindAddress = bindAddress;
     this.nThreads = nThreads;
+    this.lifecycle = new ServerLifecycle(name, LOG);
   }
 
   /** Handles one accepted connection; the socket is closed when this returns or throws. */
@@ -140,14 +139,8 @@ public abstract class BaseServer implements Closeable {
         () -> {
           connectionsHandled.incrementAndGet();
           connectionsFailed.incrementAndGet();
-        }, () -> closing, connectionLog, Thread::sleep);
-    acceptThread = Thread.ofPlatform().name(name + "-accept").daemon().start(() -> {
-      try {
-        acceptor.run();
-      } catch (Throwable t) {
-        fatal("accept thread", t);
-      }
-    });
+        }, lifecycle::isClosing, connectionLog, Thread::sleep);
+    lifecycle.startAcceptor(acceptor, this::close);
   }
 
   /** The bound address; with port 0 this tells which port was chosen. */
@@ -191,7 +184,7 @@ public abstract class BaseServer implements Closeable {
       pool.execute(new Queued(socket, System.nanoTime()));
     } catch (RejectedExecutionException e) {
       open.decrementAndGet();
-      closeQuietly(socket); // only happens while closing
+      ServerLifecycle.closeQuietly(socket); // only happens while closing
     }
   }
 
@@ -221,7 +214,7 @@ public abstract class BaseServer implements Closeable {
    * connections in service as threads, which is its lesson; virtual and nio have no such queue.
    */
   private void expireQueued(ThreadPoolExecutor fixed) {
-    while (!closing) {
+    while (!lifecycle.isClosing()) {
       long timeoutNanos = idleTimeout.toNanos();
       try {
         Thread.sleep(Math.max(10, Math.min(250, timeoutNanos / 4_000_000L)));
@@ -232,7 +225,7 @@ public abstract class BaseServer implements Closeable {
       for (Runnable task : fixed.getQueue()) {
         // remove() decides the race with a worker taking the task: only one of them gets it
         if (task instanceof Queued q && now - q.since > timeoutNanos && fixed.remove(q)) {
-          closeQuietly(q.socket);
+          ServerLifecycle.closeQuietly(q.socket);
           open.decrementAndGet();
           connectionsHandled.incrementAndGet();
           connectionsFailed.incrementAndGet();
@@ -246,7 +239,7 @@ public abstract class BaseServer implements Closeable {
   private void handle(Socket socket) {
     openSockets.add(socket);
     try (socket) {
-      if (closing) {
+      if (lifecycle.isClosing()) {
         return;
       }
       socket.setSoTimeout((int) Math.min(Integer.MAX_VALUE, idleTimeout.toMillis()));
@@ -254,7 +247,7 @@ public abstract class BaseServer implements Closeable {
     } catch (Throwable e) {
       // Any failure, an Error such as OutOfMemoryError included, costs this connection only: its
       // buffers go with it and the worker lives on to serve the next one.
-      if (!closing) {
+      if (!lifecycle.isClosing()) {
         connectionsFailed.incrementAndGet();
         connectionLog.warn("{}: dropped connection from {}: {}", name, socket.getRemoteSocketAddress(), describe(e));
       }
@@ -290,50 +283,20 @@ public abstract class BaseServer implements Closeable {
     return named;
   }
 
-  /**
-   * The server cannot go on (its accept thread died): log once, stop, and complete
-   * {@link #failure()} so that the process can exit non-zero instead of staying half alive.
-   */
-  private void fatal(String what, Throwable t) {
-    if (closing) {
-      return;
-    }
-    LOG.error("{}: {} failed, shutting the server down: {}", name, what, t.toString());
-    failure.complete(t);
-    Thread.ofPlatform().name(name + "-fatal-close").daemon().start(this::close);
-  }
-
   /** Completes with the cause if the server fails and shuts itself down; never completes otherwise. */
   public CompletableFuture<Throwable> failure() {
-    return failure;
-  }
-
-  private static void closeQuietly(Socket socket) {
-    try {
-      socket.close();
-    } catch (IOException ignored) {
-      // closing anyway
-    }
+    return lifecycle.failure();
   }
 
   /** Stops accepting, closes open connections and waits (up to 5 s) for the workers. */
   @Override
   public void close() {
     synchronized (this) {
-      if (closing || serverSocket == null) {
-        closing = true;
+      if (!lifecycle.beginClose(serverSocket != null)) {
         return;
       }
-      closing = true;
     }
-    try {
-      serverSocket.close();
-    } catch (IOException e) {
-      LOG.debug("{}: closing the listening socket: {}", name, e.toString());
-    }
-    openSockets.forEach(BaseServer::closeQuietly);
-    try {
-      acceptThread.join(5_000);
+    lifecycle.stop(serverSocket, () -> openSockets.forEach(ServerLifecycle::closeQuietly), () -> {
       if (queueTimer != null) {
         queueTimer.interrupt();
       }
@@ -343,8 +306,6 @@ public abstract class BaseServer implements Closeable {
           LOG.warn("{}: worker threads still busy 5 s after close; abandoning them", name);
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    });
   }
 }

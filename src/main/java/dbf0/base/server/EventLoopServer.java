@@ -48,12 +48,10 @@ public final class EventLoopServer implements Closeable {
   private final AtomicInteger open = new AtomicInteger();
   private final AtomicLong handled = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
-  private volatile boolean closing;
+  private final ServerLifecycle lifecycle;
   private volatile int backlog = 1024;
   private ServerSocketChannel serverChannel;
   private Loop[] loops;
-  private Thread acceptor;
-  private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
 
   /**
    * @param loops event-loop threads (the {@code threads} setting of the server)
@@ -70,6 +68,7 @@ public final class EventLoopServer implements Closeable {
     this.sessions = sessions;
     this.maxConnections = maxConnections;
     this.idleTimeoutNanos = idleTimeout.toNanos();
+    this.lifecycle = new ServerLifecycle(name, LOG);
   }
 
   /** The kernel's queue of connections not yet accepted. Set before start. */
@@ -107,14 +106,8 @@ public final class EventLoopServer implements Closeable {
         }, () -> {
           handled.incrementAndGet();
           failed.incrementAndGet();
-        }, () -> closing, connectionLog, Thread::sleep);
-    acceptor = Thread.ofPlatform().name(name + "-accept").daemon().start(() -> {
-      try {
-        accepting.run();
-      } catch (Throwable t) {
-        fatal("accept thread", t);
-      }
-    });
+        }, lifecycle::isClosing, connectionLog, Thread::sleep);
+    lifecycle.startAcceptor(accepting, this::close);
   }
 
   public InetSocketAddress getLocalAddress() {
@@ -143,17 +136,12 @@ public final class EventLoopServer implements Closeable {
    * once, closes everything, and completes {@link #failure()} so the process exits non-zero.
    */
   private void fatal(String what, Throwable t) {
-    if (closing) {
-      return;
-    }
-    LOG.error("{}: {} failed, shutting the server down: {}", name, what, t.toString());
-    failure.complete(t);
-    Thread.ofPlatform().name(name + "-fatal-close").daemon().start(this::close);
+    lifecycle.fatal(what, t, this::close);
   }
 
   /** Completes with the cause if the server fails and shuts itself down; never completes otherwise. */
   public CompletableFuture<Throwable> failure() {
-    return failure;
+    return lifecycle.failure();
   }
 
   /** One connection's state, owned by one loop thread. */
@@ -193,7 +181,7 @@ public final class EventLoopServer implements Closeable {
     @Override
     public void run() {
       try {
-        while (!closing) {
+        while (!lifecycle.isClosing()) {
           // select(Consumer) hands each ready key straight to handle(): no selected-key set to
           // fill, iterate and clear on every pass (that iteration showed up in profiles).
           selector.select(this::handle, idleCheckMillis());
@@ -210,7 +198,7 @@ public final class EventLoopServer implements Closeable {
         }
         SocketChannel pending;
         while ((pending = incoming.poll()) != null) {
-          closeQuietly(pending);
+          ServerLifecycle.closeQuietly(pending);
           open.decrementAndGet();
         }
         try {
@@ -230,7 +218,7 @@ public final class EventLoopServer implements Closeable {
         } catch (Throwable t) {
           // Making the session failed: no connection to blame, but this socket must not leak
           // (it is off the queue already). The loop then dies loudly, see run().
-          closeQuietly(channel);
+          ServerLifecycle.closeQuietly(channel);
           open.decrementAndGet();
           handled.incrementAndGet();
           failed.incrementAndGet();
@@ -356,7 +344,7 @@ public final class EventLoopServer implements Closeable {
     private void fail(Connection c, Throwable e) {
       if (c.key != null && !c.key.isValid()) {
         // already closed: end of stream mid-request, reported by onEndOfStream
-        if (!closing) {
+        if (!lifecycle.isClosing()) {
           failed.incrementAndGet();
           connectionLog.warn("{}: dropped connection: {}", name, BaseServer.describe(e));
         }
@@ -367,7 +355,7 @@ public final class EventLoopServer implements Closeable {
       } catch (IOException ignored) {
         // the peer is gone
       }
-      if (!closing) {
+      if (!lifecycle.isClosing()) {
         failed.incrementAndGet();
         connectionLog.warn("{}: dropped connection from {}: {}", name, remote(c), BaseServer.describe(e));
       }
@@ -379,7 +367,7 @@ public final class EventLoopServer implements Closeable {
         c.key.cancel();
       }
       if (c.channel.isOpen()) {
-        closeQuietly(c.channel);
+        ServerLifecycle.closeQuietly(c.channel);
         open.decrementAndGet();
         handled.incrementAndGet();
       }
@@ -399,38 +387,21 @@ public final class EventLoopServer implements Closeable {
     }
   }
 
-  private static void closeQuietly(SocketChannel channel) {
-    try {
-      channel.close();
-    } catch (IOException ignored) {
-      // closing anyway
-    }
-  }
-
   @Override
   public void close() {
     synchronized (this) {
-      if (closing || serverChannel == null) {
-        closing = true;
+      if (!lifecycle.beginClose(serverChannel != null)) {
         return;
       }
-      closing = true;
     }
-    try {
-      serverChannel.close();
-    } catch (IOException e) {
-      LOG.debug("{}: closing the listening channel: {}", name, e.toString());
-    }
-    try {
-      acceptor.join(5_000);
+    // each loop closes its own connections on the way out
+    lifecycle.stop(serverChannel, () -> { }, () -> {
       for (Loop loop : loops) {
         loop.selector.wakeup();
         if (loop.thread != Thread.currentThread()) {
           loop.thread.join(5_000);
         }
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    });
   }
 }

@@ -2,7 +2,9 @@ package dbf0.common.cli;
 
 import dbf0.common.Durations;
 import java.time.Duration;
+import java.util.function.Supplier;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * What every dbf0 program shares on its command line: duration parsing, exit codes (0 success,
@@ -22,6 +24,25 @@ public final class Cli {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.TypeConversionException(e.getMessage());
       }
+    }
+  }
+
+  /** Bad arguments: picocli prints {@code message} and the usage, and the exit status is 2. */
+  public static void require(CommandSpec spec, boolean condition, String message) {
+    if (!condition) {
+      throw new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+  }
+
+  /**
+   * Runs a parse or check that throws IllegalArgumentException for a bad value (a map name, a
+   * model, a mode...), reporting its message as a bad argument rather than a failed run.
+   */
+  public static <T> T parameter(CommandSpec spec, Supplier<T> parse) {
+    try {
+      return parse.get();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
   }
 

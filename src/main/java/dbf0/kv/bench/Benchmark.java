@@ -1,6 +1,10 @@
 package dbf0.kv.bench;
 
+import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
+import dbf0.kv.bench.options.ListenOptions;
+import dbf0.kv.bench.options.MapOption;
+import dbf0.kv.bench.options.ServerModelOption;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
@@ -19,6 +23,7 @@ import org.HdrHistogram.Histogram;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -89,11 +94,7 @@ public final class Benchmark implements Callable<Integer> {
       description = "how long to run: seconds (10), with a unit (10s, 500ms) or ISO-8601 (PT10S)")
   Duration duration;
 
-  @Option(names = "--port", defaultValue = "0", description = "server port; 0 (default) picks a free one")
-  int port;
-
-  @Option(names = "--bind", defaultValue = "127.0.0.1", description = "server bind address (default: ${DEFAULT-VALUE})")
-  String bindHost;
+  @Mixin ListenOptions listen = new ListenOptions(0, "port");
 
   @Option(names = "--connect", paramLabel = "HOST:PORT",
       description = "run only the clients, against a server started elsewhere with `dbf0 server`")
@@ -102,9 +103,7 @@ public final class Benchmark implements Callable<Integer> {
   @Option(names = "--seed", description = "seed for the clients' random keys (default: a new one each run)")
   Long seed;
 
-  @Option(names = "--server-model", defaultValue = "pool", paramLabel = "MODEL",
-      description = "pool (the seed's thread pool), virtual (a virtual thread per connection) or nio (event loops; serverThreads = loops) (default: ${DEFAULT-VALUE})")
-  String serverModel;
+  @Mixin ServerModelOption serverModel = new ServerModelOption();
 
   @Option(names = "--client-mode", defaultValue = "per-op", paramLabel = "MODE",
       description = "per-op (v1, a connection per operation, the seed's), persistent, pipelined or batched (v2) (default: ${DEFAULT-VALUE})")
@@ -173,12 +172,7 @@ public final class Benchmark implements Callable<Integer> {
   private BenchmarkConfig validate() {
     require(serverThreads >= 1, "serverThreads must be at least 1, got " + serverThreads);
     require(clientThreads >= 1, "clientThreads must be at least 1, got " + clientThreads);
-    ClientMode mode;
-    try {
-      mode = ClientMode.parse(clientMode);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    ClientMode mode = Cli.parameter(spec, () -> ClientMode.parse(clientMode));
     if (mode == ClientMode.PER_OP) {
       require(keyLength >= 1 && keyLength <= V1Codec.MAX_LENGTH, "keyLength must be 1..127 in per-op mode (v1), got " + keyLength);
       require(valueLength >= 0 && valueLength <= V1Codec.MAX_LENGTH, "valueLength must be 0..127 in per-op mode (v1), got " + valueLength);
@@ -187,15 +181,11 @@ public final class Benchmark implements Callable<Integer> {
       require(valueLength >= 0 && valueLength <= 1 << 20, "valueLength must be 0..1048576, got " + valueLength);
     }
     require(setFraction >= 0 && setFraction <= 1, "setFrac must be between 0 and 1, got " + setFraction);
-    require(port >= 0 && port <= 65535, "port must be 0..65535, got " + port);
+    int port = listen.port(spec);
     int accept = backlog != null ? backlog
         : mode == ClientMode.PER_OP ? ServerOptions.SEED_BACKLOG : ServerOptions.DEFAULT_BACKLOG;
     require(accept >= 1, "--backlog must be at least 1, got " + accept);
-    try {
-      MapBackends.validate(mapType);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    MapOption.check(spec, mapType);
     int depth = pipeline != null ? pipeline : mode == ClientMode.PIPELINED ? 16 : 1;
     require(depth >= 1 && depth <= 65_536, "--pipeline must be 1..65536, got " + depth);
     require(batch >= 1 && batch <= 100_000, "--batch must be 1..100000, got " + batch);
@@ -206,21 +196,23 @@ public final class Benchmark implements Callable<Integer> {
     require(selectorThreads == 0 || !orderPreserving,
         "--selector-threads spreads operations over connections, so it cannot be --order-preserving");
     InetSocketAddress connectTo = connect == null ? null : parseHostPort(connect);
-    try {
-      Duration warm = dbf0.common.Durations.parse(warmup);
-      require(!warm.isNegative(), "--warmup must not be negative");
-      KeyValueConnector.CloseOrder order = switch (closeOrder) {
-        case "client-first" -> KeyValueConnector.CloseOrder.CLIENT_FIRST;
-        case "server-first" -> KeyValueConnector.CloseOrder.SERVER_FIRST;
-        default -> throw new IllegalArgumentException("--close-order is client-first or server-first, got '" + closeOrder + "'");
-      };
-      return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
-          duration, bindHost, port, connectTo, seed, ServerModel.parse(serverModel), mode,
-          order, depth, batch, warm, orderPreserving, accept, ClientThreadKind.parse(clientThreadKind),
-          selectorThreads);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    Duration warm = Cli.parameter(spec, () -> Durations.parse(warmup));
+    require(!warm.isNegative(), "--warmup must not be negative");
+    KeyValueConnector.CloseOrder order = Cli.parameter(spec, () -> switch (closeOrder) {
+      case "client-first" -> KeyValueConnector.CloseOrder.CLIENT_FIRST;
+      case "server-first" -> KeyValueConnector.CloseOrder.SERVER_FIRST;
+      default -> throw new IllegalArgumentException("--close-order is client-first or server-first, got '" + closeOrder + "'");
+    });
+    ServerModel model = serverModel.model(spec);
+    ClientThreadKind threadKind = Cli.parameter(spec, () -> ClientThreadKind.parse(clientThreadKind));
+    return BenchmarkConfig.builder()
+        .serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
+        .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
+        .bindHost(listen.bind()).port(port).connectTo(connectTo).seed(seed)
+        .serverModel(model).clientMode(mode).closeOrder(order).pipeline(depth).batch(batch).warmup(warm)
+        .orderPreserving(orderPreserving).backlog(accept).clientThreadKind(threadKind)
+        .selectorThreads(selectorThreads)
+        .build();
   }
 
   private InetSocketAddress parseHostPort(String text) {
@@ -234,9 +226,7 @@ public final class Benchmark implements Callable<Integer> {
   }
 
   private void require(boolean condition, String message) {
-    if (!condition) {
-      throw new CommandLine.ParameterException(spec.commandLine(), message);
-    }
+    Cli.require(spec, condition, message);
   }
 
   /** Runs one benchmark: starts the server (unless connecting elsewhere), runs the clients, stops. */
@@ -301,9 +291,8 @@ public final class Benchmark implements Callable<Integer> {
         int share = config.clientThreads() / config.selectorThreads()
             + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
         Random random = new Random(seeds.nextLong());
-        workers.add(new SelectorLoadWorker("selector-" + i, address, share, config.setFraction(),
-            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, config.window(),
-            config.frameOps()));
+        workers.add(new SelectorLoadWorker("selector-" + i, address, share,
+            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, config.v2Load()));
       }
       return workers;
     }
@@ -313,8 +302,7 @@ public final class Benchmark implements Callable<Integer> {
       workers.add(config.clientMode() == ClientMode.PER_OP
           ? perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source, KeyValueTracker.noop(),
               random, config.closeOrder()))
-          : new V2LoadWorker("client-" + i, address, config.setFraction(), source, random, config.window(),
-              config.frameOps(), config.orderPreserving()));
+          : new V2LoadWorker("client-" + i, address, source, random, config.v2Load(), config.orderPreserving()));
     }
     return workers;
   }

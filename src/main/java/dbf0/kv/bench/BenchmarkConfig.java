@@ -48,9 +48,161 @@ public record BenchmarkConfig(
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
       int valueLength, double setFraction, Duration duration) {
-    return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
-        duration, "127.0.0.1", 0, null, null, ServerModel.POOL, ClientMode.PER_OP, CloseOrder.CLIENT_FIRST, 1, 1,
-        Duration.ZERO, false, ServerOptions.SEED_BACKLOG, ClientThreadKind.PLATFORM, 0);
+    return builder().serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
+        .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration).build();
+  }
+
+  /** A builder whose defaults are {@link #local}'s seed-style run; the seven seed arguments have none. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder that starts from this run. */
+  public Builder toBuilder() {
+    return new Builder().serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
+        .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
+        .bindHost(bindHost).port(port).connectTo(connectTo).seed(seed).serverModel(serverModel)
+        .clientMode(clientMode).closeOrder(closeOrder).pipeline(pipeline).batch(batch).warmup(warmup)
+        .orderPreserving(orderPreserving).backlog(backlog).clientThreadKind(clientThreadKind)
+        .selectorThreads(selectorThreads);
+  }
+
+  /** Names each of the 21 components, so that no call site has to count positions. */
+  public static final class Builder {
+    private int serverThreads;
+    private int clientThreads;
+    private String mapType;
+    private int keyLength;
+    private int valueLength;
+    private double setFraction;
+    private Duration duration;
+    private String bindHost = "127.0.0.1";
+    private int port;
+    private InetSocketAddress connectTo;
+    private Long seed;
+    private ServerModel serverModel = ServerModel.POOL;
+    private ClientMode clientMode = ClientMode.PER_OP;
+    private CloseOrder closeOrder = CloseOrder.CLIENT_FIRST;
+    private int pipeline = 1;
+    private int batch = 1;
+    private Duration warmup = Duration.ZERO;
+    private boolean orderPreserving;
+    private int backlog = ServerOptions.SEED_BACKLOG;
+    private ClientThreadKind clientThreadKind = ClientThreadKind.PLATFORM;
+    private int selectorThreads;
+
+    private Builder() {}
+
+    public Builder serverThreads(int n) {
+      serverThreads = n;
+      return this;
+    }
+
+    public Builder clientThreads(int n) {
+      clientThreads = n;
+      return this;
+    }
+
+    public Builder mapType(String name) {
+      mapType = name;
+      return this;
+    }
+
+    public Builder keyLength(int bytes) {
+      keyLength = bytes;
+      return this;
+    }
+
+    public Builder valueLength(int bytes) {
+      valueLength = bytes;
+      return this;
+    }
+
+    public Builder setFraction(double fraction) {
+      setFraction = fraction;
+      return this;
+    }
+
+    public Builder duration(Duration d) {
+      duration = d;
+      return this;
+    }
+
+    public Builder bindHost(String host) {
+      bindHost = host;
+      return this;
+    }
+
+    public Builder port(int p) {
+      port = p;
+      return this;
+    }
+
+    public Builder connectTo(InetSocketAddress address) {
+      connectTo = address;
+      return this;
+    }
+
+    public Builder seed(Long s) {
+      seed = s;
+      return this;
+    }
+
+    public Builder serverModel(ServerModel model) {
+      serverModel = model;
+      return this;
+    }
+
+    public Builder clientMode(ClientMode mode) {
+      clientMode = mode;
+      return this;
+    }
+
+    public Builder closeOrder(CloseOrder order) {
+      closeOrder = order;
+      return this;
+    }
+
+    public Builder pipeline(int depth) {
+      pipeline = depth;
+      return this;
+    }
+
+    public Builder batch(int size) {
+      batch = size;
+      return this;
+    }
+
+    public Builder warmup(Duration d) {
+      warmup = d;
+      return this;
+    }
+
+    public Builder orderPreserving(boolean on) {
+      orderPreserving = on;
+      return this;
+    }
+
+    public Builder backlog(int n) {
+      backlog = n;
+      return this;
+    }
+
+    public Builder clientThreadKind(ClientThreadKind kind) {
+      clientThreadKind = kind;
+      return this;
+    }
+
+    public Builder selectorThreads(int n) {
+      selectorThreads = n;
+      return this;
+    }
+
+    public BenchmarkConfig build() {
+      return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
+          duration, bindHost, port, connectTo, seed, serverModel, clientMode, closeOrder, pipeline, batch, warmup,
+          orderPreserving, backlog, clientThreadKind, selectorThreads);
+    }
   }
 
   /** v2 frames in flight per connection: 1 when persistent, {@code pipeline} when pipelined or batched. */
@@ -61,6 +213,11 @@ public record BenchmarkConfig(
   /** v2 operations per frame: {@code batch} when batched, else 1. */
   public int frameOps() {
     return clientMode == ClientMode.BATCHED ? batch : 1;
+  }
+
+  /** What each v2 load generator sends: this run's SET share, window and operations per frame. */
+  V2Load v2Load() {
+    return new V2Load(setFraction, window(), frameOps());
   }
 
   /**
@@ -82,14 +239,10 @@ public record BenchmarkConfig(
   }
 
   public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
-    return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
-        bindHost, port, connectTo, seed, model, mode, closeOrder, pipelineDepth, batchSize, warmup, orderPreserving, backlog,
-        clientThreadKind, selectorThreads);
+    return toBuilder().serverModel(model).clientMode(mode).pipeline(pipelineDepth).batch(batchSize).build();
   }
 
   public BenchmarkConfig withCloseOrder(CloseOrder order) {
-    return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction, duration,
-        bindHost, port, connectTo, seed, serverModel, clientMode, order, pipeline, batch, warmup, orderPreserving, backlog,
-        clientThreadKind, selectorThreads);
+    return toBuilder().closeOrder(order).build();
   }
 }

@@ -64,16 +64,16 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   private final int batchSize;
   private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
 
-  SelectorLoadWorker(String name, InetSocketAddress address, int connections, double setFraction,
-      KeyValueSource source, Random random, int window, int batchSize) {
+  SelectorLoadWorker(String name, InetSocketAddress address, int connections, KeyValueSource source, Random random,
+      V2Load load) {
     super(name);
     this.address = address;
     this.connections = connections;
-    this.setFraction = setFraction;
+    this.setFraction = load.setFraction();
     this.source = source;
     this.random = random;
-    this.window = window;
-    this.batchSize = batchSize;
+    this.window = load.window();
+    this.batchSize = load.batchSize();
   }
 
   @Override

@@ -54,15 +54,15 @@ final class V2LoadWorker extends ThreadedLoadWorker {
   private int inFlight;
   private boolean barrier;
 
-  V2LoadWorker(String name, InetSocketAddress address, double setFraction, KeyValueSource source, Random random,
-      int window, int batchSize, boolean orderPreserving) {
+  V2LoadWorker(String name, InetSocketAddress address, KeyValueSource source, Random random, V2Load load,
+      boolean orderPreserving) {
     super(name);
     this.address = address;
-    this.setFraction = setFraction;
+    this.setFraction = load.setFraction();
     this.source = source;
     this.random = random;
-    this.window = window;
-    this.batchSize = batchSize;
+    this.window = load.window();
+    this.batchSize = load.batchSize();
     this.orderPreserving = orderPreserving;
     this.sentAt = new long[window];
   }

@@ -1,15 +1,16 @@
 package dbf0.kv.race;
 
 import dbf0.common.cli.Cli;
+import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * The seed's race demo: a multi-threaded server over a {@link java.util.HashMap} loses sight of
@@ -38,9 +39,7 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--map", defaultValue = "hashmap",
-      description = "map backend: hashmap (unsafe), hashtable, concurrent, ... (default: ${DEFAULT-VALUE})")
-  String map;
+  @Mixin MapOption map = new MapOption("hashmap");
 
   @Option(names = "--duration", defaultValue = "30s", converter = Cli.DurationConverter.class,
       description = "how long to run: seconds or ISO-8601 (default: ${DEFAULT-VALUE})")
@@ -77,26 +76,23 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try {
-      MapBackends.validate(map);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
-    if (serverThreads < 1 || checkers < 1 || writers < 0) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--server-threads and --checkers must be at least 1, --writers at least 0");
-    }
+    String mapType = map.validated(spec);
+    Cli.require(spec, serverThreads >= 1 && checkers >= 1 && writers >= 0,
+        "--server-threads and --checkers must be at least 1, --writers at least 0");
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter progress = json ? spec.commandLine().getErr() : out;
-    progress.printf("Race demo: map '%s'%s, %d server threads, %d checkers, %d writers, %.1f s%n", map,
-        MapBackends.isThreadSafe(map) ? "" : " (not thread-safe)", serverThreads, checkers, writers,
+    progress.printf("Race demo: map '%s'%s, %d server threads, %d checkers, %d writers, %.1f s%n", mapType,
+        MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)", serverThreads, checkers, writers,
         duration.toMillis() / 1000.0);
     progress.flush();
-    var config = new RaceExperiment.Config(map, serverThreads, checkers, writers, duration, 0.05, stopAtFirstMiss,
-        Duration.ofMillis(500), line -> {
+    var config = RaceExperiment.Config.builder(mapType, duration)
+        .serverThreads(serverThreads).checkers(checkers).writers(writers).stopAtFirstMiss(stopAtFirstMiss)
+        .progress(Duration.ofMillis(500), line -> {
           progress.println(line);
           progress.flush();
-        }, seed == null ? System.nanoTime() : seed, giveUpAfter);
+        })
+        .seed(seed == null ? System.nanoTime() : seed).giveUpAfter(giveUpAfter)
+        .build();
     RaceReport report = RaceExperiment.run(config);
     progress.print(report.toText());
     progress.flush();

@@ -3,7 +3,7 @@ package dbf0.kv.race;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dbf0.common.cli.Cli;
-import dbf0.kv.storage.MapBackends;
+import dbf0.kv.bench.options.MapOption;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -13,7 +13,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * The seed's write-race exercise as a program: several writers put distinct keys into one map at
@@ -64,16 +63,10 @@ public final class CreateHashMapWriteRace implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (threads < 2 || keysPerThread < 1 || rounds < 1) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "--threads must be at least 2 (a race needs two), --keys and --rounds at least 1");
-    }
+    Cli.require(spec, threads >= 2 && keysPerThread >= 1 && rounds >= 1,
+        "--threads must be at least 2 (a race needs two), --keys and --rounds at least 1");
     for (String m : maps) {
-      try {
-        MapBackends.validate(m);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-      }
+      MapOption.check(spec, m);
     }
     PrintWriter out = spec.commandLine().getOut();
     JsonArray results = new JsonArray();

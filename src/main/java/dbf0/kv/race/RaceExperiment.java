@@ -49,8 +49,79 @@ public final class RaceExperiment {
     public static final Duration DEFAULT_GIVE_UP_AFTER = Duration.ofSeconds(120);
 
     public static Config defaults(String mapType, Duration duration) {
-      return new Config(mapType, 4, 2, 2, duration, 0.05, false, Duration.ofMillis(500), null, System.nanoTime(),
-          DEFAULT_GIVE_UP_AFTER);
+      return builder(mapType, duration).build();
+    }
+
+    /** The demo's defaults: 4 server threads, 2 checkers, 2 writers, progress off, a new seed. */
+    public static Builder builder(String mapType, Duration duration) {
+      return new Builder(mapType, duration);
+    }
+
+    /** Names the settings, so that no call site has to count positions. */
+    public static final class Builder {
+      private final String mapType;
+      private final Duration duration;
+      private int serverThreads = 4;
+      private int checkers = 2;
+      private int writers = 2;
+      private double checkerSetFraction = 0.05;
+      private boolean stopAtFirstMiss;
+      private Duration progressInterval = Duration.ofMillis(500);
+      private Consumer<String> progress;
+      private long seed = System.nanoTime();
+      private Duration giveUpAfter = DEFAULT_GIVE_UP_AFTER;
+
+      private Builder(String mapType, Duration duration) {
+        this.mapType = mapType;
+        this.duration = duration;
+      }
+
+      public Builder serverThreads(int n) {
+        serverThreads = n;
+        return this;
+      }
+
+      public Builder checkers(int n) {
+        checkers = n;
+        return this;
+      }
+
+      public Builder writers(int n) {
+        writers = n;
+        return this;
+      }
+
+      public Builder checkerSetFraction(double fraction) {
+        checkerSetFraction = fraction;
+        return this;
+      }
+
+      public Builder stopAtFirstMiss(boolean on) {
+        stopAtFirstMiss = on;
+        return this;
+      }
+
+      /** Sends a progress line to {@code sink} every {@code interval}. */
+      public Builder progress(Duration interval, Consumer<String> sink) {
+        progressInterval = interval;
+        progress = sink;
+        return this;
+      }
+
+      public Builder seed(long s) {
+        seed = s;
+        return this;
+      }
+
+      public Builder giveUpAfter(Duration d) {
+        giveUpAfter = d;
+        return this;
+      }
+
+      public Config build() {
+        return new Config(mapType, serverThreads, checkers, writers, duration, checkerSetFraction, stopAtFirstMiss,
+            progressInterval, progress, seed, giveUpAfter);
+      }
     }
 
     /** The time after which the load stops even though no miss has been seen. */
@@ -137,9 +208,12 @@ public final class RaceExperiment {
     synchronized (events) {
       snapshot = List.copyOf(events);
     }
-    return new RaceReport(config.mapType(), config.serverThreads(), seconds, shared.sets.sum(), shared.gets.sum(),
-        shared.misses.sum(), shared.distinctKeysMissed(), shared.wrongValues.sum(), shared.confirmedKeys(),
-        writerSets.sum(), server.size(), lost, snapshot, client.totalErrors());
+    return RaceReport.builder(config.mapType(), config.serverThreads(), seconds)
+        .checkerSets(shared.sets.sum()).checkerGets(shared.gets.sum()).missedGets(shared.misses.sum())
+        .distinctKeysMissed(shared.distinctKeysMissed()).wrongValues(shared.wrongValues.sum())
+        .confirmedKeys(shared.confirmedKeys()).writerSets(writerSets.sum()).finalSize(server.size())
+        .lostKeys(lost).events(snapshot).connectionErrors(client.totalErrors())
+        .build();
   }
 
   static String progressLine(long nanos, KeyValueServer server, RaceChecker.Shared shared, LongAdder writerSets) {

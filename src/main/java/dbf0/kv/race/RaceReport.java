@@ -26,6 +26,95 @@ public record RaceReport(
     List<RaceExperiment.MissEvent> events,
     long connectionErrors) {
 
+  /** A report with nothing counted yet; the builder names each count. */
+  public static Builder builder(String mapType, int serverThreads, double seconds) {
+    return new Builder(mapType, serverThreads, seconds);
+  }
+
+  /** Names the fourteen components, so that no call site has to count positions. */
+  public static final class Builder {
+    private final String mapType;
+    private final int serverThreads;
+    private final double seconds;
+    private long checkerSets;
+    private long checkerGets;
+    private long missedGets;
+    private int distinctKeysMissed;
+    private long wrongValues;
+    private int confirmedKeys;
+    private long writerSets;
+    private int finalSize;
+    private List<Integer> lostKeys = List.of();
+    private List<RaceExperiment.MissEvent> events = List.of();
+    private long connectionErrors;
+
+    private Builder(String mapType, int serverThreads, double seconds) {
+      this.mapType = mapType;
+      this.serverThreads = serverThreads;
+      this.seconds = seconds;
+    }
+
+    public Builder checkerSets(long n) {
+      checkerSets = n;
+      return this;
+    }
+
+    public Builder checkerGets(long n) {
+      checkerGets = n;
+      return this;
+    }
+
+    public Builder missedGets(long n) {
+      missedGets = n;
+      return this;
+    }
+
+    public Builder distinctKeysMissed(int n) {
+      distinctKeysMissed = n;
+      return this;
+    }
+
+    public Builder wrongValues(long n) {
+      wrongValues = n;
+      return this;
+    }
+
+    public Builder confirmedKeys(int n) {
+      confirmedKeys = n;
+      return this;
+    }
+
+    public Builder writerSets(long n) {
+      writerSets = n;
+      return this;
+    }
+
+    public Builder finalSize(int n) {
+      finalSize = n;
+      return this;
+    }
+
+    public Builder lostKeys(List<Integer> keys) {
+      lostKeys = keys;
+      return this;
+    }
+
+    public Builder events(List<RaceExperiment.MissEvent> misses) {
+      events = misses;
+      return this;
+    }
+
+    public Builder connectionErrors(long n) {
+      connectionErrors = n;
+      return this;
+    }
+
+    public RaceReport build() {
+      return new RaceReport(mapType, serverThreads, seconds, checkerSets, checkerGets, missedGets,
+          distinctKeysMissed, wrongValues, confirmedKeys, writerSets, finalSize, lostKeys, events, connectionErrors);
+    }
+  }
+
   /** Misses closer than this in time belong to one burst (one resize, as a rule). */
   private static final long BURST_GAP_NANOS = 100_000_000L;
 

@@ -39,6 +39,70 @@ public final class WriteRace {
       return size != expected || entriesIterated != expected || keysMissing != 0 || !exceptions.isEmpty()
           || stuckThreads != 0;
     }
+
+    public static Builder builder(String mapType, int threads) {
+      return new Builder(mapType, threads);
+    }
+
+    /** Names the counts, so that no call site has to count positions. */
+    public static final class Builder {
+      private final String mapType;
+      private final int threads;
+      private long expected;
+      private long size;
+      private long entriesIterated;
+      private long keysMissing;
+      private Map<String, Long> exceptions = Map.of();
+      private int stuckThreads;
+      private double seconds;
+
+      private Builder(String mapType, int threads) {
+        this.mapType = mapType;
+        this.threads = threads;
+      }
+
+      public Builder expected(long n) {
+        expected = n;
+        return this;
+      }
+
+      public Builder size(long n) {
+        size = n;
+        return this;
+      }
+
+      /** -1 when the map could not be iterated within the time limit. */
+      public Builder entriesIterated(long n) {
+        entriesIterated = n;
+        return this;
+      }
+
+      /** -1 when the keys could not be looked up within the time limit. */
+      public Builder keysMissing(long n) {
+        keysMissing = n;
+        return this;
+      }
+
+      public Builder exceptions(Map<String, Long> counts) {
+        exceptions = counts;
+        return this;
+      }
+
+      public Builder stuckThreads(int n) {
+        stuckThreads = n;
+        return this;
+      }
+
+      public Builder seconds(double s) {
+        seconds = s;
+        return this;
+      }
+
+      public Result build() {
+        return new Result(mapType, threads, expected, size, entriesIterated, keysMissing, exceptions, stuckThreads,
+            seconds);
+      }
+    }
   }
 
   private WriteRace() {}
@@ -111,7 +175,8 @@ public final class WriteRace {
     synchronized (exceptions) {
       copy = new LinkedHashMap<>(exceptions);
     }
-    return new Result(mapType, threads, expected, map.size(), iterated.get(), missing.get(), copy, stuck, seconds);
+    return Result.builder(mapType, threads).expected(expected).size(map.size()).entriesIterated(iterated.get())
+        .keysMissing(missing.get()).exceptions(copy).stuckThreads(stuck).seconds(seconds).build();
   }
 
   private static int joinAll(List<Thread> workers, long start, long timeLimitMillis) throws InterruptedException {

@@ -70,10 +70,40 @@ class RaceExperimentTest {
         new RaceExperiment.MissEvent(1_000_000_000L, 1, 3_080),
         new RaceExperiment.MissEvent(1_010_000_000L, 2, 3_090),
         new RaceExperiment.MissEvent(3_000_000_000L, 3, 24_600));
-    RaceReport report = new RaceReport("hashmap", 4, 5, 0, 0, 3, 3, 0, 256, 0, 30_000, java.util.List.of(), events, 0);
+    RaceReport report = RaceReport.builder("hashmap", 4, 5).missedGets(3).distinctKeysMissed(3).confirmedKeys(256)
+        .finalSize(30_000).events(events).build();
     assertThat(report.bursts()).hasSize(2);
     assertThat(report.bursts().get(0).misses()).isEqualTo(2);
     assertThat(report.bursts().get(0).resizePoint()).isEqualTo(3_072);
     assertThat(report.bursts().get(1).resizePoint()).isEqualTo(24_576);
+  }
+
+  @Test
+  void theBuilderFillsTheJsonFieldsItNames() {
+    var events = java.util.List.of(new RaceExperiment.MissEvent(1_500_000_000L, 7, 3_080));
+    var json = RaceReport.builder("hashmap", 4, 5).checkerSets(11).checkerGets(12).missedGets(13)
+        .distinctKeysMissed(14).wrongValues(15).confirmedKeys(16).writerSets(17).finalSize(18)
+        .lostKeys(java.util.List.of(1, 2)).events(events).connectionErrors(19).build().toJson();
+    assertThat(json.keySet()).containsExactly("map_type", "server_threads", "seconds", "missing_keys",
+        "distinct_keys_missed", "lost_for_good", "wrong_values", "sets", "gets", "confirmed_keys", "writer_sets",
+        "final_size", "connection_errors", "first_miss_seconds", "bursts");
+    assertThat(json.get("sets").getAsLong()).isEqualTo(11);
+    assertThat(json.get("gets").getAsLong()).isEqualTo(12);
+    assertThat(json.get("missing_keys").getAsLong()).isEqualTo(13);
+    assertThat(json.get("distinct_keys_missed").getAsInt()).isEqualTo(14);
+    assertThat(json.get("wrong_values").getAsLong()).isEqualTo(15);
+    assertThat(json.get("confirmed_keys").getAsInt()).isEqualTo(16);
+    assertThat(json.get("writer_sets").getAsLong()).isEqualTo(17);
+    assertThat(json.get("final_size").getAsInt()).isEqualTo(18);
+    assertThat(json.get("lost_for_good").getAsInt()).isEqualTo(2);
+    assertThat(json.get("connection_errors").getAsLong()).isEqualTo(19);
+    assertThat(json.get("first_miss_seconds").getAsDouble()).isEqualTo(1.5);
+  }
+
+  @Test
+  void configBuilderKeepsTheDemoDefaults() {
+    var config = RaceExperiment.Config.builder("hashtable", Duration.ofSeconds(3)).seed(42).build();
+    assertThat(config).isEqualTo(new RaceExperiment.Config("hashtable", 4, 2, 2, Duration.ofSeconds(3), 0.05, false,
+        Duration.ofMillis(500), null, 42, RaceExperiment.Config.DEFAULT_GIVE_UP_AFTER));
   }
 }
