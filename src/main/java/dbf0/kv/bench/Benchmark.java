@@ -1,22 +1,33 @@
 package dbf0.kv.bench;
 
+import dbf0.common.ByteArrayWrapper;
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
+import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.protocol.Request;
+import dbf0.kv.protocol.Response;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
 import dbf0.kv.workload.KeyValueTracker;
+import dbf0.kv.workload.KeyDistribution;
+import dbf0.kv.workload.KeySpace;
+import dbf0.kv.workload.KeyValueSource;
+import dbf0.kv.workload.KeyedWorkload;
+import dbf0.kv.workload.OperationMix;
 import dbf0.kv.workload.RandomKeyValueSource;
+import dbf0.kv.workload.YcsbWorkload;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import org.HdrHistogram.Histogram;
@@ -64,7 +75,11 @@ import picocli.CommandLine;
         "  v2 pipelined, 1 KiB values:",
         "    dbf0 bench 2 4 concurrent 16 1024 0.5 10s --client-mode pipelined",
         "  clients only, against a server started elsewhere:",
-        "    dbf0 bench 4 8 concurrent 16 64 0.5 PT10S --connect host:9000"})
+        "    dbf0 bench 4 8 concurrent 16 64 0.5 PT10S --connect host:9000",
+        "  100,000 records, zipfian keys, 1,000 operations per frame:",
+        "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode batched --batch 1000 --records 100000 --key-dist zipfian",
+        "  YCSB's workload A (50/50 read/update, zipfian, 100,000 records):",
+        "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode persistent --server-model nio --workload A"})
 public final class Benchmark implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(Benchmark.class);
@@ -87,7 +102,8 @@ public final class Benchmark implements Callable<Integer> {
   @Parameters(index = "4", paramLabel = "valueLength", description = "bytes per value: 0..127 in per-op mode (v1), up to 1048576 in the v2 modes")
   int valueLength;
 
-  @Parameters(index = "5", paramLabel = "setFrac", description = "fraction of operations that are SETs, 0..1")
+  @Parameters(index = "5", paramLabel = "setFrac",
+      description = "fraction of operations that are SETs (with --records: updates of existing records), 0..1")
   double setFraction;
 
   @Parameters(index = "6", paramLabel = "duration", converter = Cli.DurationConverter.class,
@@ -143,6 +159,42 @@ public final class Benchmark implements Callable<Integer> {
   @Option(names = "--warmup", defaultValue = "PT0S", paramLabel = "DURATION",
       description = "load before the measured interval, not counted, e.g. PT2S (default: none)")
   String warmup;
+
+  @Option(names = "--records", paramLabel = "N",
+      description = "a keyed workload: load N records before the measured interval (not counted; straight into the "
+          + "map when the server runs here, in v2 batches of 1,000 with --connect), then choose keys among them by "
+          + "--key-dist instead of fresh random bytes (default: none, the seed's random keys; "
+          + YcsbWorkload.DEFAULT_RECORDS + " with --workload)")
+  Long records;
+
+  @Option(names = "--key-dist", paramLabel = "DIST",
+      description = "with --records: how keys are chosen: uniform, zipfian, hotspot, latest (recent inserts most) or "
+          + "exponential (recent records most, YCSB's 95%% within the newest 6/7) (default: uniform; --workload "
+          + "sets its own)")
+  String keyDist;
+
+  @Option(names = "--zipf-theta", defaultValue = "0.99", paramLabel = "THETA",
+      description = "zipfian and latest: skew, in (0, 1) (default: ${DEFAULT-VALUE}, YCSB's)")
+  double zipfTheta;
+
+  @Option(names = "--hotspot-fraction", defaultValue = "0.2", paramLabel = "F",
+      description = "hotspot: the share of the records that are hot (default: ${DEFAULT-VALUE}, YCSB's)")
+  double hotspotFraction;
+
+  @Option(names = "--hotspot-ops-fraction", defaultValue = "0.8", paramLabel = "F",
+      description = "hotspot: the share of the operations that go to the hot records (default: ${DEFAULT-VALUE}, YCSB's)")
+  double hotspotOpsFraction;
+
+  @Option(names = "--insert-frac", defaultValue = "0", paramLabel = "F",
+      description = "with --records, v2 modes: the share of operations that insert new records past the loaded "
+          + "ones; reads are what setFrac and this leave (default: ${DEFAULT-VALUE})")
+  double insertFraction;
+
+  @Option(names = "--workload", paramLabel = "W",
+      description = "YCSB core workload A (50%% reads, 50%% updates), B (95/5), C (reads only), D (95%% reads of the "
+          + "latest, 5%% inserts) or F (50%% reads, 50%% read-modify-writes); zipfian keys but D's latest; replaces "
+          + "setFrac and --insert-frac (E, range scans, has no dbf0 operation)")
+  String workload;
 
   public static void main(String[] args) {
     Cli.runAndExit(new Benchmark(), args);
@@ -205,14 +257,38 @@ public final class Benchmark implements Callable<Integer> {
     });
     ServerModel model = serverModel.model(spec);
     ClientThreadKind threadKind = Cli.parameter(spec, () -> ClientThreadKind.parse(clientThreadKind));
+    KeyedWorkload keyed = keyedWorkload(mode);
     return BenchmarkConfig.builder()
         .serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
         .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
         .bindHost(listen.bind()).port(port).connectTo(connectTo).seed(seed)
         .serverModel(model).clientMode(mode).closeOrder(order).pipeline(depth).batch(batch).warmup(warm)
         .orderPreserving(orderPreserving).backlog(accept).clientThreadKind(threadKind)
-        .selectorThreads(selectorThreads)
+        .selectorThreads(selectorThreads).keyed(keyed)
         .build();
+  }
+
+  /** The keyed workload the flags ask for, or null for the seed's random keys. */
+  private KeyedWorkload keyedWorkload(ClientMode mode) {
+    YcsbWorkload ycsb = workload == null ? null : Cli.parameter(spec, () -> YcsbWorkload.parse(workload));
+    if (ycsb == null && records == null) {
+      require(keyDist == null, "--key-dist needs --records (or --workload): the records to choose among");
+      require(insertFraction == 0, "--insert-frac needs --records (or --workload)");
+      return null;
+    }
+    long count = records != null ? records : YcsbWorkload.DEFAULT_RECORDS;
+    require(count >= 1, "--records must be at least 1, got " + count);
+    require(ycsb == null || insertFraction == 0, "--workload sets the inserts itself; leave out --insert-frac");
+    require(insertFraction >= 0 && insertFraction <= 1, "--insert-frac must be between 0 and 1, got " + insertFraction);
+    OperationMix mix = ycsb != null ? ycsb.mix() : Cli.parameter(spec, () -> OperationMix.of(setFraction, insertFraction));
+    require(mode != ClientMode.PER_OP || (mix.insert() == 0 && mix.readModifyWrite() == 0),
+        "inserts and read-modify-writes need a v2 client mode (persistent, pipelined or batched): "
+            + "the per-op (v1) generator only reads and updates");
+    String dist = keyDist != null ? keyDist : ycsb != null ? ycsb.keyDistribution() : "uniform";
+    KeyDistribution distribution = Cli.parameter(spec,
+        () -> new KeyDistribution(dist, zipfTheta, hotspotFraction, hotspotOpsFraction));
+    return Cli.parameter(spec, () -> new KeyedWorkload(ycsb == null ? null : ycsb.name(), count, distribution, mix,
+        keyLength, valueLength));
   }
 
   private InetSocketAddress parseHostPort(String text) {
@@ -240,9 +316,15 @@ public final class Benchmark implements Callable<Integer> {
           .withThreads(config.serverThreads())
           .withMaxConnections(Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()))
           .withBacklog(config.backlog());
-      server = new KeyValueServer(options, MapBackends.create(config.mapType()));
+      Map<ByteArrayWrapper, ByteArrayWrapper> map = MapBackends.create(config.mapType());
+      if (config.keyed() != null) {
+        loadDirectly(config.keyed(), map);
+      }
+      server = new KeyValueServer(options, map);
       server.start();
       address = server.getLocalAddress();
+    } else if (config.keyed() != null) {
+      loadOverV2(config.keyed(), address);
     }
     try {
       LOG.info("benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {} B, value {} B, setFrac {}, {} s, server {}",
@@ -250,7 +332,8 @@ public final class Benchmark implements Callable<Integer> {
           config.clientMode().cliName(),
           config.mapType(), config.keyLength(), config.valueLength(), config.setFraction(),
           config.duration().toMillis() / 1000.0, address);
-      List<LoadWorker> workers = workers(config, address);
+      KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
+      List<LoadWorker> workers = workers(config, address, space);
       workers.forEach(w -> w.start(config.clientThreadKind().builder()));
       if (!config.warmup().isZero()) {
         Thread.sleep(config.warmup());
@@ -282,7 +365,48 @@ public final class Benchmark implements Callable<Integer> {
     }
   }
 
-  private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address) {
+  /**
+   * The load phase with the server in this JVM: the records go straight into the map before the
+   * server starts. Nothing of it is measured, so there is no reason to pay for the protocol, and
+   * the map is not yet shared, so even {@code hashmap} is safe to fill from this one thread.
+   */
+  private static void loadDirectly(KeyedWorkload keyed, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+    long start = System.nanoTime();
+    for (long i = 0; i < keyed.records(); i++) {
+      ByteArrayWrapper key = keyed.key(i);
+      map.put(key, keyed.value(key));
+    }
+    LOG.info("loaded {} records into the map in {} ms", keyed.records(), (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /** Records per frame in the load phase over the network: few round trips, frames well under the limits. */
+  private static final int LOAD_BATCH = 1_000;
+
+  /**
+   * The load phase against a server elsewhere (--connect): the records go in v2 batches of
+   * {@value #LOAD_BATCH} SETs over one connection, each batch acknowledged before the next.
+   */
+  private static void loadOverV2(KeyedWorkload keyed, InetSocketAddress address) throws IOException {
+    long start = System.nanoTime();
+    try (KeyValueClient client = KeyValueClient.connect(address)) {
+      List<Request> batch = new ArrayList<>(LOAD_BATCH);
+      for (long i = 0; i < keyed.records(); i++) {
+        ByteArrayWrapper key = keyed.key(i);
+        batch.add(new Request.Set(key, keyed.value(key)));
+        if (batch.size() == LOAD_BATCH || i == keyed.records() - 1) {
+          for (Response reply : client.batch(batch)) {
+            if (!(reply instanceof Response.Ok)) {
+              throw new IOException("loading records: the server answered " + reply + " to a SET");
+            }
+          }
+          batch.clear();
+        }
+      }
+    }
+    LOG.info("loaded {} records over v2 in {} ms", keyed.records(), (System.nanoTime() - start) / 1_000_000);
+  }
+
+  private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address, KeySpace space) {
     Random seeds = config.seed() == null ? new Random() : new Random(config.seed());
     List<LoadWorker> workers = new ArrayList<>();
     if (config.selectorThreads() > 0) {
@@ -291,20 +415,33 @@ public final class Benchmark implements Callable<Integer> {
         int share = config.clientThreads() / config.selectorThreads()
             + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
         Random random = new Random(seeds.nextLong());
-        workers.add(new SelectorLoadWorker("selector-" + i, address, share,
-            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, config.v2Load()));
+        workers.add(new SelectorLoadWorker("selector-" + i, address, share, frames(config, space, random),
+            config.v2Load()));
       }
       return workers;
     }
+    // per-op mode with --workload: the workload's update share, not the positional setFrac it replaced
+    double updateShare = config.keyed() == null ? config.setFraction() : config.keyed().mix().update();
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
-      var source = new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
+      KeyValueSource source = config.keyed() == null
+          ? new RandomKeyValueSource(config.keyLength(), config.valueLength(), random)
+          : config.keyed().readUpdateSource(space, random);
       workers.add(config.clientMode() == ClientMode.PER_OP
-          ? perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source, KeyValueTracker.noop(),
+          ? perOp(new KeyValueConnector(address, "client-" + i, updateShare, source, KeyValueTracker.noop(),
               random, config.closeOrder()))
-          : new V2LoadWorker("client-" + i, address, source, random, config.v2Load(), config.orderPreserving()));
+          : new V2LoadWorker("client-" + i, address, frames(config, space, random), config.v2Load(),
+              config.orderPreserving()));
     }
     return workers;
+  }
+
+  /** One v2 load thread's operations: the seed's random SET/GET, or the keyed workload's. */
+  private static FrameSource frames(BenchmarkConfig config, KeySpace space, Random random) {
+    return config.keyed() == null
+        ? FrameSource.seed(new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random,
+            config.setFraction())
+        : FrameSource.keyed(config.keyed().generator(space, random));
   }
 
   private static LoadWorker perOp(KeyValueConnector connector) {

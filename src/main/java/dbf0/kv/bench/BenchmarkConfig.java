@@ -3,6 +3,7 @@ package dbf0.kv.bench;
 import dbf0.kv.bench.KeyValueConnector.CloseOrder;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.workload.KeyedWorkload;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +22,9 @@ import java.util.List;
  * @param clientThreadKind what each load-generating client runs on: platform or virtual threads
  * @param selectorThreads 0: one thread per client connection; otherwise the v2 connections
  *     ({@code clientThreads} of them) are driven by this many selector threads
+ * @param keyed null for the seed's workload (random keys, setFrac SETs); otherwise records loaded
+ *     before the run and a key distribution and operation mix over them ({@code --records},
+ *     {@code --key-dist}, {@code --workload})
  */
 public record BenchmarkConfig(
     int serverThreads,
@@ -43,7 +47,8 @@ public record BenchmarkConfig(
     boolean orderPreserving,
     int backlog,
     ClientThreadKind clientThreadKind,
-    int selectorThreads) {
+    int selectorThreads,
+    KeyedWorkload keyed) {
 
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
@@ -64,10 +69,10 @@ public record BenchmarkConfig(
         .bindHost(bindHost).port(port).connectTo(connectTo).seed(seed).serverModel(serverModel)
         .clientMode(clientMode).closeOrder(closeOrder).pipeline(pipeline).batch(batch).warmup(warmup)
         .orderPreserving(orderPreserving).backlog(backlog).clientThreadKind(clientThreadKind)
-        .selectorThreads(selectorThreads);
+        .selectorThreads(selectorThreads).keyed(keyed);
   }
 
-  /** Names each of the 21 components, so that no call site has to count positions. */
+  /** Names each of the 22 components, so that no call site has to count positions. */
   public static final class Builder {
     private int serverThreads;
     private int clientThreads;
@@ -90,6 +95,7 @@ public record BenchmarkConfig(
     private int backlog = ServerOptions.SEED_BACKLOG;
     private ClientThreadKind clientThreadKind = ClientThreadKind.PLATFORM;
     private int selectorThreads;
+    private KeyedWorkload keyed;
 
     private Builder() {}
 
@@ -198,10 +204,16 @@ public record BenchmarkConfig(
       return this;
     }
 
+    /** Records, key distribution and mix; null (the default) for the seed's random keys. */
+    public Builder keyed(KeyedWorkload workload) {
+      keyed = workload;
+      return this;
+    }
+
     public BenchmarkConfig build() {
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, serverModel, clientMode, closeOrder, pipeline, batch, warmup,
-          orderPreserving, backlog, clientThreadKind, selectorThreads);
+          orderPreserving, backlog, clientThreadKind, selectorThreads, keyed);
     }
   }
 
@@ -234,6 +246,11 @@ public record BenchmarkConfig(
               + "connection until it closes, so %d connections wait for a thread the whole run and max_us is about "
               + "the run's length (use --server-model nio or virtual, or at least as many server threads as clients)",
           serverThreads, clientThreads, clientMode.cliName(), clientThreads - serverThreads));
+    }
+    if (keyed != null && keyed.workload() != null && setFraction != keyed.mix().update()) {
+      warnings.add(String.format("--workload %s sets the mix (reads %s, updates %s, inserts %s, read-modify-writes %s); "
+              + "setFrac %s is not used", keyed.workload(), keyed.mix().read(), keyed.mix().update(), keyed.mix().insert(),
+          keyed.mix().readModifyWrite(), setFraction));
     }
     return List.copyOf(warnings);
   }

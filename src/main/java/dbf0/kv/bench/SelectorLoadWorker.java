@@ -5,10 +5,8 @@ import dbf0.base.server.OutputBuffer;
 import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
-import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.protocol.V2Codec;
-import dbf0.kv.workload.KeyValueSource;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -18,7 +16,6 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +43,7 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     final InputBuffer input = new InputBuffer(BUFFER_BYTES);
     final OutputBuffer output = new OutputBuffer(BUFFER_BYTES);
     final long[] sentAt = new long[window];
+    final byte[][] kinds = new byte[window][];
     int oldest;
     int inFlight;
     SelectionKey key;
@@ -57,21 +55,16 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
 
   private final InetSocketAddress address;
   private final int connections;
-  private final double setFraction;
-  private final KeyValueSource source;
-  private final Random random;
+  private final FrameSource frames;
   private final int window;
   private final int batchSize;
   private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
 
-  SelectorLoadWorker(String name, InetSocketAddress address, int connections, KeyValueSource source, Random random,
-      V2Load load) {
+  SelectorLoadWorker(String name, InetSocketAddress address, int connections, FrameSource frames, V2Load load) {
     super(name);
     this.address = address;
     this.connections = connections;
-    this.setFraction = load.setFraction();
-    this.source = source;
-    this.random = random;
+    this.frames = frames;
     this.window = load.window();
     this.batchSize = load.batchSize();
   }
@@ -128,9 +121,10 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
               break;
             }
             long sent = c.sentAt[c.oldest];
+            byte[] kinds = c.kinds[c.oldest];
             c.oldest = (c.oldest + 1) % window;
             c.inFlight--;
-            errors += V2LoadWorker.account(reply, sent, System.nanoTime(), stats, latencies);
+            errors += FrameSource.account(reply, kinds, sent, System.nanoTime(), stats, latencies);
           }
         } finally {
           c.input.afterReading();
@@ -152,8 +146,9 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   /** Fills the connection's window with new frames and writes them in one go. */
   private void refill(Connection c) throws IOException {
     while (c.inFlight < window) {
-      Request frame = nextFrame();
-      V2Codec.encode(frame, c.output.reserve(V2Codec.encodedSize(frame)), limits);
+      FrameSource.Frame frame = frames.next(batchSize, false);
+      V2Codec.encode(frame.request(), c.output.reserve(V2Codec.encodedSize(frame.request())), limits);
+      c.kinds[(c.oldest + c.inFlight) % window] = frame.kinds();
       c.sentAt[(c.oldest + c.inFlight) % window] = System.nanoTime();
       c.inFlight++;
     }
@@ -164,17 +159,6 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   private void flush(Connection c) throws IOException {
     boolean done = c.output.writeTo(c.channel);
     c.key.interestOps(done ? SelectionKey.OP_READ : SelectionKey.OP_READ | SelectionKey.OP_WRITE);
-  }
-
-  private Request nextFrame() {
-    if (batchSize == 1) {
-      return V2LoadWorker.randomOp(source, random, setFraction);
-    }
-    List<Request> ops = new ArrayList<>(batchSize);
-    for (int i = 0; i < batchSize; i++) {
-      ops.add(V2LoadWorker.randomOp(source, random, setFraction));
-    }
-    return new Request.Batch(ops);
   }
 
   /**

@@ -1,13 +1,10 @@
 package dbf0.kv.bench;
 
-import dbf0.common.ByteArrayWrapper;
 import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
-import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.protocol.V2Codec;
-import dbf0.kv.workload.KeyValueSource;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
@@ -15,9 +12,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -33,16 +27,14 @@ import org.slf4j.LoggerFactory;
  * first, and nothing after it is sent until it is acknowledged, so the server sees this thread's
  * operations in the generator's order even across frames.
  *
- * <p>Operations are counted by their replies: VALUE or NOT_FOUND is a GET, OK is a SET.
+ * <p>Operations are counted by what each frame asked ({@link FrameSource#account}).
  */
 final class V2LoadWorker extends ThreadedLoadWorker {
 
   private static final RateLimitedLog ERROR_LOG = new RateLimitedLog(LoggerFactory.getLogger(V2LoadWorker.class), 5);
 
   private final InetSocketAddress address;
-  private final double setFraction;
-  private final KeyValueSource source;
-  private final Random random;
+  private final FrameSource frames;
   private final int window;
   private final int batchSize;
   private final boolean orderPreserving;
@@ -50,21 +42,20 @@ final class V2LoadWorker extends ThreadedLoadWorker {
 
   // In-flight frames, oldest first: when each was sent, and a ring buffer over `window` slots.
   private final long[] sentAt;
+  private final byte[][] kindsAt;
   private int oldest;
   private int inFlight;
   private boolean barrier;
 
-  V2LoadWorker(String name, InetSocketAddress address, KeyValueSource source, Random random, V2Load load,
-      boolean orderPreserving) {
+  V2LoadWorker(String name, InetSocketAddress address, FrameSource frames, V2Load load, boolean orderPreserving) {
     super(name);
     this.address = address;
-    this.setFraction = load.setFraction();
-    this.source = source;
-    this.random = random;
+    this.frames = frames;
     this.window = load.window();
     this.batchSize = load.batchSize();
     this.orderPreserving = orderPreserving;
     this.sentAt = new long[window];
+    this.kindsAt = new byte[window][];
   }
 
 
@@ -98,39 +89,16 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     }
   }
 
-  private Request nextFrame() {
-    if (batchSize == 1) {
-      Request op = nextOp();
-      barrier = orderPreserving && op instanceof Request.Set;
-      return op;
-    }
-    List<Request> ops = new ArrayList<>(batchSize);
-    while (ops.size() < batchSize) {
-      Request op = nextOp();
-      ops.add(op);
-      if (orderPreserving && op instanceof Request.Set) {
-        barrier = true; // the GETs so far and this SET go now; nothing more until all are answered
-        break;
-      }
-    }
-    return new Request.Batch(ops);
+  private FrameSource.Frame nextFrame() {
+    FrameSource.Frame frame = frames.next(batchSize, orderPreserving);
+    // the SET and the GETs before it go now; nothing more until all are answered
+    barrier = orderPreserving && frame.writes();
+    return frame;
   }
 
-  private Request nextOp() {
-    return randomOp(source, random, setFraction);
-  }
-
-  /** One operation of the workload: a SET with probability {@code setFraction}, else a GET. */
-  static Request randomOp(KeyValueSource source, Random random, double setFraction) {
-    ByteArrayWrapper key = source.nextKey().copy(); // the source reuses its buffer
-    if (random.nextDouble() < setFraction) {
-      return new Request.Set(key, source.valueFor(key).copy());
-    }
-    return new Request.Get(key);
-  }
-
-  private void send(OutputStream out, Request frame) throws IOException {
-    V2Codec.writeRequest(out, frame, limits);
+  private void send(OutputStream out, FrameSource.Frame frame) throws IOException {
+    V2Codec.writeRequest(out, frame.request(), limits);
+    kindsAt[(oldest + inFlight) % window] = frame.kinds();
     sentAt[(oldest + inFlight) % window] = System.nanoTime();
     inFlight++;
   }
@@ -139,54 +107,12 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
     long now = System.nanoTime();
     long start = sentAt[oldest];
+    byte[] kinds = kindsAt[oldest];
     oldest = (oldest + 1) % window;
     inFlight--;
     if (inFlight == 0) {
       barrier = false;
     }
-    errors += account(result, start, now, stats, latencies);
-  }
-
-  /**
-   * Counts one reply frame that answers a frame sent at {@code start}: its operations in
-   * {@code stats} and its latency, once per operation, in {@code latencies}, if the frame was
-   * sent inside the measured interval.
-   *
-   * @return how many errors the frame held (an invalid frame or ERROR replies)
-   */
-  static long account(DecodeResult.Complete<Response> result, long start, long now, KeyValueClientStats stats,
-      LatencyRecorder latencies) {
-    if (!(result instanceof DecodeResult.Frame<Response> frame)) {
-      return 1;
-    }
-    if (!latencies.counts(start)) {
-      return 0;
-    }
-    Response response = frame.value();
-    if (response instanceof Response.Batch batch) {
-      latencies.record(start, now, batch.replies().size());
-      long errors = 0;
-      for (Response r : batch.replies()) {
-        errors += count(r, stats);
-      }
-      return errors;
-    }
-    latencies.record(start, now);
-    return count(response, stats);
-  }
-
-  private static long count(Response response, KeyValueClientStats stats) {
-    switch (response) {
-      case Response.Value v -> stats.countGet(true, false);
-      case Response.NotFound n -> stats.countGet(false, false);
-      case Response.Ok ok -> stats.countSet();
-      case Response.Error e -> {
-        return 1;
-      }
-      case Response.Batch b -> {
-        return 1;
-      }
-    }
-    return 0;
+    errors += FrameSource.account(result, kinds, start, now, stats, latencies);
   }
 }

@@ -4,11 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.kv.bench.KeyValueConnector.CloseOrder;
 import dbf0.kv.server.ServerModel;
+import dbf0.kv.workload.KeyDistribution;
+import dbf0.kv.workload.KeyedWorkload;
+import dbf0.kv.workload.YcsbWorkload;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class BenchmarkConfigTest {
+
+  private static final KeyedWorkload KEYED = new KeyedWorkload("A", 1000, KeyDistribution.of("zipfian"),
+      YcsbWorkload.A.mix(), 9, 33);
 
   /** Every component set away from its default, so that one toBuilder() forgets shows up. */
   private static BenchmarkConfig everythingSet() {
@@ -17,7 +23,7 @@ class BenchmarkConfigTest {
         .connectTo(new InetSocketAddress("127.0.0.1", 9002)).seed(11L).serverModel(ServerModel.NIO)
         .clientMode(ClientMode.BATCHED).closeOrder(CloseOrder.SERVER_FIRST).pipeline(4).batch(20)
         .warmup(Duration.ofMillis(300)).orderPreserving(true).backlog(77).clientThreadKind(ClientThreadKind.VIRTUAL)
-        .selectorThreads(2).build();
+        .selectorThreads(2).keyed(KEYED).build();
   }
 
   @Test
@@ -28,7 +34,7 @@ class BenchmarkConfigTest {
     assertThat(config.withCloseOrder(CloseOrder.CLIENT_FIRST))
         .isEqualTo(new BenchmarkConfig(3, 5, "skiplist", 9, 33, 0.25, Duration.ofSeconds(7), "0.0.0.0", 9001,
             new InetSocketAddress("127.0.0.1", 9002), 11L, ServerModel.NIO, ClientMode.BATCHED,
-            CloseOrder.CLIENT_FIRST, 4, 20, Duration.ofMillis(300), true, 77, ClientThreadKind.VIRTUAL, 2));
+            CloseOrder.CLIENT_FIRST, 4, 20, Duration.ofMillis(300), true, 77, ClientThreadKind.VIRTUAL, 2, KEYED));
   }
 
   @Test
@@ -45,5 +51,6 @@ class BenchmarkConfigTest {
     assertThat(config.selectorThreads()).isZero();
     assertThat(config.window()).isEqualTo(1);
     assertThat(config.frameOps()).isEqualTo(1);
+    assertThat(config.keyed()).isNull();
   }
 }
