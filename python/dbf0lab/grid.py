@@ -108,6 +108,11 @@ AXES: tuple[Axis, ...] = (
     Axis("warmup", "--warmup", parse_duration, "load before each measured interval, not counted: 1s, PT1S or "
          "seconds",
          flag="--warmup", to_arg=format_duration),
+    Axis("records", "--records", int, "records loaded before each trial (a keyed workload)", flag="--records"),
+    Axis("key_dist", "--key-dist", str, "key choice among the records: uniform, zipfian, hotspot, latest, "
+         "exponential", flag="--key-dist"),
+    Axis("workload", "--workload", str, "YCSB core workloads: A, B, C, D, F (mix and key distribution)",
+         flag="--workload"),
 )
 
 
@@ -250,6 +255,8 @@ CHOICES = {
     "client_mode": ("per-op", "persistent", "pipelined", "batched"),
     "close_order": ("client-first", "server-first"),
     "client_thread_kind": ("platform", "virtual"),
+    "key_dist": ("uniform", "zipfian", "hotspot", "latest", "exponential"),
+    "workload": ("A", "B", "C", "D", "F"),
 }
 V1_MAX_LENGTH = 127
 
@@ -286,6 +293,12 @@ def problems(config: Mapping[str, Any]) -> list[str]:
         out.append(f"selector_threads must be 0..client_threads ({config.get('client_threads')}), got {selectors}")
     elif selectors and v1:
         out.append("selector_threads needs a v2 client mode (persistent, pipelined or batched)")
+    if "records" in config and config["records"] < 1:
+        out.append(f"records must be at least 1, got {config['records']}")
+    if "key_dist" in config and "records" not in config and "workload" not in config:
+        out.append("key_dist needs records (or workload): the records to choose among")
+    if v1 and config.get("workload") in ("D", "F"):
+        out.append(f"workload {config['workload']} (inserts or read-modify-writes) needs a v2 client mode")
     return out
 
 
@@ -358,6 +371,16 @@ PRESETS: dict[str, Preset] = {
         "virtual and nio holding 1,000, each with a platform thread per client, a virtual thread per "
         "client, and one selector thread for all clients; balanced workload, 3 trials of 5 s "
         "(39 trials, about 6 minutes)"),
+    "ycsb": Preset(
+        Grid((Factor.single("workload", ["A", "B", "C", "D", "F"]),
+              Factor(("server_threads", "client_threads"), ((1, 4), (2, 16))),
+              Factor.single("server_model", ["nio"]), Factor.single("client_mode", ["persistent"]),
+              Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),
+              Factor.single("value_length", [64]), Factor.single("set_frac", [0.5]),
+              Factor.single("seconds", [3]), Factor.single("records", [100_000]), Factor.single("warmup", [1])), 2),
+        "YCSB's core workloads A, B, C, D, F (E needs range scans) over 100,000 records, v2 persistent "
+        "connections to the nio server, (server,client) threads (1,4) and (2,16); setFrac is replaced by each "
+        "workload's mix; 2 trials of 3 s (20 trials, about 2 minutes)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

@@ -192,8 +192,9 @@ public final class Benchmark implements Callable<Integer> {
 
   @Option(names = "--workload", paramLabel = "W",
       description = "YCSB core workload A (50%% reads, 50%% updates), B (95/5), C (reads only), D (95%% reads of the "
-          + "latest, 5%% inserts) or F (50%% reads, 50%% read-modify-writes); zipfian keys but D's latest; replaces "
-          + "setFrac and --insert-frac (E, range scans, has no dbf0 operation)")
+          + "latest, 5%% inserts) or F (50%% reads, 50%% read-modify-writes); zipfian keys but D's latest; the "
+          + "workload's mix replaces setFrac, and the JSON reports the shares used (E, range scans, has no dbf0 "
+          + "operation)")
   String workload;
 
   public static void main(String[] args) {

@@ -247,11 +247,6 @@ public record BenchmarkConfig(
               + "the run's length (use --server-model nio or virtual, or at least as many server threads as clients)",
           serverThreads, clientThreads, clientMode.cliName(), clientThreads - serverThreads));
     }
-    if (keyed != null && keyed.workload() != null && setFraction != keyed.mix().update()) {
-      warnings.add(String.format("--workload %s sets the mix (reads %s, updates %s, inserts %s, read-modify-writes %s); "
-              + "setFrac %s is not used", keyed.workload(), keyed.mix().read(), keyed.mix().update(), keyed.mix().insert(),
-          keyed.mix().readModifyWrite(), setFraction));
-    }
     return List.copyOf(warnings);
   }
 
