@@ -79,7 +79,8 @@ class Axis:
 AXES: tuple[Axis, ...] = (
     Axis("server_threads", "--server-threads", int, "server worker threads (1 = single-threaded)", position=0),
     Axis("client_threads", "--client-threads", int, "client threads, one load-generating connector each", position=1),
-    Axis("map_type", "--map-type", str, "map backends: hashtable, concurrent, synchronized, skiplist, hashmap",
+    Axis("map_type", "--map-type", str, "map backends: hashtable, synchronized, rwlock, striped (striped:N), "
+         "concurrent, skiplist, hashmap",
          position=2),
     Axis("key_length", "--key-length", int, "key lengths in bytes (1 byte = 256 distinct keys): 1..127 in "
          "per-op mode (v1), up to 65536 in the v2 modes", position=3),
@@ -249,7 +250,7 @@ def benchmark_args(spec: Mapping[str, Any]) -> list[str]:
     return args
 
 
-MAP_TYPES = ("hashmap", "hashtable", "synchronized", "concurrent", "skiplist")
+MAP_TYPES = ("hashmap", "hashtable", "synchronized", "rwlock", "striped", "concurrent", "skiplist")
 CHOICES = {
     "server_model": ("pool", "virtual", "nio"),
     "client_mode": ("per-op", "persistent", "pipelined", "batched"),
@@ -270,8 +271,9 @@ def problems(config: Mapping[str, Any]) -> list[str]:
         if name in config and config[name] < 1:
             out.append(f"{name} must be at least 1, got {config[name]}")
     map_type = config.get("map_type")
-    if map_type is not None and map_type not in MAP_TYPES and "." not in map_type:
-        out.append(f"unknown map type {map_type!r}: use {', '.join(MAP_TYPES)}, or a Map class name")
+    striped = map_type is not None and re.fullmatch(r"striped:\d+", map_type) is not None
+    if map_type is not None and map_type not in MAP_TYPES and "." not in map_type and not striped:
+        out.append(f"unknown map type {map_type!r}: use {', '.join(MAP_TYPES)}, striped:N, or a Map class name")
     for name, choices in CHOICES.items():
         if name in config and config[name] not in choices:
             out.append(f"{name} must be one of {', '.join(choices)}, got {config[name]!r}")
@@ -381,6 +383,14 @@ PRESETS: dict[str, Preset] = {
         "YCSB's core workloads A, B, C, D, F (E needs range scans) over 100,000 records, v2 persistent "
         "connections to the nio server, (server,client) threads (1,4) and (2,16); setFrac is replaced by each "
         "workload's mix; 2 trials of 3 s (20 trials, about 2 minutes)"),
+    "maps": Preset(
+        _cross(2, map_type=["hashtable", "synchronized", "rwlock", "striped", "concurrent"], set_frac=[0.1, 0.9],
+               key_dist=["uniform", "zipfian"], server_threads=[4], client_threads=[4], server_model=["nio"],
+               client_mode=["batched"], batch=[100], key_length=[16], value_length=[64], records=[100_000],
+               seconds=[3], warmup=[1]),
+        "the map ladder: one global lock (hashtable, synchronized), a read/write lock, 16 striped locks, "
+        "ConcurrentHashMap; read- and write-heavy, uniform and zipfian keys over 100,000 records; nio server "
+        "with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s (40 trials, about 3 minutes)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

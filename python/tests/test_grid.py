@@ -210,3 +210,17 @@ def test_ycsb_preset_runs_every_core_workload_but_e_at_two_thread_settings():
 ])
 def test_keyed_problems(config, message):
     assert any(message in p for p in grid.problems(config))
+
+
+def test_maps_preset_climbs_the_lock_ladder():
+    g = PRESETS["maps"].grid
+    values = g.axis_values()
+    assert values["map_type"] == ["hashtable", "synchronized", "rwlock", "striped", "concurrent"]
+    assert values["set_frac"] == [0.1, 0.9] and values["key_dist"] == ["uniform", "zipfian"]
+    assert grid.grid_problems(g) == []
+
+
+def test_striped_n_is_a_map_type():
+    assert grid.problems({"map_type": "striped:64"}) == []
+    assert grid.problems({"map_type": "rwlock"}) == []
+    assert grid.problems({"map_type": "striped:x"})

@@ -93,7 +93,7 @@ public final class Benchmark implements Callable<Integer> {
   int clientThreads;
 
   @Parameters(index = "2", paramLabel = "mapType",
-      description = "hashmap, hashtable, synchronized, concurrent, skiplist, or a Map class name")
+      description = "hashmap, hashtable, synchronized, rwlock, striped (striped:N), concurrent, skiplist, or a Map class name")
   String mapType;
 
   @Parameters(index = "3", paramLabel = "keyLength", description = "bytes per random key (1 = 256 keys): 1..127 in per-op mode (v1), up to 65536 in the v2 modes")

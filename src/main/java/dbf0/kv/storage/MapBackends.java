@@ -20,6 +20,10 @@ import java.util.function.Supplier;
  *       what goes wrong;
  *   <li>{@code hashtable}: {@link Hashtable}, one lock around every call;
  *   <li>{@code synchronized}: {@link Collections#synchronizedMap} over a HashMap, the same idea;
+ *   <li>{@code rwlock}: {@link ReadWriteLockedMap}, a HashMap behind one read/write lock: readers
+ *       share it, writers take it alone;
+ *   <li>{@code striped}: {@link StripedMap}, 16 HashMaps each behind its own lock (the C++
+ *       store's 16 shards); {@code striped:N} for N of them;
  *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
  *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
  *   <li>any fully qualified class name of a {@link Map} with a public no-argument constructor.
@@ -33,13 +37,18 @@ public final class MapBackends {
     NAMED.put("hashmap", HashMap::new);
     NAMED.put("hashtable", Hashtable::new);
     NAMED.put("synchronized", () -> Collections.synchronizedMap(new HashMap<>()));
+    NAMED.put("rwlock", ReadWriteLockedMap::new);
+    NAMED.put("striped", StripedMap::new);
     NAMED.put("concurrent", ConcurrentHashMap::new);
     NAMED.put("skiplist", ConcurrentSkipListMap::new);
   }
 
   private MapBackends() {}
 
-  /** The registered short names, in a stable order. */
+  /** {@code striped:N}: the one parameterised name. */
+  private static final String STRIPED_PREFIX = "striped:";
+
+  /** The registered short names, in a stable order ({@code striped:N} is {@code striped} with N stripes). */
   public static java.util.Set<String> names() {
     return Collections.unmodifiableSet(NAMED.keySet());
   }
@@ -53,6 +62,14 @@ public final class MapBackends {
   public static boolean isThreadSafe(String name) {
     if (NAMED.containsKey(name)) {
       return !"hashmap".equals(name);
+    }
+    if (name.startsWith(STRIPED_PREFIX)) {
+      try {
+        stripes(name);
+        return true;
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
     }
     try {
       Class<?> type = Class.forName(name);
@@ -72,6 +89,9 @@ public final class MapBackends {
     if (supplier != null) {
       return supplier.get();
     }
+    if (name.startsWith(STRIPED_PREFIX)) {
+      return new StripedMap<>(stripes(name));
+    }
     return instantiate(name);
   }
 
@@ -80,10 +100,23 @@ public final class MapBackends {
     create(name);
   }
 
+  private static int stripes(String name) {
+    String count = name.substring(STRIPED_PREFIX.length());
+    try {
+      int n = Integer.parseInt(count);
+      if (n >= 1 && n <= 1 << 16) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // the message below says what is wanted
+    }
+    throw new IllegalArgumentException("striped:N wants N from 1 to 65536 stripes, got '" + count + "'");
+  }
+
   @SuppressWarnings("unchecked")
   private static Map<ByteArrayWrapper, ByteArrayWrapper> instantiate(String className) {
     String known = "use one of " + String.join(", ", NAMED.keySet())
-        + ", or the class name of a java.util.Map with a public no-argument constructor";
+        + ", striped:N, or the class name of a java.util.Map with a public no-argument constructor";
     Class<?> type;
     try {
       type = Class.forName(className);

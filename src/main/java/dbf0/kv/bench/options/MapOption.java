@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 public final class MapOption {
 
   @Option(names = "--map",
-      description = "map backend: hashmap (not thread-safe), hashtable, synchronized, concurrent, skiplist, "
+      description = "map backend: hashmap (not thread-safe), hashtable, synchronized, rwlock, striped (striped:N), "
+          + "concurrent, skiplist, "
           + "or a Map class name (default: ${DEFAULT-VALUE})")
   String map;
 

@@ -1,0 +1,146 @@
+package dbf0.kv.storage;
+
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * A map split into {@code stripes} plain {@link HashMap}s, each behind its own lock: an operation
+ * locks only the stripe its key hashes to, so threads working on different stripes never wait for
+ * each other. It is the shape of the C++ store's 16 shards, and the middle rung between one global
+ * lock ({@code hashtable}, {@code synchronized}) and {@link java.util.concurrent.ConcurrentHashMap},
+ * which in effect locks per bin and reads without locking at all.
+ *
+ * <p>What it guarantees: each single-key call ({@link #get}, {@link #put}, {@link #remove},
+ * {@link #containsKey}, {@link #putIfAbsent}) is atomic. What it does not: {@link #size},
+ * {@link #clear} and {@link #forEach} visit the stripes one after another, so they see no single
+ * instant while writers run; {@link #entrySet} is a copy, not a live view; and the Map defaults it
+ * does not override ({@code compute}, {@code merge}, ...) are get-then-put, not atomic. The server
+ * uses only the single-key calls and size/clear/forEach (see {@link MapStore}).
+ */
+public final class StripedMap<K, V> extends AbstractMap<K, V> {
+
+  /** The C++ store's shard count. */
+  public static final int DEFAULT_STRIPES = 16;
+
+  private final List<HashMap<K, V>> stripes;
+
+  public StripedMap() {
+    this(DEFAULT_STRIPES);
+  }
+
+  public StripedMap(int stripes) {
+    if (stripes < 1) {
+      throw new IllegalArgumentException("a striped map needs at least one stripe, got " + stripes);
+    }
+    List<HashMap<K, V>> list = new ArrayList<>(stripes);
+    for (int i = 0; i < stripes; i++) {
+      list.add(new HashMap<>());
+    }
+    this.stripes = List.copyOf(list);
+  }
+
+  public int stripes() {
+    return stripes.size();
+  }
+
+  /**
+   * The stripe of a key: the hash multiplied by a large odd constant, then scaled to the stripe
+   * count by its top bits. Not {@code hash % stripes}: each stripe's HashMap picks buckets by the
+   * hash's low bits, and if the stripe were picked by those too, every key in a stripe would share
+   * them and crowd into 1/stripes of its buckets.
+   */
+  private HashMap<K, V> stripeOf(Object key) {
+    long mixed = (key == null ? 0 : key.hashCode()) * 0x9E3779B9L & 0xFFFF_FFFFL;
+    return stripes.get((int) ((mixed * stripes.size()) >>> 32));
+  }
+
+  // Each stripe's HashMap is its own lock: it never escapes this class, so nothing else locks it.
+
+  @Override
+  public V get(Object key) {
+    HashMap<K, V> stripe = stripeOf(key);
+    synchronized (stripe) {
+      return stripe.get(key);
+    }
+  }
+
+  @Override
+  public boolean containsKey(Object key) {
+    HashMap<K, V> stripe = stripeOf(key);
+    synchronized (stripe) {
+      return stripe.containsKey(key);
+    }
+  }
+
+  @Override
+  public V put(K key, V value) {
+    HashMap<K, V> stripe = stripeOf(key);
+    synchronized (stripe) {
+      return stripe.put(key, value);
+    }
+  }
+
+  @Override
+  public V putIfAbsent(K key, V value) {
+    HashMap<K, V> stripe = stripeOf(key);
+    synchronized (stripe) {
+      return stripe.putIfAbsent(key, value);
+    }
+  }
+
+  @Override
+  public V remove(Object key) {
+    HashMap<K, V> stripe = stripeOf(key);
+    synchronized (stripe) {
+      return stripe.remove(key);
+    }
+  }
+
+  @Override
+  public int size() {
+    long total = 0;
+    for (HashMap<K, V> stripe : stripes) {
+      synchronized (stripe) {
+        total += stripe.size();
+      }
+    }
+    return (int) Math.min(Integer.MAX_VALUE, total);
+  }
+
+  @Override
+  public boolean isEmpty() {
+    return size() == 0;
+  }
+
+  @Override
+  public void clear() {
+    for (HashMap<K, V> stripe : stripes) {
+      synchronized (stripe) {
+        stripe.clear();
+      }
+    }
+  }
+
+  /** Visits each stripe under its lock: {@code action} must not call back into this map's other stripes. */
+  @Override
+  public void forEach(BiConsumer<? super K, ? super V> action) {
+    for (HashMap<K, V> stripe : stripes) {
+      synchronized (stripe) {
+        stripe.forEach(action);
+      }
+    }
+  }
+
+  /** A copy of the entries, stripe by stripe; changing it does not change the map. */
+  @Override
+  public Set<Map.Entry<K, V>> entrySet() {
+    Map<K, V> copy = new HashMap<>();
+    forEach(copy::put);
+    return copy.entrySet();
+  }
+}
