@@ -112,7 +112,8 @@ AXES: tuple[Axis, ...] = (
     Axis("records", "--records", int, "records loaded before each trial (a keyed workload)", flag="--records"),
     Axis("key_dist", "--key-dist", str, "key choice among the records: uniform, zipfian, hotspot, latest, "
          "exponential", flag="--key-dist"),
-    Axis("workload", "--workload", str, "YCSB core workloads: A, B, C, D, F (mix and key distribution)",
+    # not "workload": the analysis already derives a column of that name from set_frac (read-heavy, ...)
+    Axis("ycsb_workload", "--ycsb-workload", str, "YCSB core workloads: A, B, C, D, F (mix and key distribution)",
          flag="--workload"),
 )
 
@@ -257,7 +258,7 @@ CHOICES = {
     "close_order": ("client-first", "server-first"),
     "client_thread_kind": ("platform", "virtual"),
     "key_dist": ("uniform", "zipfian", "hotspot", "latest", "exponential"),
-    "workload": ("A", "B", "C", "D", "F"),
+    "ycsb_workload": ("A", "B", "C", "D", "F"),
 }
 V1_MAX_LENGTH = 127
 
@@ -297,10 +298,10 @@ def problems(config: Mapping[str, Any]) -> list[str]:
         out.append("selector_threads needs a v2 client mode (persistent, pipelined or batched)")
     if "records" in config and config["records"] < 1:
         out.append(f"records must be at least 1, got {config['records']}")
-    if "key_dist" in config and "records" not in config and "workload" not in config:
-        out.append("key_dist needs records (or workload): the records to choose among")
-    if v1 and config.get("workload") in ("D", "F"):
-        out.append(f"workload {config['workload']} (inserts or read-modify-writes) needs a v2 client mode")
+    if "key_dist" in config and "records" not in config and "ycsb_workload" not in config:
+        out.append("key_dist needs records (or ycsb_workload): the records to choose among")
+    if v1 and config.get("ycsb_workload") in ("D", "F"):
+        out.append(f"ycsb_workload {config['ycsb_workload']} (inserts or read-modify-writes) needs a v2 client mode")
     return out
 
 
@@ -374,7 +375,7 @@ PRESETS: dict[str, Preset] = {
         "client, and one selector thread for all clients; balanced workload, 3 trials of 5 s "
         "(39 trials, about 6 minutes)"),
     "ycsb": Preset(
-        Grid((Factor.single("workload", ["A", "B", "C", "D", "F"]),
+        Grid((Factor.single("ycsb_workload", ["A", "B", "C", "D", "F"]),
               Factor(("server_threads", "client_threads"), ((1, 4), (2, 16))),
               Factor.single("server_model", ["nio"]), Factor.single("client_mode", ["persistent"]),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

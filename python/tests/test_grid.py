@@ -186,15 +186,15 @@ def test_smoke_preset_is_a_few_short_trials():
 def test_keyed_axes_are_flags_one_line_each():
     spec = {"server_threads": 1, "client_threads": 4, "map_type": "concurrent", "key_length": 16,
             "value_length": 64, "set_frac": 0.5, "seconds": 3, "records": 100000, "key_dist": "zipfian",
-            "workload": "A"}
+            "ycsb_workload": "A"}
     assert benchmark_args(spec)[7:] == ["--records", "100000", "--key-dist", "zipfian", "--workload", "A"]
-    assert {"records", "key_dist", "workload"} <= {a.name for a in grid.AXES if a.flag}
+    assert {"records", "key_dist", "ycsb_workload"} <= {a.name for a in grid.AXES if a.flag}
 
 
 def test_ycsb_preset_runs_every_core_workload_but_e_at_two_thread_settings():
     g = PRESETS["ycsb"].grid
     specs = g.specs()
-    assert {s["workload"] for s in specs} == {"A", "B", "C", "D", "F"}
+    assert {s["ycsb_workload"] for s in specs} == {"A", "B", "C", "D", "F"}
     assert {(s["server_threads"], s["client_threads"]) for s in specs} == {(1, 4), (2, 16)}
     assert {s["client_mode"] for s in specs} == {"persistent"}  # D inserts and F reads-modifies-writes: v2 only
     assert len(specs) == 5 * 2 * g.trials
@@ -204,8 +204,8 @@ def test_ycsb_preset_runs_every_core_workload_but_e_at_two_thread_settings():
 @pytest.mark.parametrize("config, message", [
     ({"key_dist": "zipfian"}, "needs records"),
     ({"records": 10, "key_dist": "gaussian"}, "key_dist must be one of"),
-    ({"workload": "E"}, "workload must be one of"),
-    ({"workload": "F", "client_mode": "per-op"}, "needs a v2 client mode"),
+    ({"ycsb_workload": "E"}, "ycsb_workload must be one of"),
+    ({"ycsb_workload": "F", "client_mode": "per-op"}, "needs a v2 client mode"),
     ({"records": 0}, "records must be at least 1"),
 ])
 def test_keyed_problems(config, message):
