@@ -64,7 +64,9 @@ import picocli.CommandLine;
         "The server (v1 and v2 on one port) and the load-generating clients run in this JVM on loopback, "
             + "or only the clients run, against --connect. The JSON holds set, get, found, missingKey, errors, "
             + "seconds, ops_per_sec, latency percentiles in microseconds (p50_us, p90_us, p99_us, p999_us, "
-            + "max_us), the modes, and warnings about the setup when there are any.",
+            + "max_us), the modes, and warnings about the setup when there are any; with --records or --workload also "
+            + "insert, read_modify_write and the keyed settings (records, key_dist, zipf_theta, hotspot_fraction, "
+            + "hotspot_ops_fraction, insert_frac, workload, read_frac, update_frac, rmw_frac, load).",
         "Exit status: 0 when operations succeeded, 1 when none did (e.g. nothing listens at --connect), "
             + "2 for bad arguments."},
     footer = {
