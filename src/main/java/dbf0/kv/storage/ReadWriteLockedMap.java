@@ -17,6 +17,9 @@ import java.util.function.BiConsumer;
  * <p>Single-key calls and {@link #size}, {@link #clear} and {@link #forEach} are atomic;
  * {@link #entrySet} is a copy, and the Map defaults not overridden here ({@code compute},
  * {@code merge}, ...) are get-then-put, not atomic.
+ *
+ * @param <K> the key type
+ * @param <V> the value type
  */
 public final class ReadWriteLockedMap<K, V> extends AbstractMap<K, V> {
 
@@ -24,6 +27,7 @@ public final class ReadWriteLockedMap<K, V> extends AbstractMap<K, V> {
   private final Lock read;
   private final Lock write;
 
+  /** An empty map, the {@code rwlock} backend. */
   public ReadWriteLockedMap() {
     ReentrantReadWriteLock lock = new ReentrantReadWriteLock(); // non-fair, the default and the faster
     this.read = lock.readLock();

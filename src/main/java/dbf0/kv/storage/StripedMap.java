@@ -21,6 +21,9 @@ import java.util.function.BiConsumer;
  * instant while writers run; {@link #entrySet} is a copy, not a live view; and the Map defaults it
  * does not override ({@code compute}, {@code merge}, ...) are get-then-put, not atomic. The server
  * uses only the single-key calls and size/clear/forEach (see {@link MapStore}).
+ *
+ * @param <K> the key type; its {@code hashCode} picks the stripe
+ * @param <V> the value type
  */
 public final class StripedMap<K, V> extends AbstractMap<K, V> {
 
@@ -29,10 +32,17 @@ public final class StripedMap<K, V> extends AbstractMap<K, V> {
 
   private final List<HashMap<K, V>> stripes;
 
+  /** A map of {@value #DEFAULT_STRIPES} stripes, the {@code striped} backend. */
   public StripedMap() {
     this(DEFAULT_STRIPES);
   }
 
+  /**
+   * A map of {@code stripes} stripes ({@code striped:N}).
+   *
+   * @param stripes how many HashMaps, each with its own lock; at least 1
+   * @throws IllegalArgumentException when {@code stripes} is less than 1
+   */
   public StripedMap(int stripes) {
     if (stripes < 1) {
       throw new IllegalArgumentException("a striped map needs at least one stripe, got " + stripes);
@@ -44,6 +54,11 @@ public final class StripedMap<K, V> extends AbstractMap<K, V> {
     this.stripes = List.copyOf(list);
   }
 
+  /**
+   * How many stripes the map has.
+   *
+   * @return the number of HashMaps and of locks
+   */
   public int stripes() {
     return stripes.size();
   }
