@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -54,6 +55,7 @@ class ConnectionLimitsTest {
     }
   }
 
+  @Tag("slow") // waits out a 1 s idle timeout, then 1.5 s of pings, per model
   @ParameterizedTest
   @EnumSource(ServerModel.class)
   void idlePersistentConnectionIsClosedAfterTheTimeout(ServerModel model) throws Exception {

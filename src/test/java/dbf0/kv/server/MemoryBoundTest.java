@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * OutOfMemoryError), answer fresh clients within a second, and once the hostile clients leave
  * return to its connection count, file descriptors and threads.
  */
+@Tag("slow") // a child JVM with a small heap per server model
 @Timeout(120)
 class MemoryBoundTest {
 
