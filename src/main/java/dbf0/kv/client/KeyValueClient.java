@@ -85,6 +85,12 @@ import java.util.function.Function;
  * reader, a writer, or the thread calling {@link #close()}). A future failed by the call itself
  * (over a limit, client closed) is returned already completed, so callbacks attached to it run at
  * once on the attaching thread.
+ *
+ * <p>The blocking methods are their {@code ...Async} counterparts followed by a wait of at most
+ * the client's timeout: they throw the same failures unwrapped (the {@link java.io.IOException}s
+ * as such, {@link IllegalArgumentException} and {@link IllegalStateException} as they are), and
+ * an {@link java.io.IOException} when no reply came in time. A request whose wait timed out stays
+ * on the connection: its late reply is read and discarded, and later requests are unaffected.
  */
 public final class KeyValueClient implements AutoCloseable {
 
