@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Java suite (unit, protocol vectors, bad input, the race demos, redis-cli
 # and redis-benchmark against the server), which also builds target/dbf0.jar, a compile of the JMH
-# benchmarks, then the Python suite in .venv (created here from requirements.txt):
+# benchmarks, then the Python suite in .venv (created here from requirements.txt and pyproject.toml):
 # the grid, the results format, the analysis (and the 2020 study's raw file, vendored in benchmarks/upstream/), real sweeps, the sweep over SSH against a real sshd on 127.0.0.1, and the notebook.
 # Needs a JDK 21+ and Python 3.11+ (both found automatically), and network access to Maven
 # Central and PyPI the first time.

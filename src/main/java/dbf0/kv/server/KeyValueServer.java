@@ -40,22 +40,43 @@ public final class KeyValueServer implements Closeable {
   private BaseServer blocking;
   private EventLoopServer eventLoop;
 
-  /** The seed's server: a pool of {@code nThreads}, one v1 operation per connection. */
+  /**
+   * The seed's server: a pool of {@code nThreads}, one v1 operation per connection.
+   *
+   * @param bindAddress where to listen (port 0: any free port)
+   * @param nThreads the pool's threads
+   * @param map the data, shared by all connections
+   */
   public KeyValueServer(InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
   }
 
-  /** A server over {@code map}, each call on the store being one call on the map. */
+  /**
+   * A server over {@code map}, each call on the store being one call on the map.
+   *
+   * @param options the model, address, threads and limits
+   * @param map the data; it must be thread-safe unless the point is to watch it break
+   */
   public KeyValueServer(ServerOptions options, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this(options, new MapStore(map));
   }
 
-  /** A server over {@code store}: sessions reach the data only through it. */
+  /**
+   * A server over {@code store}: sessions reach the data only through it.
+   *
+   * @param options the model, address, threads and limits
+   * @param store the data
+   */
   public KeyValueServer(ServerOptions options, Store store) {
     this.options = Objects.requireNonNull(options, "options");
     this.store = Objects.requireNonNull(store, "store");
   }
 
+  /**
+   * The options this server was made with.
+   *
+   * @return the options given to the constructor
+   */
   public ServerOptions getOptions() {
     return options;
   }
@@ -64,6 +85,13 @@ public final class KeyValueServer implements Closeable {
     return new ProtocolSession(context);
   }
 
+  /**
+   * Binds the address and starts accepting connections with the chosen server model; returns once
+   * the server is listening.
+   *
+   * @throws IOException if the address cannot be bound (the message names it)
+   * @throws IllegalStateException if the server was already started
+   */
   public synchronized void start() throws IOException {
     if (blocking != null || eventLoop != null) {
       throw new IllegalStateException("already started");
@@ -95,22 +123,39 @@ public final class KeyValueServer implements Closeable {
     context.bound(getLocalAddress().getPort(), this::getOpenConnections);
   }
 
-  /** The bound address; with port 0 this tells which port was chosen. */
+  /**
+   * The bound address; with port 0 this tells which port was chosen.
+   *
+   * @return the address the server listens on
+   * @throws IllegalStateException if the server was not started
+   */
   public InetSocketAddress getLocalAddress() {
     return blocking != null ? blocking.getLocalAddress() : running().getLocalAddress();
   }
 
-  /** Connections whose processing finished, successfully or not. */
+  /**
+   * Connections whose processing finished, successfully or not.
+   *
+   * @return the count since {@link #start()}
+   */
   public long getConnectionsHandled() {
     return blocking != null ? blocking.getConnectionsHandled() : running().getConnectionsHandled();
   }
 
-  /** Connections dropped because of an error, a timeout or the connection limit (each logged once). */
+  /**
+   * Connections dropped because of an error, a timeout or the connection limit (each logged once).
+   *
+   * @return the count since {@link #start()}
+   */
   public long getConnectionsFailed() {
     return blocking != null ? blocking.getConnectionsFailed() : running().getConnectionsFailed();
   }
 
-  /** Connections open right now. */
+  /**
+   * Connections open right now.
+   *
+   * @return the count of accepted connections not yet closed
+   */
   public int getOpenConnections() {
     return blocking != null ? blocking.getOpenConnections() : running().getOpenConnections();
   }
@@ -125,12 +170,18 @@ public final class KeyValueServer implements Closeable {
   /**
    * Completes with the cause if the server fails as a whole (an event loop or the accept thread
    * died) and has shut itself down; a failing connection never completes it.
+   *
+   * @return a future that completes only on such a failure, with its cause
    */
   public CompletableFuture<Throwable> failure() {
     return blocking != null ? blocking.failure() : running().failure();
   }
 
-  /** The number of keys in the store (racy for a HashMap, like everything else about it). */
+  /**
+   * The number of keys in the store (racy for a HashMap, like everything else about it).
+   *
+   * @return {@link Store#size()}
+   */
   public int size() {
     return store.size();
   }

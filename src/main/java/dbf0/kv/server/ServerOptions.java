@@ -40,11 +40,19 @@ public record ServerOptions(
    * descriptors the process may open is no limit: accept fails with "Too many open files" first.
    */
   public static final int DEFAULT_MAX_CONNECTIONS = defaultMaxConnections(maxFileDescriptors());
+  /** The default idle timeout, the same for every server model. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = BaseServer.DEFAULT_IDLE_TIMEOUT;
+  /** The default accept backlog: deep enough for bursts of short v1 connections. */
   public static final int DEFAULT_BACKLOG = 1024;
   /** The seed's ServerSocket backlog, which its write-heavy runs overflow. */
   public static final int SEED_BACKLOG = 50;
 
+  /**
+   * Checks the options.
+   *
+   * @throws IllegalArgumentException if threads, maxConnections or backlog is below 1, or the
+   *    idle timeout is not positive
+   */
   public ServerOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, got " + threads);
@@ -76,40 +84,92 @@ public record ServerOptions(
     return (int) Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, maxFds - FD_HEADROOM));
   }
 
-  /** The seed's set-up: a pool of {@code threads} on loopback, any free port. */
+  /**
+   * The seed's set-up: a pool of {@code threads} on loopback, any free port.
+   *
+   * @return the default options
+   */
   public static ServerOptions defaults() {
     return new ServerOptions(new InetSocketAddress("127.0.0.1", 0), ServerModel.POOL, 4, DEFAULT_MAX_CONNECTIONS,
         DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG, true);
   }
 
+  /**
+   * These options with another bind address.
+   *
+   * @param address where to listen (port 0: any free port)
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withBindAddress(InetSocketAddress address) {
     return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
   }
 
+  /**
+   * These options with another server model.
+   *
+   * @param m the server model
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withModel(ServerModel m) {
     return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
   }
 
+  /**
+   * These options with another thread count.
+   *
+   * @param n pool threads or event loops, at least 1
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withThreads(int n) {
     return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog, inlineCommands);
   }
 
+  /**
+   * These options with another connection limit.
+   *
+   * @param n the most connections open at once, at least 1
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withMaxConnections(int n) {
     return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog, inlineCommands);
   }
 
+  /**
+   * These options with other protocol limits.
+   *
+   * @param l the protocol limits
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withLimits(ProtocolLimits l) {
     return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog, inlineCommands);
   }
 
+  /**
+   * These options with another accept backlog.
+   *
+   * @param n the accept backlog, at least 1
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withBacklog(int n) {
     return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n, inlineCommands);
   }
 
+  /**
+   * These options with another idle timeout.
+   *
+   * @param d the idle timeout, positive
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withIdleTimeout(Duration d) {
     return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog, inlineCommands);
   }
 
+  /**
+   * These options with inline commands on or off.
+   *
+   * @param on whether RESP inline commands are accepted
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withInlineCommands(boolean on) {
     return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, on);
   }

@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dbf0.ChildJvm;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ class RaceExperimentTest {
    * default settings must show a miss. It runs the demo program in a child JVM, which is killed
    * afterwards: a racing HashMap can leave a server thread spinning forever in a corrupted bin.
    */
+  @Tag("slow") // a child JVM for up to two minutes
   @Test
   @Timeout(150)
   void hashMapLosesSightOfKeysDuringResizes() throws Exception {
@@ -38,6 +40,7 @@ class RaceExperimentTest {
     assertThat(run.err()).contains("not found").contains("resize point").contains("map size");
   }
 
+  @Tag("slow") // a child JVM per map
   @ParameterizedTest
   @ValueSource(strings = {"concurrent", "hashtable"})
   @Timeout(60)
