@@ -37,7 +37,8 @@ class ConnectionLimitsTest {
         try (Socket extra = V1.connect(server.getLocalAddress())) {
           assertThat(extra.getInputStream().read()).as("closed by the server").isEqualTo(-1);
         }
-        assertThat(server.getConnectionsFailed()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(
+            () -> assertThat(server.getConnectionsFailed()).isEqualTo(1));
       } finally {
         for (Socket s : held) {
           s.close();
