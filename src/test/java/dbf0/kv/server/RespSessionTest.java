@@ -64,6 +64,18 @@ class RespSessionTest {
   }
 
   @Test
+  void whatClientLibrariesSendOnConnectingIsAnswered() throws Exception {
+    // As captured from redis-py 8.1.0, Jedis 8.0.2 (RedisClient) and Lettuce 7.7.0 (docs/protocol.md).
+    String out = run(new ConcurrentHashMap<>(), cmd("HELLO", "3")
+        + cmd("CLIENT", "MAINT_NOTIFICATIONS", "ON", "moving-endpoint-type", "internal-ip")
+        + cmd("CLIENT", "SETINFO", "LIB-NAME", "redis-py") + cmd("CLIENT", "SETINFO", "lib-ver", "7.7.0.RELEASE/1960d49")
+        + cmd("GET", "nope"));
+    assertThat(out).startsWith("%7\r\n$6\r\nserver\r\n$4\r\ndbf0\r\n").contains("$5\r\nproto\r\n:3\r\n")
+        .endsWith("-ERR dbf0 sends no maintenance notifications: it never moves or fails over "
+            + "(CLIENT MAINT_NOTIFICATIONS is not supported)\r\n+OK\r\n+OK\r\n_\r\n");
+  }
+
+  @Test
   void infoHasTheFourSections() throws Exception {
     String out = run(new ConcurrentHashMap<>(), cmd("INFO"));
     assertThat(out).startsWith("$").contains("# Server").contains("# Clients").contains("# Memory").contains("# Stats")

@@ -14,12 +14,19 @@ import java.util.List;
  *   <li>ID: this connection's id, the one HELLO reports.
  *   <li>SETINFO LIB-NAME|LIB-VER value: {@code +OK}. Redis shows these in CLIENT LIST, which dbf0
  *       does not have, so they are not kept.
+ *   <li>MAINT_NOTIFICATIONS: an error, as from open-source Redis, where the command does not
+ *       exist either (it belongs to Redis Software and Redis Cloud, which warn clients before
+ *       moving a shard). redis-py 8 and Lettuce 7 send it on connecting and, in their default
+ *       "auto" mode, take the error to mean "no notifications" and go on; dbf0 never moves, so
+ *       there would be nothing to notify.
  * </ul>
  *
  * Any other subcommand is an error naming the ones there are.
  */
 final class Client implements RespCommand {
 
+  static final byte[] NO_MAINT_NOTIFICATIONS = Resp.error("ERR dbf0 sends no maintenance notifications: "
+      + "it never moves or fails over (CLIENT MAINT_NOTIFICATIONS is not supported)");
   static final byte[] BAD_NAME = Resp.error("ERR Client names cannot contain spaces, newlines or special characters.");
 
   @Override
@@ -60,6 +67,7 @@ final class Client implements RespCommand {
           }
         }
       }
+      case "maint_notifications" -> out.put(NO_MAINT_NOTIFICATIONS);
       default -> out.put(Resp.error("ERR unknown subcommand '" + sub
           + "' for 'client': dbf0 supports CLIENT SETNAME, GETNAME, ID and SETINFO"));
     }
