@@ -112,8 +112,10 @@ def test_a_transaction_is_refused_and_nothing_of_it_applied(client):
     assert client.set(p + "c", "3") is True  # the connection is back to normal
 
 
-def test_auth_is_refused_with_a_reason(server):
-    r = redis.Redis(host="127.0.0.1", port=server, password="secret", socket_timeout=10)
+@pytest.mark.parametrize("protocol", [3, 2])
+def test_auth_is_refused_with_a_reason(server, protocol):
+    # redis-py sends HELLO 3 AUTH default secret in RESP3, AUTH secret in RESP2.
+    r = redis.Redis(host="127.0.0.1", port=server, password="secret", protocol=protocol, socket_timeout=10)
     try:
         with pytest.raises(redis.ResponseError, match="dbf0 has no authentication"):
             r.ping()

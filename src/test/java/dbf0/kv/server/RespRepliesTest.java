@@ -160,6 +160,9 @@ class RespRepliesTest {
     t.expect(cmd("HELLO", "three"), "-ERR Protocol version is not an integer or out of range\r\n");
     t.expect(cmd("HELLO", "3", "AUTH", "default", "secret"), NO_AUTH);
     t.expect(cmd("HELLO", "3", "AUTH", "default"), "-ERR Syntax error in HELLO option 'AUTH'\r\n");
+    t.expect(cmd("AUTH", "secret"), NO_AUTH);
+    t.expect(cmd("AUTH", "user", "secret"), NO_AUTH);
+    t.expect(cmd("AUTH"), WRONG.formatted("auth"));
     t.expect(cmd("HELLO", "3", "SETNAME", "x y"),
         "-ERR Client names cannot contain spaces, newlines or special characters.\r\n");
     t.expect(cmd("HELLO", "3", "LOUDLY"), "-ERR Syntax error in HELLO option 'LOUDLY'\r\n");

@@ -76,6 +76,35 @@ class RespSessionTest {
   }
 
   @Test
+  void aPipelinedTransactionAppliesNothingWhateverTheSplit() throws Exception {
+    // MULTI, two writes and EXEC in one write, as redis-py and Jedis send a transaction; then a
+    // GET after it, which runs: the connection is back to normal once EXEC has answered.
+    byte[] bytes = (cmd("SET", "k", "before") + cmd("MULTI") + cmd("SET", "k", "in-tx") + cmd("DEL", "k")
+        + cmd("EXEC") + cmd("GET", "k")).getBytes(StandardCharsets.UTF_8);
+    for (int split = 0; split <= bytes.length; split++) {
+      var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
+      SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+      String[] replies = new String(feeder.feedSplit(bytes, split), StandardCharsets.UTF_8).split("\r\n");
+      assertThat(replies).as("split at %d", split).hasSize(7);
+      assertThat(replies[0]).isEqualTo("+OK");
+      assertThat(replies[1]).startsWith("-ERR MULTI is refused");
+      assertThat(replies[2]).startsWith("-ERR not run");
+      assertThat(replies[3]).startsWith("-ERR not run");
+      assertThat(replies[4]).startsWith("-EXECABORT");
+      assertThat(replies[5] + replies[6]).isEqualTo("$6before");
+      assertThat(map).containsOnlyKeys(new ByteArrayWrapper("k".getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  @Test
+  void quitStillClosesInsideARefusedTransaction() throws Exception {
+    SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+    byte[] bytes = (cmd("MULTI") + cmd("QUIT") + cmd("PING")).getBytes(StandardCharsets.UTF_8);
+    assertThat(feeder.feed(bytes, 0, bytes.length)).isEqualTo(ByteSession.Next.CLOSE_AFTER_WRITE);
+    assertThat(new String(feeder.output.toByteArray(), StandardCharsets.UTF_8)).endsWith("\r\n+OK\r\n");
+  }
+
+  @Test
   void infoHasTheFourSections() throws Exception {
     String out = run(new ConcurrentHashMap<>(), cmd("INFO"));
     assertThat(out).startsWith("$").contains("# Server").contains("# Clients").contains("# Memory").contains("# Stats")

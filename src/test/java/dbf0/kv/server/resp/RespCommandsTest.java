@@ -18,7 +18,7 @@ class RespCommandsTest {
 
   static final List<String> REDIS_NAMES = List.of("PING", "ECHO", "GET", "SET", "DEL", "EXISTS", "MGET", "MSET",
       "DBSIZE", "FLUSHALL", "FLUSHDB", "INFO", "CONFIG", "COMMAND", "CLIENT", "HELLO", "SELECT", "QUIT", "MULTI", "EXEC", "DISCARD", "WATCH",
-      "UNWATCH");
+      "UNWATCH", "AUTH");
 
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
