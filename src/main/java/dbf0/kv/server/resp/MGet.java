@@ -7,10 +7,10 @@ import java.util.List;
 
 /**
  * MGET key [key ...]: an array of the values, a null for each missing key ({@code $-1} in RESP2,
- * {@code _} in RESP3), as Redis answers it. Unlike Redis, dbf0 bounds the reply: it looks every value up first and answers an
- * error instead when the reply would pass {@code maxFrameBytes} (the v2 frame limit, 16 MiB by
- * default), so that 400 copies of a 1 MiB value asked for in 3.6 KB cannot build 400 MiB of
- * reply. The values written are the ones measured, so no concurrent writer can make the reply
+ * {@code _} in RESP3), as Redis answers it. Unlike Redis, dbf0 bounds the reply: it looks every
+ * value up first and answers an error instead when the reply would pass {@code maxFrameBytes}
+ * (the v2 frame limit, 16 MiB by default), so that 400 copies of a 1 MiB value asked for in
+ * 3.6 KB cannot build 400 MiB of reply. The values written are the ones measured, so no concurrent writer can make the reply
  * larger than what was checked.
  */
 final class MGet implements RespCommand {
