@@ -32,7 +32,8 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {"Serves a map over TCP until Ctrl-C or SIGTERM.",
         "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent, pipelined, "
-            + "batched) or Redis's RESP2, so that redis-cli and redis-benchmark work against it."},
+            + "batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that redis-cli, redis-benchmark and "
+            + "Redis client libraries work against it."},
     footer = {"", "Binds to loopback unless --bind says otherwise: to serve other hosts use --bind 0.0.0.0."})
 public final class ServeCommand implements Callable<Integer> {
 

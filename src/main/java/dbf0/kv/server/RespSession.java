@@ -7,14 +7,16 @@ import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.Resp;
 import dbf0.kv.server.resp.RespCommands;
+import dbf0.kv.server.resp.RespConnection;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Redis protocol (RESP2) on the server, so that redis-cli, redis-benchmark and Redis client
- * libraries can drive dbf0. Keys and values are the same byte arrays v1 and v2 use: a key set
+ * The Redis protocol on the server, so that redis-cli, redis-benchmark and Redis client
+ * libraries can drive dbf0. A connection speaks RESP2 until HELLO 3 switches it to RESP3; the
+ * protocol and the rest of what a connection remembers are in its {@link RespConnection}. Keys and values are the same byte arrays v1 and v2 use: a key set
  * over RESP is visible over v2 and the other way round.
  *
  * <p>Only what a key/value store of byte strings can honestly do is implemented. SET with
@@ -36,6 +38,7 @@ final class RespSession implements ByteSession {
 
   private final ServerContext context;
   private final Resp.Parser parser;
+  private final RespConnection connection;
   private boolean firstCommand = true;
   private int needed;
 
@@ -45,6 +48,7 @@ final class RespSession implements ByteSession {
     // One command, like one v2 frame, holds at most maxFrameBytes: its arguments stay in memory
     // until it is complete, and its reply is built whole.
     this.parser = new Resp.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
+    this.connection = new RespConnection(context.nextClientId());
   }
 
   @Override
@@ -88,7 +92,7 @@ final class RespSession implements ByteSession {
       }
       firstCommand = false;
       context.commandsProcessed.increment();
-      if (COMMANDS.execute(args, context, out)) {
+      if (COMMANDS.execute(args, connection, context, out)) {
         return Next.CLOSE_AFTER_WRITE;
       }
     }

@@ -3,6 +3,7 @@ package dbf0.kv.server;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -18,6 +19,7 @@ final class ServerContext implements RespContext {
   final long startNanos = System.nanoTime();
   final LongAdder commandsProcessed = new LongAdder();
   final LongAdder connectionsReceived = new LongAdder();
+  private final AtomicLong clientIds = new AtomicLong();
   private volatile IntSupplier openConnections = () -> 0;
   private volatile int port;
 
@@ -25,6 +27,11 @@ final class ServerContext implements RespContext {
     this.store = store;
     this.options = options;
     this.limits = options.limits();
+  }
+
+  /** A RESP connection's id (CLIENT ID, HELLO): 1, 2, 3, ... in the order sessions start, as in Redis. */
+  long nextClientId() {
+    return clientIds.incrementAndGet();
   }
 
   void bound(int boundPort, IntSupplier open) {

@@ -5,6 +5,12 @@ import java.util.Locale;
 /** The text of Redis's INFO command ({@link Info}), with dbf0's own figures: server, clients, memory, stats. */
 final class RespInfo {
 
+  /**
+   * The Redis version dbf0 claims in INFO's redis_version and HELLO's version: tools and client
+   * libraries check it before using a feature, and dbf0 speaks RESP2 and RESP3 as Redis 7 does.
+   */
+  static final String REDIS_VERSION = "7.0.0-dbf0";
+
   private RespInfo() {}
 
   static String render(RespContext context, String section) {
@@ -13,7 +19,7 @@ final class RespInfo {
     if (all || section.equals("server")) {
       s.append("# Server\r\n")
           .append("dbf0_version:").append(version()).append("\r\n")
-          .append("redis_version:7.0.0-dbf0\r\n") // tools check this field; dbf0 speaks RESP2 as Redis 7 does
+          .append("redis_version:").append(REDIS_VERSION).append("\r\n")
           .append("redis_mode:standalone\r\n")
           .append("server_model:").append(context.serverModel()).append("\r\n")
           .append("server_threads:").append(context.serverThreads()).append("\r\n")
