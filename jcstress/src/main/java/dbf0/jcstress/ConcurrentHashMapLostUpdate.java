@@ -22,7 +22,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  *
  * <pre>{@code
  * ./mvnw -q install -DskipTests && ./mvnw -q -f jcstress/pom.xml package
- * java -jar jcstress/target/jcstress.jar -t ConcurrentHashMapLostUpdate -m quick
+ * java -jar jcstress/target/jcstress.jar -t dbf0.jcstress.ConcurrentHashMapLostUpdate -m quick
  * }</pre>
  *
  * <p>.ci/run runs it in jcstress's sanity mode and fails on a forbidden outcome.

@@ -24,7 +24,7 @@ import org.openjdk.jcstress.infra.results.ZZ_Result;
  *
  * <pre>{@code
  * ./mvnw -q install -DskipTests && ./mvnw -q -f jcstress/pom.xml package
- * java -jar jcstress/target/jcstress.jar -t HashMapLostUpdate -m quick
+ * java -jar jcstress/target/jcstress.jar -t dbf0.jcstress.HashMapLostUpdate -m quick
  * }</pre>
  *
  * <p>{@link ConcurrentHashMapLostUpdate} is the same test on the {@code concurrent} backend, where
