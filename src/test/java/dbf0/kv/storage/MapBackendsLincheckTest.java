@@ -55,7 +55,7 @@ class MapBackendsLincheckTest {
    * hand-written ones. The bound keeps a passing backend's run to seconds on a loaded 2-core
    * machine; {@code -Dlincheck.scenarios=N -Dlincheck.interleavings=M} search harder.
    */
-  private static final int SCENARIOS = Integer.getInteger("lincheck.scenarios", 15);
+  private static final int SCENARIOS = Integer.getInteger("lincheck.scenarios", 10);
   private static final int INTERLEAVINGS_PER_SCENARIO = Integer.getInteger("lincheck.interleavings", 200);
 
   /** For each thread-safe backend, the largest set of these operations that is linearizable on it. */
