@@ -49,6 +49,35 @@ class HistoryRecorderTest {
   }
 
   @Test
+  void theEncoderWritesExactlyWhatTheFormatDefines() throws Exception {
+    var encoder = new HistoryRecorder.LineEncoder();
+    var random = new java.util.Random(3);
+    for (int n = 0; n < 1_000; n++) {
+      byte[] key = new byte[1 + random.nextInt(20)];
+      random.nextBytes(key);
+      byte[] value = random.nextBoolean() ? null : new byte[random.nextInt(300)];
+      if (value != null) {
+        random.nextBytes(value);
+      }
+      Boolean found = switch (random.nextInt(3)) {
+        case 0 -> null;
+        case 1 -> true;
+        default -> false;
+      };
+      int client = random.nextInt();
+      long invoke = random.nextLong();
+      boolean pending = random.nextBoolean();
+      Long complete = pending && random.nextBoolean() ? null : random.nextLong();
+      HistoryRecorder.Op op = HistoryRecorder.Op.values()[random.nextInt(3)];
+      var bytes = new java.io.ByteArrayOutputStream();
+      encoder.line(bytes, client, op, key, value, found, invoke, complete == null ? Long.MIN_VALUE : complete,
+          (byte) (pending ? 1 : 0));
+      assertThat(bytes.toString(StandardCharsets.US_ASCII)).isEqualTo(Dbf0HistoryFormat.line(client, op.name, key, value,
+          found, invoke, complete, pending ? "pending" : "ok") + "\n");
+    }
+  }
+
+  @Test
   void chunksFromManyThreadsAllArriveAndTheLimitHolds() throws Exception {
     Path file = tmp.resolve("many.jsonl");
     int limit = 10_000;
