@@ -5,15 +5,18 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyValueTracker;
 import dbf0.kv.workload.RandomKeyValueSource;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -144,6 +147,20 @@ public final class Benchmark implements Callable<Integer> {
       description = "load before the measured interval, not counted, e.g. PT2S (default: none)")
   String warmup;
 
+  @Option(names = "--history", paramLabel = "FILE",
+      description = "record every operation (client, key, value, times, outcome) to FILE in the dbf0 JSON Lines "
+          + "format, for `dbf0 check` (docs/correctness.md)")
+  Path history;
+
+  @Option(names = "--history-limit", defaultValue = "1000000", paramLabel = "N",
+      description = "--history: record at most N operations; the run goes on (default: ${DEFAULT-VALUE})")
+  long historyLimit;
+
+  @Option(names = "--history-keys", paramLabel = "N",
+      description = "draw keys from N fixed keys, and write a distinct value with every SET, so a history has "
+          + "many operations per key (default: the random keys of keyLength bytes)")
+  Integer historyKeys;
+
   public static void main(String[] args) {
     Cli.runAndExit(new Benchmark(), args);
   }
@@ -156,8 +173,23 @@ public final class Benchmark implements Callable<Integer> {
       err.println("bench: warning: " + warning);
     }
     err.flush();
-    BenchmarkResult result = run(config);
-    spec.commandLine().getOut().println(result.toJson());
+    HistoryRecorder recorder = history == null ? null : HistoryRecorder.open(history, historyLimit);
+    BenchmarkResult result;
+    HistoryRecorder.Summary recorded = null;
+    try {
+      result = run(config, recorder, historyKeys == null ? 0 : historyKeys);
+    } finally {
+      if (recorder != null) {
+        recorded = recorder.finish();
+      }
+    }
+    var json = result.toJson();
+    if (recorded != null) {
+      json.addProperty("history_file", history.toString());
+      json.addProperty("history_ops", recorded.operations());
+      json.addProperty("history_truncated", recorded.truncated());
+    }
+    spec.commandLine().getOut().println(json);
     spec.commandLine().getOut().flush();
     if (!result.anySucceeded()) {
       err.println("bench: no operation succeeded (" + result.errors() + " errors)"
@@ -205,6 +237,10 @@ public final class Benchmark implements Callable<Integer> {
     });
     ServerModel model = serverModel.model(spec);
     ClientThreadKind threadKind = Cli.parameter(spec, () -> ClientThreadKind.parse(clientThreadKind));
+    require(historyLimit >= 0, "--history-limit must not be negative, got " + historyLimit);
+    require(historyKeys == null || historyKeys >= 1, "--history-keys must be at least 1, got " + historyKeys);
+    require(historyKeys == null || keyLength >= 4 || historyKeys <= 1 << (8 * keyLength),
+        "--history-keys " + historyKeys + " does not fit in " + keyLength + "-byte keys");
     return BenchmarkConfig.builder()
         .serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
         .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
@@ -231,6 +267,16 @@ public final class Benchmark implements Callable<Integer> {
 
   /** Runs one benchmark: starts the server (unless connecting elsewhere), runs the clients, stops. */
   public static BenchmarkResult run(BenchmarkConfig config) throws IOException, InterruptedException {
+    return run(config, null, 0);
+  }
+
+  /**
+   * {@link #run(BenchmarkConfig)}, recording every operation into {@code history} (null: none);
+   * {@code historyKeys} above 0 draws the keys from that many fixed keys. The caller finishes the
+   * recorder after this returns: every client thread has stopped by then.
+   */
+  public static BenchmarkResult run(BenchmarkConfig config, HistoryRecorder history, int historyKeys)
+      throws IOException, InterruptedException {
     KeyValueServer server = null;
     InetSocketAddress address = config.connectTo();
     if (address == null) {
@@ -250,7 +296,7 @@ public final class Benchmark implements Callable<Integer> {
           config.clientMode().cliName(),
           config.mapType(), config.keyLength(), config.valueLength(), config.setFraction(),
           config.duration().toMillis() / 1000.0, address);
-      List<LoadWorker> workers = workers(config, address);
+      List<LoadWorker> workers = workers(config, address, history, historyKeys);
       workers.forEach(w -> w.start(config.clientThreadKind().builder()));
       if (!config.warmup().isZero()) {
         Thread.sleep(config.warmup());
@@ -282,29 +328,52 @@ public final class Benchmark implements Callable<Integer> {
     }
   }
 
-  private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address) {
+  private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address, HistoryRecorder history,
+      int historyKeys) {
     Random seeds = config.seed() == null ? new Random() : new Random(config.seed());
     List<LoadWorker> workers = new ArrayList<>();
     if (config.selectorThreads() > 0) {
+      int firstClient = 0;
       for (int i = 0; i < config.selectorThreads(); i++) {
         // the connections split as evenly as they go: the first (clientThreads mod N) get one more
         int share = config.clientThreads() / config.selectorThreads()
             + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
         Random random = new Random(seeds.nextLong());
-        workers.add(new SelectorLoadWorker("selector-" + i, address, share,
-            new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random, config.v2Load()));
+        var worker = new SelectorLoadWorker("selector-" + i, address, share, source(config, historyKeys, i, random),
+            random, config.v2Load());
+        if (history != null) {
+          worker.recordHistory(history.log(), firstClient);
+        }
+        firstClient += share;
+        workers.add(worker);
       }
       return workers;
     }
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
-      var source = new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
-      workers.add(config.clientMode() == ClientMode.PER_OP
-          ? perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source, KeyValueTracker.noop(),
-              random, config.closeOrder()))
-          : new V2LoadWorker("client-" + i, address, source, random, config.v2Load(), config.orderPreserving()));
+      var source = source(config, historyKeys, i, random);
+      if (config.clientMode() == ClientMode.PER_OP) {
+        var connector = new KeyValueConnector(address, "client-" + i, config.setFraction(), source,
+            KeyValueTracker.noop(), random, config.closeOrder());
+        if (history != null) {
+          connector.recordHistory(history.log(), i);
+        }
+        workers.add(perOp(connector));
+      } else {
+        var worker = new V2LoadWorker("client-" + i, address, source, random, config.v2Load(), config.orderPreserving());
+        if (history != null) {
+          worker.recordHistory(history.log(), i);
+        }
+        workers.add(worker);
+      }
     }
     return workers;
+  }
+
+  private static KeyValueSource source(BenchmarkConfig config, int historyKeys, int id, Random random) {
+    return historyKeys > 0
+        ? new HistoryKeySource(historyKeys, config.keyLength(), config.valueLength(), id, random)
+        : new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
   }
 
   private static LoadWorker perOp(KeyValueConnector connector) {

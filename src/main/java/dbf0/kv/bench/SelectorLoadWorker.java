@@ -3,6 +3,7 @@ package dbf0.kv.bench;
 import dbf0.base.server.InputBuffer;
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.RateLimitedLog;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
@@ -49,6 +50,7 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     int oldest;
     int inFlight;
     SelectionKey key;
+    FrameHistory history; // null unless --history
 
     Connection(SocketChannel channel) {
       this.channel = channel;
@@ -63,6 +65,8 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   private final int window;
   private final int batchSize;
   private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
+  private HistoryRecorder.Log historyLog;
+  private int firstClient;
 
   SelectorLoadWorker(String name, InetSocketAddress address, int connections, KeyValueSource source, Random random,
       V2Load load) {
@@ -76,6 +80,12 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     this.batchSize = load.batchSize();
   }
 
+  /** Records every connection's operations into {@code log}; the connections are clients {@code firstClient}, ... */
+  void recordHistory(HistoryRecorder.Log log, int firstClient) {
+    this.historyLog = log;
+    this.firstClient = firstClient;
+  }
+
   @Override
   public void run() {
     List<Connection> open = new ArrayList<>();
@@ -83,6 +93,9 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
       for (int i = 0; i < connections && !stopped; i++) {
         SocketChannel channel = SocketChannel.open();
         Connection c = new Connection(channel);
+        if (historyLog != null) {
+          c.history = new FrameHistory(historyLog, firstClient + i, window);
+        }
         open.add(c);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         // blocking, with the timeout the other clients use: the server's accept queue paces us
@@ -103,6 +116,11 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
       }
     } finally {
       for (Connection c : open) {
+        if (c.history != null) {
+          for (int i = 0; i < c.inFlight; i++) {
+            c.history.unanswered((c.oldest + i) % window); // sent, never answered: outcome unknown
+          }
+        }
         try {
           c.channel.close();
         } catch (IOException ignored) {
@@ -128,9 +146,13 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
               break;
             }
             long sent = c.sentAt[c.oldest];
+            long now = System.nanoTime();
+            if (c.history != null) {
+              c.history.answered(c.oldest, reply, now);
+            }
             c.oldest = (c.oldest + 1) % window;
             c.inFlight--;
-            errors += V2LoadWorker.account(reply, sent, System.nanoTime(), stats, latencies);
+            errors += V2LoadWorker.account(reply, sent, now, stats, latencies);
           }
         } finally {
           c.input.afterReading();
@@ -145,6 +167,11 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
       errors++;
       ERROR_LOG.warn("{}: {}", name, e.toString());
       key.cancel();
+      if (c.history != null) {
+        for (int i = 0; i < c.inFlight; i++) {
+          c.history.unanswered((c.oldest + i) % window); // sent, never answered: outcome unknown
+        }
+      }
       c.inFlight = 0; // nothing more will come on it
     }
   }
@@ -153,6 +180,9 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   private void refill(Connection c) throws IOException {
     while (c.inFlight < window) {
       Request frame = nextFrame();
+      if (c.history != null) {
+        c.history.sending((c.oldest + c.inFlight) % window, frame);
+      }
       V2Codec.encode(frame, c.output.reserve(V2Codec.encodedSize(frame)), limits);
       c.sentAt[(c.oldest + c.inFlight) % window] = System.nanoTime();
       c.inFlight++;

@@ -2,6 +2,7 @@ package dbf0.kv.bench;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.common.RateLimitedLog;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
@@ -53,6 +54,7 @@ final class V2LoadWorker extends ThreadedLoadWorker {
   private int oldest;
   private int inFlight;
   private boolean barrier;
+  private FrameHistory history; // null unless --history
 
   V2LoadWorker(String name, InetSocketAddress address, KeyValueSource source, Random random, V2Load load,
       boolean orderPreserving) {
@@ -65,6 +67,11 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     this.batchSize = load.batchSize();
     this.orderPreserving = orderPreserving;
     this.sentAt = new long[window];
+  }
+
+  /** Records this connection's operations into {@code log}, as client {@code client}. */
+  void recordHistory(HistoryRecorder.Log log, int client) {
+    history = new FrameHistory(log, client, window);
   }
 
 
@@ -94,6 +101,12 @@ final class V2LoadWorker extends ThreadedLoadWorker {
       if (!stopped) {
         errors++;
         ERROR_LOG.warn("{}: {}", name, e.toString());
+      }
+    } finally {
+      if (history != null) {
+        for (int i = 0; i < inFlight; i++) {
+          history.unanswered((oldest + i) % window); // sent, never answered: outcome unknown
+        }
       }
     }
   }
@@ -130,6 +143,9 @@ final class V2LoadWorker extends ThreadedLoadWorker {
   }
 
   private void send(OutputStream out, Request frame) throws IOException {
+    if (history != null) {
+      history.sending((oldest + inFlight) % window, frame);
+    }
     V2Codec.writeRequest(out, frame, limits);
     sentAt[(oldest + inFlight) % window] = System.nanoTime();
     inFlight++;
@@ -139,6 +155,9 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
     long now = System.nanoTime();
     long start = sentAt[oldest];
+    if (history != null) {
+      history.answered(oldest, result, now);
+    }
     oldest = (oldest + 1) % window;
     inFlight--;
     if (inFlight == 0) {

@@ -107,6 +107,6 @@ class RaceExperimentTest {
   void configBuilderKeepsTheDemoDefaults() {
     var config = RaceExperiment.Config.builder("hashtable", Duration.ofSeconds(3)).seed(42).build();
     assertThat(config).isEqualTo(new RaceExperiment.Config("hashtable", 4, 2, 2, Duration.ofSeconds(3), 0.05, false,
-        Duration.ofMillis(500), null, 42, RaceExperiment.Config.DEFAULT_GIVE_UP_AFTER));
+        Duration.ofMillis(500), null, 42, RaceExperiment.Config.DEFAULT_GIVE_UP_AFTER, null));
   }
 }
