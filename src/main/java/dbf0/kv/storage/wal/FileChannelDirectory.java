@@ -29,6 +29,8 @@ public final class FileChannelDirectory implements LogDirectory {
     FileLock held;
     try {
       held = lockChannel.tryLock();
+    } catch (java.nio.channels.OverlappingFileLockException sameJvm) {
+      held = null; // this JVM holds it already: in use all the same
     } catch (IOException e) {
       lockChannel.close();
       throw e;
