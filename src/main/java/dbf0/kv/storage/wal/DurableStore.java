@@ -375,6 +375,11 @@ public final class DurableStore implements Store, Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    if (writer.isAlive()) {
+      Exception where = new Exception("the log writer is here");
+      where.setStackTrace(writer.getStackTrace());
+      LOG.error("the log writer did not stop within 30 s of close", where);
+    }
   }
 
   // ---------------------------------------------------------------- the writer thread
@@ -398,7 +403,7 @@ public final class DurableStore implements Store, Closeable {
     try {
       while (!stop) {
         Task first;
-        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0) {
+        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0 && broken == null) {
           long wait = options.fsyncInterval().toNanos() - (System.nanoTime() - lastForceNanos);
           first = wait <= 0 ? null : queue.poll(wait, TimeUnit.NANOSECONDS);
         } else {
@@ -414,13 +419,13 @@ public final class DurableStore implements Store, Closeable {
             }
             commit(writes); // control tasks run between batches: everything before them is applied
             writes.clear();
-            stop = control(task);
+            stop |= control(task); // a FinishRewrite may follow the Stop in one batch
           }
           commit(writes);
           writes.clear();
           batch.clear();
         }
-        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0
+        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0 && broken == null
             && System.nanoTime() - lastForceNanos >= options.fsyncInterval().toNanos()) {
           intervalForce();
         }
