@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
         CreateHashMapRaceCondition.class,
         CreateHashMapWriteRace.class,
         Benchmark.class,
+        CompactCommand.class,
     },
     footer = {
         "",

@@ -4,6 +4,7 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.server.WalCliOptions;
 import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -12,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine;
@@ -70,6 +72,8 @@ public final class ServeCommand implements Callable<Integer> {
       description = "close a connection whose client sends nothing for this long (default: ${DEFAULT-VALUE})")
   Duration idleTimeout;
 
+  @Mixin WalCliOptions wal;
+
   public static void main(String[] args) {
     Cli.runAndExit(new ServeCommand(), args);
   }
@@ -89,13 +93,23 @@ public final class ServeCommand implements Callable<Integer> {
       server = new KeyValueServer(ServerOptions.defaults().withBindAddress(new InetSocketAddress(bind, port))
           .withModel(model).withThreads(threads)
           .withMaxConnections(maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
-          .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline),
+          .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline)
+          .withDurability(wal.toWalOptions()),
           MapBackends.create(map));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
-    server.start();
+    try {
+      server.start();
+    } catch (dbf0.kv.storage.wal.CorruptLogException e) {
+      spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
+      return 1;
+    }
     PrintWriter out = spec.commandLine().getOut();
+    if (server.durableStore() != null) {
+      out.printf("dbf0 server: %s; fsync %s%n", server.durableStore().recovery().summary(),
+          server.durableStore().options().fsync().cliName());
+    }
     out.printf("dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
         server.getLocalAddress(), map, model.cliName(), threads);
     out.flush();

@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -149,15 +150,23 @@ public final class Benchmark implements Callable<Integer> {
     Cli.runAndExit(new Benchmark(), args);
   }
 
+  @Mixin dbf0.kv.server.WalCliOptions wal;
+
   @Override
   public Integer call() throws Exception {
     BenchmarkConfig config = validate();
+    dbf0.kv.storage.wal.WalOptions walOptions;
+    try {
+      walOptions = wal.toWalOptions();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     var err = spec.commandLine().getErr();
     for (String warning : config.warnings()) {
       err.println("bench: warning: " + warning);
     }
     err.flush();
-    BenchmarkResult result = run(config);
+    BenchmarkResult result = run(config, walOptions);
     spec.commandLine().getOut().println(result.toJson());
     spec.commandLine().getOut().flush();
     if (!result.anySucceeded()) {
@@ -241,6 +250,12 @@ public final class Benchmark implements Callable<Integer> {
 
   /** Runs one benchmark: starts the server (unless connecting elsewhere), runs the clients, stops. */
   public static BenchmarkResult run(BenchmarkConfig config) throws IOException, InterruptedException {
+    return run(config, null);
+  }
+
+  /** As {@link #run(BenchmarkConfig)}, the server keeping a write-ahead log as {@code wal} says (null: none). */
+  public static BenchmarkResult run(BenchmarkConfig config, dbf0.kv.storage.wal.WalOptions wal)
+      throws IOException, InterruptedException {
     KeyValueServer server = null;
     InetSocketAddress address = config.connectTo();
     if (address == null) {
@@ -249,7 +264,8 @@ public final class Benchmark implements Callable<Integer> {
           .withModel(config.serverModel())
           .withThreads(config.serverThreads())
           .withMaxConnections(Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()))
-          .withBacklog(config.backlog());
+          .withBacklog(config.backlog())
+          .withDurability(wal);
       server = new KeyValueServer(options, MapBackends.create(config.mapType()));
       server.start();
       address = server.getLocalAddress();
@@ -283,6 +299,12 @@ public final class Benchmark implements Callable<Integer> {
         stats.add(w.stats());
         latencies.add(w.latencies().histogram());
         errors += w.errors();
+      }
+      if (server != null && server.durableStore() != null) {
+        var p = server.durableStore().stats();
+        LOG.info("benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {} bytes",
+            p.policy().cliName(), p.recordsWritten(), p.fsyncs(), String.format("%.1f", p.recordsPerFsync()),
+            p.logBytes());
       }
       return new BenchmarkResult(stats, seconds, errors, latencies, config);
     } finally {

@@ -80,7 +80,16 @@ final class RespSession implements ByteSession {
       }
       firstCommand = false;
       context.commandsProcessed.increment();
-      if (execute(args, out)) {
+      boolean quit;
+      try {
+        quit = execute(args, out);
+      } catch (dbf0.kv.storage.StorageFailureException e) {
+        // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF
+        // cannot be written (MISCONF/-ERR); reads go on. An MSET may have kept some pairs.
+        out.put(Resp.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
+        quit = false;
+      }
+      if (quit) {
         return Next.CLOSE_AFTER_WRITE;
       }
     }
@@ -162,6 +171,14 @@ final class RespSession implements ByteSession {
       case "FLUSHALL", "FLUSHDB" -> {
         context.store.clear();
         out.put(OK);
+      }
+      case "BGREWRITEAOF" -> {
+        if (context.durable == null) {
+          out.put(Resp.error("ERR this server keeps no log to rewrite: start it with --data-dir"));
+        } else {
+          context.durable.rewriteAsync(); // the outcome shows in INFO persistence, as in Redis
+          out.put(Resp.simple("Background append only file rewriting started"));
+        }
       }
       case "INFO" -> bulk(out, RespInfo.render(context, n > 1 ? lower(args.get(1)) : "default")
           .getBytes(StandardCharsets.UTF_8));

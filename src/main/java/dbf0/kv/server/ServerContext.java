@@ -3,6 +3,7 @@ package dbf0.kv.server;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.wal.DurableStore;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
@@ -16,6 +17,8 @@ final class ServerContext {
   final Store store;
   final ProtocolLimits limits;
   final ServerOptions options;
+  /** The store again when it keeps a write-ahead log (INFO persistence, BGREWRITEAOF), else null. */
+  final DurableStore durable;
   final long startNanos = System.nanoTime();
   final LongAdder commandsProcessed = new LongAdder();
   final LongAdder connectionsReceived = new LongAdder();
@@ -23,7 +26,12 @@ final class ServerContext {
   private volatile int port;
 
   ServerContext(Store store, ServerOptions options) {
+    this(store, options, null);
+  }
+
+  ServerContext(Store store, ServerOptions options, DurableStore durable) {
     this.store = store;
+    this.durable = durable;
     this.options = options;
     this.limits = options.limits();
   }

@@ -72,7 +72,19 @@ final class V2Session implements ByteSession {
     }
   }
 
+  /**
+   * Runs one request; a write the store could not make durable (a disk failure under a
+   * write-ahead log) is answered ERROR, and the connection goes on: reads still work.
+   */
   private Response apply(Request request) {
+    try {
+      return run(request);
+    } catch (dbf0.kv.storage.StorageFailureException e) {
+      return new Response.Error("not stored: " + e.getMessage());
+    }
+  }
+
+  private Response run(Request request) {
     return switch (request) {
       case Request.Get get -> {
         ByteArrayWrapper value = store.get(get.key());
