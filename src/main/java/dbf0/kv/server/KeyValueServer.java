@@ -40,6 +40,7 @@ public final class KeyValueServer implements Closeable {
   /** The store sessions use: {@link #base}, or the durable store over it once started with a data dir. */
   private volatile Store store;
   private DurableStore durable;
+  private boolean ownsDurable;
   private ServerContext context;
   private BaseServer blocking;
   private EventLoopServer eventLoop;
@@ -59,6 +60,9 @@ public final class KeyValueServer implements Closeable {
     this.options = Objects.requireNonNull(options, "options");
     this.base = Objects.requireNonNull(store, "store");
     this.store = base;
+    if (store instanceof DurableStore given) {
+      durable = given; // INFO and BGREWRITEAOF see it; its owner closes it
+    }
   }
 
   public ServerOptions getOptions() {
@@ -74,6 +78,10 @@ public final class KeyValueServer implements Closeable {
       throw new IllegalStateException("already started");
     }
     if (options.durability() != null) {
+      if (durable != null) {
+        throw new IllegalStateException("a DurableStore was given and the options ask for another");
+      }
+      ownsDurable = true;
       // Replays the log into the map before the first connection is accepted.
       durable = DurableStore.open(base, options.durability());
       store = durable;
@@ -81,7 +89,7 @@ public final class KeyValueServer implements Closeable {
     try {
       listen();
     } catch (IOException | RuntimeException e) {
-      if (durable != null) {
+      if (durable != null && ownsDurable) {
         durable.close(); // a server that never listened must not keep the data dir locked
       }
       throw e;
@@ -172,7 +180,7 @@ public final class KeyValueServer implements Closeable {
     if (eventLoop != null) {
       eventLoop.close();
     }
-    if (durable != null) {
+    if (durable != null && ownsDurable) {
       durable.close(); // after the connections: their last writes are queued before the log closes
     }
   }

@@ -27,9 +27,9 @@ import java.util.Random;
  * an earlier mount, and every file opened through it, throws, as a dead machine's would, so a
  * store left running from before the cut cannot touch what the next one recovers.
  */
-final class SimulatedDirectory {
+public final class SimulatedDirectory {
 
-  enum Op { OPEN, WRITE, FORCE, TRUNCATE, RENAME, SYNC_DIR, DELETE }
+  public enum Op { OPEN, WRITE, FORCE, TRUNCATE, RENAME, SYNC_DIR, DELETE }
 
   private static final class Inode {
     byte[] data = new byte[0];
@@ -45,17 +45,17 @@ final class SimulatedDirectory {
   private int generation;
 
   /** The directory as a store sees it until the next power cut. */
-  synchronized LogDirectory mount() {
+  public synchronized LogDirectory mount() {
     return new Mount(generation);
   }
 
   /** Makes the next {@code count} calls of {@code op} throw an IOException. */
-  synchronized void failNext(Op op, int count) {
+  public synchronized void failNext(Op op, int count) {
     failures.put(op, count);
   }
 
   /** Writes that would take the total size of all files past {@code bytes} fail (a full disk). */
-  synchronized void capacity(long bytes) {
+  public synchronized void capacity(long bytes) {
     capacity = bytes;
   }
 
