@@ -78,7 +78,12 @@ class CrashRecoveryTest {
           long seed = random.nextLong();
           clients.add(Thread.ofPlatform().daemon().start(() -> drive(server.address, id, keys[id], new Random(seed), acks)));
         }
-        Thread.sleep(100 + random.nextInt(600));
+        // Kill at a random moment once writes flow (a loaded machine may take a while to start them).
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (acks.get() == 0 && System.nanoTime() < deadline) {
+          Thread.sleep(5);
+        }
+        Thread.sleep(random.nextInt(600));
         server.kill();
         for (Thread t : clients) {
           t.join(TimeUnit.SECONDS.toMillis(20));
