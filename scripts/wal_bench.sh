@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The write-ahead log's cost, side by side in one session (docs/storage.md, "What it costs"):
 # write-heavy (90% SET) persistent and pipelined clients against no log and the three --fsync
-# policies, the pool model, plus nio under always. Each run gets a fresh data dir under $1.
+# policies, the pool model, plus nio and virtual (a thread per connection) under always. Each run gets a fresh data dir under $1.
 #   scripts/wal_bench.sh /tmp/walbench [PT5S]
 # Prints one line per run: mode, policy, model, ops/s, p50/p99 us; and the log writer's
 # records-per-fsync line from the server's log.
@@ -38,4 +38,5 @@ for mode in persistent pipelined; do
     run "$mode" "$policy" pool
   done
   run "$mode" always nio
+  run "$mode" always virtual
 done

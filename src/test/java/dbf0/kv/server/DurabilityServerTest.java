@@ -103,6 +103,40 @@ class DurabilityServerTest {
   }
 
   @ParameterizedTest
+  @EnumSource(value = ServerModel.class, names = {"POOL", "NIO"})
+  void pipelinedWritesFromOneConnectionShareAnFsyncAndAnswerInOrder(ServerModel model) throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    WalOptions wal = WalOptions.defaults(Path.of("sim")).withRewrite(0, 0);
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store);
+        KeyValueClient v2 = connectAfterStart(server)) {
+      int n = 500;
+      java.util.List<java.util.concurrent.CompletableFuture<?>> replies = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        replies.add(v2.setAsync(b("k" + i), b("v" + i)));
+      }
+      var seen = v2.getAsync(b("k" + (n - 1))); // after the writes in the pipeline: must see the last
+      var deleted = v2.deleteAsync(b("k0"));
+      var missing = v2.deleteAsync(b("never-set"));
+      for (var reply : replies) {
+        reply.get(20, TimeUnit.SECONDS);
+      }
+      assertThat(seen.get(20, TimeUnit.SECONDS)).isEqualTo(b("v" + (n - 1)));
+      assertThat(deleted.get(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(missing.get(20, TimeUnit.SECONDS)).isFalse();
+      var stats = store.stats();
+      assertThat(stats.recordsForced()).isEqualTo(n + 2);
+      // one connection alone: without submitting a read's writes together this would be n + 2 fsyncs
+      assertThat(stats.fsyncs()).isLessThan(n / 4);
+    }
+  }
+
+  private static KeyValueClient connectAfterStart(KeyValueServer server) throws IOException {
+    server.start();
+    return KeyValueClient.connect(server.getLocalAddress());
+  }
+
+  @ParameterizedTest
   @EnumSource(value = ServerModel.class, names = {"POOL"})
   void withoutADataDirNothingIsLogged(ServerModel model) throws Exception {
     try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), new ConcurrentHashMap<>())) {

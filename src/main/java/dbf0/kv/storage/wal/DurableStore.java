@@ -270,11 +270,13 @@ public final class DurableStore implements Store, Closeable {
   }
 
   /** Completes (true) once the put is applied and as durable as the policy promises, or fails with {@link StorageFailureException}. */
+  @Override
   public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
     return submit(new WalRecord.Put(key, value));
   }
 
   /** Completes with whether the key was there, like {@link #putAsync}. */
+  @Override
   public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
     return submit(new WalRecord.Delete(key));
   }
