@@ -47,6 +47,9 @@ public final class CompactCommand implements Callable<Integer> {
       socket.setSoTimeout(10_000);
       OutputStream out = socket.getOutputStream();
       InputStream in = new BufferedInputStream(socket.getInputStream());
+      // The rewrite starts on the server's log thread a moment after the reply: it is over when
+      // the time of the last rewrite has changed, not merely when none is in progress.
+      String before = field(command(out, in, "INFO", "persistence"), "dbf0_last_rewrite_unix_ms");
       String reply = command(out, in, "BGREWRITEAOF");
       if (reply.startsWith("-")) {
         spec.commandLine().getErr().println("compact: " + reply.substring(1));
@@ -56,7 +59,7 @@ public final class CompactCommand implements Callable<Integer> {
       long deadline = System.nanoTime() + wait.toNanos();
       while (!wait.isZero()) {
         String info = command(out, in, "INFO", "persistence");
-        if (info.contains("aof_rewrite_in_progress:0")) {
+        if (info.contains("aof_rewrite_in_progress:0") && !field(info, "dbf0_last_rewrite_unix_ms").equals(before)) {
           String status = field(info, "dbf0_last_rewrite");
           spec.commandLine().getOut().printf("compact: done: %s; log now %s bytes%n", status,
               field(info, "aof_current_size"));
