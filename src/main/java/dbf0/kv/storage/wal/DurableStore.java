@@ -86,6 +86,8 @@ public final class DurableStore implements Store, Closeable {
   private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
   private final Thread writer;
   private boolean closed;
+  /** {@link #REWRITE_BUFFER_LIMIT}; smaller in tests. */
+  private volatile long rewriteBufferLimit = REWRITE_BUFFER_LIMIT;
 
   // The writer thread's own state.
   private LogFile log;
@@ -205,6 +207,11 @@ public final class DurableStore implements Store, Closeable {
       log.close();
       throw e;
     }
+  }
+
+  /** For tests: a smaller side-buffer limit, to see a rewrite abandoned at it. */
+  void rewriteBufferLimit(long bytes) {
+    rewriteBufferLimit = bytes;
   }
 
   /** What start-up found. */
@@ -657,9 +664,9 @@ public final class DurableStore implements Store, Closeable {
       if (cancelled) {
         return;
       }
-      if (pendingBytes + bytes.remaining() > REWRITE_BUFFER_LIMIT) {
+      if (pendingBytes + bytes.remaining() > rewriteBufferLimit) {
         cancelled = true;
-        failure = new IOException("writes during the rewrite passed its " + REWRITE_BUFFER_LIMIT
+        failure = new IOException("writes during the rewrite passed its " + rewriteBufferLimit
             + "-byte side buffer; abandoned (the log is unchanged)");
         pending.clear();
         return;

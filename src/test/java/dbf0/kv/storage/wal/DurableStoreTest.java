@@ -371,6 +371,70 @@ class DurableStoreTest {
   }
 
   @Test
+  void aRewriteThatFallsTooFarBehindIsAbandonedAtTheSideBufferLimit() throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    CountDownLatch snapshotStarted = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    // A map whose snapshot waits until the test has written past the limit.
+    MapStore map = new MapStore(new ConcurrentHashMap<>());
+    Store slow = new Store() {
+      @Override
+      public ByteArrayWrapper get(ByteArrayWrapper key) {
+        return map.get(key);
+      }
+
+      @Override
+      public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+        map.put(key, value);
+      }
+
+      @Override
+      public boolean delete(ByteArrayWrapper key) {
+        return map.delete(key);
+      }
+
+      @Override
+      public int size() {
+        return map.size();
+      }
+
+      @Override
+      public void clear() {
+        map.clear();
+      }
+
+      @Override
+      public void forEach(java.util.function.BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+        snapshotStarted.countDown();
+        try {
+          release.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        map.forEach(action);
+      }
+    };
+    try (DurableStore store = DurableStore.open(slow, opts(FsyncPolicy.NEVER), disk.mount())) {
+      store.rewriteBufferLimit(1024);
+      store.put(b("before"), b("x"));
+      var rewrite = store.rewriteAsync();
+      assertThat(snapshotStarted.await(10, TimeUnit.SECONDS)).isTrue();
+      for (int i = 0; i < 100; i++) { // 100 records of 25+ bytes: past 1 KiB
+        store.put(b("k" + i), b("value-" + i));
+      }
+      release.countDown();
+      assertThatThrownBy(() -> rewrite.get(20, TimeUnit.SECONDS)).hasMessageContaining("side buffer");
+      assertThat(store.stats().lastRewriteStatus()).contains("1024-byte side buffer");
+      assertThat(store.stats().rewrites()).isZero();
+      store.syncAsync().get(5, TimeUnit.SECONDS);
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+      assertThat(store.size()).isEqualTo(101); // the log was left as it was, and complete
+      assertThat(store.recovery().staleRewrite()).isFalse();
+    }
+  }
+
+  @Test
   void theLogRewritesItselfPastTheGrowthFactor() throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions options = opts(FsyncPolicy.NEVER).withRewrite(2.0, 4096);
