@@ -5,7 +5,9 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
+import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -165,9 +168,17 @@ public final class Benchmark implements Callable<Integer> {
     Cli.runAndExit(new Benchmark(), args);
   }
 
+  @Mixin WalCliOptions wal;
+
   @Override
   public Integer call() throws Exception {
     BenchmarkConfig config = validate();
+    WalOptions walOptions;
+    try {
+      walOptions = wal.toWalOptions();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     var err = spec.commandLine().getErr();
     for (String warning : config.warnings()) {
       err.println("bench: warning: " + warning);
@@ -177,7 +188,7 @@ public final class Benchmark implements Callable<Integer> {
     BenchmarkResult result;
     HistoryRecorder.Summary recorded = null;
     try {
-      result = run(config, recorder, historyKeys == null ? 0 : historyKeys);
+      result = run(config, recorder, historyKeys == null ? 0 : historyKeys, walOptions);
     } finally {
       if (recorder != null) {
         recorded = recorder.finish();
@@ -267,15 +278,16 @@ public final class Benchmark implements Callable<Integer> {
 
   /** Runs one benchmark: starts the server (unless connecting elsewhere), runs the clients, stops. */
   public static BenchmarkResult run(BenchmarkConfig config) throws IOException, InterruptedException {
-    return run(config, null, 0);
+    return run(config, null, 0, null);
   }
 
   /**
-   * {@link #run(BenchmarkConfig)}, recording every operation into {@code history} (null: none);
-   * {@code historyKeys} above 0 draws the keys from that many fixed keys. The caller finishes the
-   * recorder after this returns: every client thread has stopped by then.
+   * {@link #run(BenchmarkConfig)}, recording every operation into {@code history} (null: none),
+   * the server keeping a write-ahead log as {@code wal} says (null: none). {@code historyKeys}
+   * above 0 draws the keys from that many fixed keys. The caller finishes the recorder after this
+   * returns: every client thread has stopped by then.
    */
-  public static BenchmarkResult run(BenchmarkConfig config, HistoryRecorder history, int historyKeys)
+  public static BenchmarkResult run(BenchmarkConfig config, HistoryRecorder history, int historyKeys, WalOptions wal)
       throws IOException, InterruptedException {
     KeyValueServer server = null;
     InetSocketAddress address = config.connectTo();
@@ -285,7 +297,8 @@ public final class Benchmark implements Callable<Integer> {
           .withModel(config.serverModel())
           .withThreads(config.serverThreads())
           .withMaxConnections(Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()))
-          .withBacklog(config.backlog());
+          .withBacklog(config.backlog())
+          .withDurability(wal);
       server = new KeyValueServer(options, MapBackends.create(config.mapType()));
       server.start();
       address = server.getLocalAddress();
@@ -319,6 +332,12 @@ public final class Benchmark implements Callable<Integer> {
         stats.add(w.stats());
         latencies.add(w.latencies().histogram());
         errors += w.errors();
+      }
+      if (server != null && server.durableStore() != null) {
+        var p = server.durableStore().stats();
+        LOG.info("benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {} bytes",
+            p.policy().cliName(), p.recordsWritten(), p.fsyncs(), String.format("%.1f", p.recordsPerFsync()),
+            p.logBytes());
       }
       return new BenchmarkResult(stats, seconds, errors, latencies, config);
     } finally {

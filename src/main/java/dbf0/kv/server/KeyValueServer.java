@@ -7,6 +7,7 @@ import dbf0.base.server.SessionRunner;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.wal.DurableStore;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -34,8 +35,12 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class KeyValueServer implements Closeable {
 
-  private final Store store;
+  private final Store base;
   private final ServerOptions options;
+  /** The store sessions use: {@link #base}, or the durable store over it once started with a data dir. */
+  private volatile Store store;
+  private DurableStore durable;
+  private boolean ownsDurable;
   private ServerContext context;
   private BaseServer blocking;
   private EventLoopServer eventLoop;
@@ -69,7 +74,11 @@ public final class KeyValueServer implements Closeable {
    */
   public KeyValueServer(ServerOptions options, Store store) {
     this.options = Objects.requireNonNull(options, "options");
-    this.store = Objects.requireNonNull(store, "store");
+    this.base = Objects.requireNonNull(store, "store");
+    this.store = base;
+    if (store instanceof DurableStore given) {
+      durable = given; // INFO and BGREWRITEAOF see it; its owner closes it
+    }
   }
 
   /**
@@ -96,7 +105,27 @@ public final class KeyValueServer implements Closeable {
     if (blocking != null || eventLoop != null) {
       throw new IllegalStateException("already started");
     }
-    context = new ServerContext(store, options);
+    if (options.durability() != null) {
+      if (durable != null) {
+        throw new IllegalStateException("a DurableStore was given and the options ask for another");
+      }
+      ownsDurable = true;
+      // Replays the log into the map before the first connection is accepted.
+      durable = DurableStore.open(base, options.durability());
+      store = durable;
+    }
+    try {
+      listen();
+    } catch (IOException | RuntimeException e) {
+      if (durable != null && ownsDurable) {
+        durable.close(); // a server that never listened must not keep the data dir locked
+      }
+      throw e;
+    }
+  }
+
+  private void listen() throws IOException {
+    context = new ServerContext(store, options, durable);
     switch (options.model()) {
       case POOL, VIRTUAL -> {
         BaseServer server = new BaseServer("kv-" + options.model().cliName(), options.bindAddress(), options.threads()) {
@@ -121,6 +150,16 @@ public final class KeyValueServer implements Closeable {
       }
     }
     context.bound(getLocalAddress().getPort(), this::getOpenConnections);
+  }
+
+  /**
+   * The write-ahead log's store when the options have a data dir and the server has started,
+   * else null: its {@link DurableStore#recovery()} says what start-up replayed.
+   *
+   * @return the durable store, or null without a data dir
+   */
+  public DurableStore durableStore() {
+    return durable;
   }
 
   /**
@@ -193,6 +232,9 @@ public final class KeyValueServer implements Closeable {
     }
     if (eventLoop != null) {
       eventLoop.close();
+    }
+    if (durable != null && ownsDurable) {
+      durable.close(); // after the connections: their last writes are queued before the log closes
     }
   }
 }

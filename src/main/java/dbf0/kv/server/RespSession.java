@@ -6,6 +6,7 @@ import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.Resp;
+import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.server.resp.RespCommands;
 import dbf0.kv.server.resp.RespConnection;
 import java.nio.ByteBuffer;
@@ -92,7 +93,16 @@ final class RespSession implements ByteSession {
       }
       firstCommand = false;
       context.commandsProcessed.increment();
-      if (COMMANDS.execute(args, connection, context, out)) {
+      boolean quit;
+      try {
+        quit = COMMANDS.execute(args, connection, context, out);
+      } catch (StorageFailureException e) {
+        // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF
+        // cannot be written; reads go on. An MSET may have kept some pairs.
+        out.put(Resp.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
+        quit = false;
+      }
+      if (quit) {
         return Next.CLOSE_AFTER_WRITE;
       }
     }

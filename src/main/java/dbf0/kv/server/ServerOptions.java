@@ -3,6 +3,7 @@ package dbf0.kv.server;
 import dbf0.base.server.BaseServer;
 import dbf0.kv.protocol.ProtocolLimits;
 import java.net.InetSocketAddress;
+import dbf0.kv.storage.wal.WalOptions;
 import java.time.Duration;
 
 /**
@@ -19,6 +20,8 @@ import java.time.Duration;
  * @param inlineCommands whether RESP inline commands (a line of words, as typed into telnet)
  *     are accepted; arrays, which every Redis tool sends, always are. Lines that look like HTTP
  *     close the connection either way (see {@link RespSession})
+ * @param durability where and how to keep a write-ahead log of every write, or null for none
+ *     (the default: the data lives only in memory). See {@link dbf0.kv.storage.wal.DurableStore}
  */
 public record ServerOptions(
     InetSocketAddress bindAddress,
@@ -28,7 +31,8 @@ public record ServerOptions(
     Duration idleTimeout,
     ProtocolLimits limits,
     int backlog,
-    boolean inlineCommands) {
+    boolean inlineCommands,
+    WalOptions durability) {
 
   /** The cap on the default connection limit, whatever the file descriptor limit allows. */
   public static final int MAX_DEFAULT_CONNECTIONS = 10_000;
@@ -91,7 +95,7 @@ public record ServerOptions(
    */
   public static ServerOptions defaults() {
     return new ServerOptions(new InetSocketAddress("127.0.0.1", 0), ServerModel.POOL, 4, DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG, true);
+        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG, true, null);
   }
 
   /**
@@ -101,7 +105,7 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withBindAddress(InetSocketAddress address) {
-    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
   /**
@@ -111,7 +115,7 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withModel(ServerModel m) {
-    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
   /**
@@ -121,7 +125,7 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withThreads(int n) {
-    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
   /**
@@ -131,7 +135,7 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withMaxConnections(int n) {
-    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
   /**
@@ -141,7 +145,7 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withLimits(ProtocolLimits l) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog, inlineCommands, durability);
   }
 
   /**
@@ -151,7 +155,7 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withBacklog(int n) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n, inlineCommands, durability);
   }
 
   /**
@@ -161,7 +165,7 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withIdleTimeout(Duration d) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog, inlineCommands, durability);
   }
 
   /**
@@ -171,6 +175,17 @@ public record ServerOptions(
    * @return a copy of these options with that one changed
    */
   public ServerOptions withInlineCommands(boolean on) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, on);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, on, durability);
+  }
+
+  /**
+   * With a write-ahead log under the map.
+   *
+   * @param wal the log's directory and fsync policy; null for none (nothing kept on disk)
+   * @return a copy of these options with that one changed
+   */
+  public ServerOptions withDurability(WalOptions wal) {
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands,
+        wal);
   }
 }

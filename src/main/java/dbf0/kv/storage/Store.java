@@ -1,6 +1,7 @@
 package dbf0.kv.storage;
 
 import dbf0.common.ByteArrayWrapper;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
@@ -41,6 +42,39 @@ public interface Store {
    * @return true if the key had a value
    */
   boolean delete(ByteArrayWrapper key);
+
+  /**
+   * Starts a put and returns at once; the future completes (true) when the put is done as the
+   * store promises, or fails with {@link StorageFailureException}. A session with several writes
+   * in hand submits them all and then waits, so that a store that logs them (a write-ahead log)
+   * can make them durable together. This default does the put now.
+   *
+   * @param key the key
+   * @param value the value
+   * @return a future that completes with true once the put is done as promised
+   */
+  default CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+    try {
+      put(key, value);
+      return CompletableFuture.completedFuture(Boolean.TRUE);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * As {@link #putAsync}, for {@link #delete}.
+   *
+   * @param key the key
+   * @return a future that completes with whether the key was there
+   */
+  default CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+    try {
+      return CompletableFuture.completedFuture(delete(key));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
 
   /**
    * True if {@code key} has a value.

@@ -17,7 +17,7 @@ public final class RespCommands {
 
   private static final RespCommands STANDARD = new RespCommands(List.of(
       new Ping(), new Echo(), new Get(), new Set(), new Del(), new Exists(), new MGet(), new MSet(),
-      new DbSize(), new FlushAll(), new Info(), new Config(), new CommandCmd(), new Client(), new Hello(),
+      new DbSize(), new FlushAll(), new BgRewriteAof(), new Info(), new Config(), new CommandCmd(), new Client(), new Hello(),
       new Auth(), new Select(), new Quit(), new Transactions()));
 
   private final Map<String, RespCommand> byName = new HashMap<>();
