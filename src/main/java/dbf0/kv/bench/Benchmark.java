@@ -96,9 +96,16 @@ public final class Benchmark implements Callable<Integer> {
 
   @Mixin ListenOptions listen = new ListenOptions(0, "port");
 
-  @Option(names = "--connect", paramLabel = "HOST:PORT",
-      description = "run only the clients, against a server started elsewhere with `dbf0 server`")
+  @Option(names = "--connect", paramLabel = "HOST:PORT[,HOST:PORT...]",
+      description = "run only the clients, against a server started elsewhere with `dbf0 server`; with several "
+          + "servers (v2 modes), every client connects to all of them and sends each key to the one it is placed "
+          + "on by jump consistent hash (ShardedKeyValueClient)")
   String connect;
+
+  @Option(names = "--sharded-client",
+      description = "v2 modes: go through ShardedKeyValueClient even with one --connect server, to measure what "
+          + "the sharding layer costs against the plain load generator")
+  boolean shardedClient;
 
   @Option(names = "--seed", description = "seed for the clients' random keys (default: a new one each run)")
   Long seed;
@@ -195,7 +202,14 @@ public final class Benchmark implements Callable<Integer> {
         "--selector-threads needs a v2 client mode (persistent, pipelined or batched): per-op opens a connection per operation");
     require(selectorThreads == 0 || !orderPreserving,
         "--selector-threads spreads operations over connections, so it cannot be --order-preserving");
-    InetSocketAddress connectTo = connect == null ? null : parseHostPort(connect);
+    List<InetSocketAddress> servers = connect == null ? List.of()
+        : java.util.Arrays.stream(connect.split(",", -1)).map(this::parseHostPort).toList();
+    InetSocketAddress connectTo = servers.isEmpty() ? null : servers.get(0);
+    List<InetSocketAddress> shards = servers.size() > 1 || shardedClient ? servers : List.of();
+    require(!shardedClient || connectTo != null, "--sharded-client needs --connect");
+    require(shards.isEmpty() || mode != ClientMode.PER_OP && selectorThreads == 0 && !orderPreserving,
+        "several --connect servers (or --sharded-client) need a v2 client mode (persistent, pipelined or batched) "
+            + "without --selector-threads or --order-preserving");
     Duration warm = Cli.parameter(spec, () -> Durations.parse(warmup));
     require(!warm.isNegative(), "--warmup must not be negative");
     KeyValueConnector.CloseOrder order = Cli.parameter(spec, () -> switch (closeOrder) {
@@ -211,7 +225,7 @@ public final class Benchmark implements Callable<Integer> {
         .bindHost(listen.bind()).port(port).connectTo(connectTo).seed(seed)
         .serverModel(model).clientMode(mode).closeOrder(order).pipeline(depth).batch(batch).warmup(warm)
         .orderPreserving(orderPreserving).backlog(accept).clientThreadKind(threadKind)
-        .selectorThreads(selectorThreads)
+        .selectorThreads(selectorThreads).shards(shards)
         .build();
   }
 
@@ -299,6 +313,10 @@ public final class Benchmark implements Callable<Integer> {
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       var source = new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
+      if (!config.shards().isEmpty()) {
+        workers.add(new ShardedLoadWorker("client-" + i, config.shards(), source, random, config.v2Load()));
+        continue;
+      }
       workers.add(config.clientMode() == ClientMode.PER_OP
           ? perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source, KeyValueTracker.noop(),
               random, config.closeOrder()))

@@ -45,6 +45,9 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     if (config.selectorThreads() > 0) {
       json.addProperty("selector_threads", config.selectorThreads());
     }
+    if (!config.shards().isEmpty()) {
+      json.addProperty("shards", config.shards().size()); // servers the keys were spread over
+    }
     if (config.clientMode() == ClientMode.PER_OP) {
       json.addProperty("close_order", config.closeOrder().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }
