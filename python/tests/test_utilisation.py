@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from dbf0lab import analysis, utilisation
+from dbf0lab import analysis, results, utilisation
 from dbf0lab.analyze_cli import report
 
 STAT = """cpu  {user} {nice} {system} {idle} {iowait} {irq} {softirq} 0 0 0
@@ -140,3 +140,26 @@ def test_files_without_utilisation_still_load_and_report(tmp_path):
     assert len(data.trials) == 2 and data.utilisation.empty
     assert analysis.utilisation_table(data).empty
     assert "Utilisation" not in report(data)
+
+
+@pytest.mark.slow
+def test_a_sweep_records_utilisation_and_analyze_prints_it(tmp_path, jar, java):
+    from conftest import run_script
+    out = tmp_path / "u.jsonl"
+    grid = ["--preset", "quick", "--server-threads", "1", "--client-threads", "1", "--map-type", "concurrent",
+            "--set-frac", "0.1", "--duration", "PT2S", "--trials", "1", "--no-progress", "--java", java,
+            "--jar", str(jar), "--out"]
+    done = run_script("run_benchmarks.py", *grid, str(out))
+    assert done.returncode == 0, done.stderr
+    [(_, result)] = results.read(out).trials
+    node = result["utilisation"]["local"]
+    assert node["role"] == "client+server" and node["samples"] >= 1
+    assert 0 < node["cpu_busy_pct"]["median"] <= node["cpu_busy_pct"]["max"] <= 100
+    assert node["lo_bytes_per_s"]["max"] > 0  # the bench talked to its own server over loopback
+    shown = run_script("analyze.py", str(out), "--no-figures")
+    assert shown.returncode == 0 and "### Utilisation per node" in shown.stdout
+
+    off = tmp_path / "off.jsonl"
+    done = run_script("run_benchmarks.py", *grid, str(off), "--no-utilisation")
+    assert done.returncode == 0, done.stderr
+    assert "utilisation" not in results.read(off).trials[0][1]
