@@ -98,12 +98,12 @@ public final class Benchmark implements Callable<Integer> {
 
   @Option(names = "--connect", paramLabel = "HOST:PORT[,HOST:PORT...]",
       description = "run only the clients, against a server started elsewhere with `dbf0 server`; with several "
-          + "servers (v2 modes), every client connects to all of them and sends each key to the one it is placed "
-          + "on by jump consistent hash (ShardedKeyValueClient)")
+          + "servers, every client sends each key to the one it is placed on by jump consistent hash "
+          + "(ShardedKeyValueClient; per-op opens each operation's connection to its key's server)")
   String connect;
 
   @Option(names = "--sharded-client",
-      description = "v2 modes: go through ShardedKeyValueClient even with one --connect server, to measure what "
+      description = "go through the sharded clients even with one --connect server, to measure what "
           + "the sharding layer costs against the plain load generator")
   boolean shardedClient;
 
@@ -207,9 +207,8 @@ public final class Benchmark implements Callable<Integer> {
     InetSocketAddress connectTo = servers.isEmpty() ? null : servers.get(0);
     List<InetSocketAddress> shards = servers.size() > 1 || shardedClient ? servers : List.of();
     require(!shardedClient || connectTo != null, "--sharded-client needs --connect");
-    require(shards.isEmpty() || mode != ClientMode.PER_OP && selectorThreads == 0 && !orderPreserving,
-        "several --connect servers (or --sharded-client) need a v2 client mode (persistent, pipelined or batched) "
-            + "without --selector-threads or --order-preserving");
+    require(shards.isEmpty() || selectorThreads == 0 && !orderPreserving,
+        "several --connect servers (or --sharded-client) cannot go with --selector-threads or --order-preserving");
     Duration warm = Cli.parameter(spec, () -> Durations.parse(warmup));
     require(!warm.isNegative(), "--warmup must not be negative");
     KeyValueConnector.CloseOrder order = Cli.parameter(spec, () -> switch (closeOrder) {
@@ -313,13 +312,13 @@ public final class Benchmark implements Callable<Integer> {
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       var source = new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
-      if (!config.shards().isEmpty()) {
+      if (!config.shards().isEmpty() && config.clientMode() != ClientMode.PER_OP) {
         workers.add(new ShardedLoadWorker("client-" + i, config.shards(), source, random, config.v2Load()));
         continue;
       }
       workers.add(config.clientMode() == ClientMode.PER_OP
           ? perOp(new KeyValueConnector(address, "client-" + i, config.setFraction(), source, KeyValueTracker.noop(),
-              random, config.closeOrder()))
+              random, config.closeOrder(), config.shards()))
           : new V2LoadWorker("client-" + i, address, source, random, config.v2Load(), config.orderPreserving()));
     }
     return workers;

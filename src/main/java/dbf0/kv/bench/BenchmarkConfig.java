@@ -22,8 +22,9 @@ import java.util.List;
  * @param selectorThreads 0: one thread per client connection; otherwise the v2 connections
  *     ({@code clientThreads} of them) are driven by this many selector threads
  * @param shards empty for one server; otherwise every server of a sharded run, in placement order
- *     (the first is {@code connectTo}): each v2 client connects to all of them and sends each key to
- *     the server {@link dbf0.kv.client.ShardedKeyValueClient} places it on
+ *     (the first is {@code connectTo}): each client sends each key to the server
+ *     {@link dbf0.kv.client.ShardedKeyValueClient} places it on (v2: a connection to every server;
+ *     per-op: each operation's connection goes to its key's server)
  */
 public record BenchmarkConfig(
     int serverThreads,

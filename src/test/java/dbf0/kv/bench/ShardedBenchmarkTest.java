@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** {@code bench --connect a,b,c}: every v2 mode spreads its keys over the servers, each key on its own one. */
+/** {@code bench --connect a,b,c}: every client mode spreads its keys over the servers, each key on its own one. */
 @Timeout(60)
 class ShardedBenchmarkTest {
 
   @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
-  @ValueSource(strings = {"--client-mode persistent", "--client-mode pipelined --pipeline 8",
+  @ValueSource(strings = {"--client-mode per-op", "--client-mode persistent", "--client-mode pipelined --pipeline 8",
       "--client-mode batched --batch 50 --pipeline 2"})
-  void everyV2ModeSpreadsKeysOverThreeServers(String flags) throws Exception {
+  void everyClientModeSpreadsKeysOverThreeServers(String flags) throws Exception {
     List<Map<ByteArrayWrapper, ByteArrayWrapper>> maps = new ArrayList<>();
     List<KeyValueServer> servers = new ArrayList<>();
     try {
@@ -61,7 +61,6 @@ class ShardedBenchmarkTest {
 
   @ParameterizedTest
   @ValueSource(strings = {
-      "--connect 127.0.0.1:1,127.0.0.1:2",                                                    // per-op cannot shard
       "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode persistent --selector-threads 1",
       "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode batched --order-preserving",
       "--connect 127.0.0.1:1, --client-mode batched",                                         // empty entry
