@@ -102,9 +102,16 @@ public final class Benchmark implements Callable<Integer> {
 
   @Mixin ListenOptions listen = new ListenOptions(0, "port");
 
-  @Option(names = "--connect", paramLabel = "HOST:PORT",
-      description = "run only the clients, against a server started elsewhere with `dbf0 server`")
+  @Option(names = "--connect", paramLabel = "HOST:PORT[,HOST:PORT...]",
+      description = "run only the clients, against a server started elsewhere with `dbf0 server`; with several "
+          + "servers, every client sends each key to the one it is placed on by jump consistent hash "
+          + "(ShardedKeyValueClient; per-op opens each operation's connection to its key's server)")
   String connect;
+
+  @Option(names = "--sharded-client",
+      description = "go through the sharded clients even with one --connect server, to measure what "
+          + "the sharding layer costs against the plain load generator")
+  boolean shardedClient;
 
   @Option(names = "--seed", description = "seed for the clients' random keys (default: a new one each run)")
   Long seed;
@@ -238,7 +245,13 @@ public final class Benchmark implements Callable<Integer> {
         "--selector-threads needs a v2 client mode (persistent, pipelined or batched): per-op opens a connection per operation");
     require(selectorThreads == 0 || !orderPreserving,
         "--selector-threads spreads operations over connections, so it cannot be --order-preserving");
-    InetSocketAddress connectTo = connect == null ? null : parseHostPort(connect);
+    List<InetSocketAddress> servers = connect == null ? List.of()
+        : java.util.Arrays.stream(connect.split(",", -1)).map(this::parseHostPort).toList();
+    InetSocketAddress connectTo = servers.isEmpty() ? null : servers.get(0);
+    List<InetSocketAddress> shards = servers.size() > 1 || shardedClient ? servers : List.of();
+    require(!shardedClient || connectTo != null, "--sharded-client needs --connect");
+    require(shards.isEmpty() || selectorThreads == 0 && !orderPreserving,
+        "several --connect servers (or --sharded-client) cannot go with --selector-threads or --order-preserving");
     Duration warm = Cli.parameter(spec, () -> Durations.parse(warmup));
     require(!warm.isNegative(), "--warmup must not be negative");
     KeyValueConnector.CloseOrder order = Cli.parameter(spec, () -> switch (closeOrder) {
@@ -258,7 +271,7 @@ public final class Benchmark implements Callable<Integer> {
         .bindHost(listen.bind()).port(port).connectTo(connectTo).seed(seed)
         .serverModel(model).clientMode(mode).closeOrder(order).pipeline(depth).batch(batch).warmup(warm)
         .orderPreserving(orderPreserving).backlog(accept).clientThreadKind(threadKind)
-        .selectorThreads(selectorThreads)
+        .selectorThreads(selectorThreads).shards(shards)
         .build();
   }
 
@@ -371,9 +384,13 @@ public final class Benchmark implements Callable<Integer> {
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       var source = source(config, historyKeys, i, random);
+      if (!config.shards().isEmpty() && config.clientMode() != ClientMode.PER_OP) {
+        workers.add(new ShardedLoadWorker("client-" + i, config.shards(), source, random, config.v2Load()));
+        continue;
+      }
       if (config.clientMode() == ClientMode.PER_OP) {
         var connector = new KeyValueConnector(address, "client-" + i, config.setFraction(), source,
-            KeyValueTracker.noop(), random, config.closeOrder());
+            KeyValueTracker.noop(), random, config.closeOrder(), config.shards());
         if (history != null) {
           connector.recordHistory(history.log(), i);
         }

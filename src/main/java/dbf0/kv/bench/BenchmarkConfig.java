@@ -21,6 +21,10 @@ import java.util.List;
  * @param clientThreadKind what each load-generating client runs on: platform or virtual threads
  * @param selectorThreads 0: one thread per client connection; otherwise the v2 connections
  *     ({@code clientThreads} of them) are driven by this many selector threads
+ * @param shards empty for one server; otherwise every server of a sharded run, in placement order
+ *     (the first is {@code connectTo}): each client sends each key to the server
+ *     {@link dbf0.kv.client.ShardedKeyValueClient} places it on (v2: a connection to every server;
+ *     per-op: each operation's connection goes to its key's server)
  */
 public record BenchmarkConfig(
     int serverThreads,
@@ -43,7 +47,12 @@ public record BenchmarkConfig(
     boolean orderPreserving,
     int backlog,
     ClientThreadKind clientThreadKind,
-    int selectorThreads) {
+    int selectorThreads,
+    List<InetSocketAddress> shards) {
+
+  public BenchmarkConfig {
+    shards = shards == null ? List.of() : List.copyOf(shards);
+  }
 
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
@@ -64,10 +73,10 @@ public record BenchmarkConfig(
         .bindHost(bindHost).port(port).connectTo(connectTo).seed(seed).serverModel(serverModel)
         .clientMode(clientMode).closeOrder(closeOrder).pipeline(pipeline).batch(batch).warmup(warmup)
         .orderPreserving(orderPreserving).backlog(backlog).clientThreadKind(clientThreadKind)
-        .selectorThreads(selectorThreads);
+        .selectorThreads(selectorThreads).shards(shards);
   }
 
-  /** Names each of the 21 components, so that no call site has to count positions. */
+  /** Names each of the 22 components, so that no call site has to count positions. */
   public static final class Builder {
     private int serverThreads;
     private int clientThreads;
@@ -90,6 +99,7 @@ public record BenchmarkConfig(
     private int backlog = ServerOptions.SEED_BACKLOG;
     private ClientThreadKind clientThreadKind = ClientThreadKind.PLATFORM;
     private int selectorThreads;
+    private List<InetSocketAddress> shards = List.of();
 
     private Builder() {}
 
@@ -198,10 +208,15 @@ public record BenchmarkConfig(
       return this;
     }
 
+    public Builder shards(List<InetSocketAddress> servers) {
+      shards = servers;
+      return this;
+    }
+
     public BenchmarkConfig build() {
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, serverModel, clientMode, closeOrder, pipeline, batch, warmup,
-          orderPreserving, backlog, clientThreadKind, selectorThreads);
+          orderPreserving, backlog, clientThreadKind, selectorThreads, shards);
     }
   }
 

@@ -3,12 +3,14 @@ package dbf0.kv.bench;
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.client.V1Client;
 import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyValueTracker;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.List;
 import java.util.Random;
 
 /**
@@ -37,6 +39,7 @@ public class KeyValueConnector extends BaseConnector {
   private final LatencyRecorder latencies = new LatencyRecorder();
   private final Random random;
   private final CloseOrder closeOrder;
+  private final List<InetSocketAddress> shards;
   private boolean lastWasSet;
   private ByteArrayWrapper lastKey;
   private ByteArrayWrapper lastValue;
@@ -50,8 +53,20 @@ public class KeyValueConnector extends BaseConnector {
 
   public KeyValueConnector(InetSocketAddress serverAddress, String name, double setFraction,
       KeyValueSource source, KeyValueTracker tracker, Random random, CloseOrder closeOrder) {
+    this(serverAddress, name, setFraction, source, tracker, random, closeOrder, List.of());
+  }
+
+  /**
+   * With {@code shards} (empty: just {@code serverAddress}), each operation's connection goes to
+   * the server {@link ShardedKeyValueClient#shardFor} places its key on, as a sharded v2 client's
+   * would.
+   */
+  public KeyValueConnector(InetSocketAddress serverAddress, String name, double setFraction,
+      KeyValueSource source, KeyValueTracker tracker, Random random, CloseOrder closeOrder,
+      List<InetSocketAddress> shards) {
     super(serverAddress, name);
     this.closeOrder = closeOrder;
+    this.shards = List.copyOf(shards);
     if (!(setFraction >= 0 && setFraction <= 1)) {
       throw new IllegalArgumentException("setFraction must be in [0, 1], got " + setFraction);
     }
@@ -67,11 +82,18 @@ public class KeyValueConnector extends BaseConnector {
     this.historyClient = client;
   }
 
+  /** Draws the next operation before connecting, since with shards its key picks the server. */
+  @Override
+  protected InetSocketAddress nextAddress() {
+    lastKey = source.nextKey();
+    lastWasSet = random.nextDouble() < setFraction;
+    return shards.isEmpty() ? super.nextAddress()
+        : shards.get(ShardedKeyValueClient.shardFor(lastKey, shards.size()));
+  }
+
   @Override
   protected void processConnection(Socket socket) throws IOException {
-    ByteArrayWrapper key = source.nextKey();
-    lastKey = key;
-    lastWasSet = random.nextDouble() < setFraction;
+    ByteArrayWrapper key = lastKey;
     boolean serverFirst = closeOrder == CloseOrder.SERVER_FIRST;
     ByteArrayWrapper value = lastWasSet ? source.valueFor(key) : null;
     long invoke = System.nanoTime();
