@@ -8,4 +8,5 @@ results     the results file format: reading, appending
 analysis    loads results (ours and the 2020 study's), medians, best configurations
 figures     the figures of benchmarks/analysis.ipynb and scripts/analyze.py
 notebook    runs the notebook headless with the results as a parameter
+redis_compare  the same redis-benchmark runs against Redis and dbf0, in alternation
 """

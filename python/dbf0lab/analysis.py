@@ -42,6 +42,8 @@ class Results:
     machines: pd.DataFrame            # the 'machine' records: where the trials ran
     config_columns: list[str]         # what names a configuration: dataset + spec keys but trial_index
     bad_lines: list[str] = field(default_factory=list)
+    # one row per (successful trial, node) that recorded its /proc samples: <metric>_median, <metric>_max
+    utilisation: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def datasets(self) -> list[str]:
@@ -60,7 +62,7 @@ def key_space_name(key_length: int) -> str:
 
 def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results:
     """Reads results files: ours, and the 2020 study's ``[spec, counts]`` files unchanged."""
-    trial_rows, failure_rows, machine_rows, bad = [], [], [], []
+    trial_rows, failure_rows, machine_rows, usage_rows, bad = [], [], [], [], []
     spec_keys: dict[str, None] = {}
     paths = [Path(p) for p in paths]
     if not paths:
@@ -80,9 +82,10 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results
                 failure_rows.append({**row, "error": result.get("error"), "exit_code": result.get("exit_code"),
                                      "host": result.get("host")})
                 continue
-            measured = {k: v for k, v in result.items() if k != "seconds"}
+            measured = {k: v for k, v in result.items() if k not in ("seconds", UTILISATION)}
             row.update(measured, measured_seconds=result.get("seconds"))
             trial_rows.append(row)
+            usage_rows += _usage_rows(row, result.get(UTILISATION))
 
     config = [DATASET] + [k for k in SPEC_ORDER if k in spec_keys] + \
              [k for k in spec_keys if k not in SPEC_ORDER and k != TRIAL]
@@ -93,7 +96,65 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results
     else:
         trials["ops_per_sec"] = pd.Series(dtype=float)
     failures = pd.DataFrame(failure_rows, columns=_columns(failure_rows, config))
-    return Results(trials, failures, pd.DataFrame(machine_rows), config, bad)
+    return Results(trials, failures, pd.DataFrame(machine_rows), config, bad, pd.DataFrame(usage_rows))
+
+
+UTILISATION = "utilisation"
+CLIENT_CPU_LIMIT = 90.0  # % of all cores busy (user + system) on a node that runs load generators
+
+
+def _usage_rows(trial: dict, usage) -> list[dict]:
+    """The trial's per-node utilisation, flattened: files without it (older ones) give none."""
+    if not isinstance(usage, dict):
+        return []
+    rows = []
+    for node, entry in usage.items():
+        if not isinstance(entry, dict):
+            continue
+        row = {DATASET: trial[DATASET], TRIAL: trial.get(TRIAL), "node": node, "role": entry.get("role"),
+               "samples": entry.get("samples")}
+        for metric, stats in entry.items():
+            if isinstance(stats, dict):
+                row[f"{metric}_median"] = stats.get("median")
+                row[f"{metric}_max"] = stats.get("max")
+        rows.append(row)
+    return rows
+
+
+def utilisation_table(data: Results) -> pd.DataFrame:
+    """Per dataset and node: over its trials, the median of each trial's median CPU shares and
+    network rates, the highest maximum, and a note when a load-generating node ran its CPUs above
+    CLIENT_CPU_LIMIT % in the median of a trial."""
+    u = data.utilisation
+    if u.empty or "cpu_busy_pct_median" not in u:
+        return pd.DataFrame()
+    rows = []
+    for (dataset, node), g in u.groupby([DATASET, "node"], sort=False):
+        def med(column):
+            return float(g[column].median()) if column in g else float("nan")
+
+        def top(column):
+            return float(g[column].max()) if column in g else float("nan")
+
+        roles = sorted({str(r) for r in g["role"].dropna()})
+        hot = int((g["cpu_busy_pct_median"] > CLIENT_CPU_LIMIT).sum())
+        note = ""
+        if hot and any("client" in r for r in roles):
+            note = f"{hot} trial(s) above {CLIENT_CPU_LIMIT:g}% CPU: the load generator may be the bottleneck"
+        rows.append({
+            DATASET: dataset, "node": node, "role": "/".join(roles), "trials": len(g),
+            "CPU busy % (max)": f"{med('cpu_busy_pct_median'):.0f} ({top('cpu_busy_pct_max'):.0f})",
+            "user %": round(med("cpu_user_pct_median")), "sys %": round(med("cpu_system_pct_median")),
+            "iowait %": round(med("cpu_iowait_pct_median"), 1),
+            "mem GiB (max)": round(top("mem_used_bytes_max") / 2 ** 30, 1),
+            "net rx/tx MB/s": f"{med('net_rx_bytes_per_s_median') / 1e6:.1f} / "
+                              f"{med('net_tx_bytes_per_s_median') / 1e6:.1f}",
+            "net rx/tx kpkt/s": f"{med('net_rx_packets_per_s_median') / 1e3:.1f} / "
+                                f"{med('net_tx_packets_per_s_median') / 1e3:.1f}",
+            "lo MB/s": round(med("lo_bytes_per_s_median") / 1e6, 1),
+            "note": note,
+        })
+    return pd.DataFrame(rows)
 
 
 def _columns(rows: list[dict], first: list[str]) -> list[str]:

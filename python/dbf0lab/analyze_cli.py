@@ -58,6 +58,17 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
         lines += ["### Client modes, side by side", "", analysis.markdown(modes), "",
                   "p99 µs = median over trials of each trial's 99th-percentile latency (HdrHistogram); "
                   "× first = median ops/s over the workload's first row (the seed's v1 when measured).", ""]
+    usage = analysis.utilisation_table(data)
+    if len(usage):
+        lines += ["### Utilisation per node", "", analysis.markdown(usage), "",
+                  "Sampled from /proc once a second during each trial. CPU % is of all the node's cores; "
+                  "each figure is the median over trials of the trial's median (max: the highest one-second "
+                  "sample); net counts every interface but lo, lo MB/s the loopback traffic.", ""]
+        flagged = usage[usage["note"] != ""]
+        for r in flagged.itertuples():
+            lines.append(f"- {r.node} ({r.dataset}): {r.note}")
+        if len(flagged):
+            lines.append("")
     gaps = analysis.incomplete(data)
     if len(gaps):
         lines.append(f"Incomplete: {len(gaps)} configurations have fewer trials than the others "

@@ -23,13 +23,14 @@ from typing import Any, Callable, Sequence
 
 from tqdm import tqdm
 
-from . import machine, results
+from . import machine, results, utilisation
 from .grid import Grid, benchmark_args, shuffled
 from .hosts import SSH_EXIT_CONNECTION, Completed, Host, HostError, SshHost, excerpt
 
 JVM_OVERHEAD_SECONDS = 1.5   # start, warm-up and shutdown of one trial's JVM, for the estimate
 SSH_OVERHEAD_SECONDS = 0.5   # one ssh connection per trial
 HOST_RETIRE_AFTER = 3        # consecutive connection failures before a host is given up
+UTILISATION = "utilisation"  # the result's field: per node, medians and maxima of its /proc samples
 
 
 def default_timeout(seconds: float) -> float:
@@ -106,6 +107,7 @@ class Options:
     java_opts: Sequence[str] = ()
     timeout: float | None = None          # per trial; None: default_timeout(seconds)
     progress: bool | None = None          # None: a bar when stderr is a terminal, else one line a trial
+    utilisation: bool = True              # sample each node's /proc once a second during every trial
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr, flush=True))
 
 
@@ -206,12 +208,20 @@ def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Ap
             started = time.monotonic()
             started_at = now()
             limit = options.timeout or default_timeout(spec["seconds"])
-            done = host.run_bench(options.java_opts, benchmark_args(spec), limit)
+            sampler = _sampler(host, limit) if options.utilisation else None
+            try:
+                done = host.run_bench(options.java_opts, benchmark_args(spec), limit)
+            finally:
+                samples = sampler.stop() if sampler else []
             if done.cancelled or stop.is_set():
                 return
             result = parse_bench_output(done)
             result.update(host=host.label, started_at=started_at,
                           wall_seconds=round(time.monotonic() - started, 3))
+            if sampler and not results.is_failure(result):
+                # the bench JVM runs the clients and, unless it connects elsewhere, the server too
+                role = "client" if spec.get("connect") else "client+server"
+                result[UTILISATION] = {host.label: utilisation.summarize(samples, role)}
             finished.put((spec, result))
             if isinstance(host, SshHost) and done.exit_code == SSH_EXIT_CONNECTION:
                 connection_failures += 1
@@ -250,6 +260,13 @@ def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Ap
     finally:
         bar.close()
     outcome.not_run = len(plan.todo) - outcome.ran
+
+
+def _sampler(host: Host, limit: float):
+    """Samples the node a trial runs on: this machine's /proc directly, a remote one's over SSH."""
+    if isinstance(host, SshHost):
+        return utilisation.RemoteSampler(host.ssh, limit + host.local_grace()).start()
+    return utilisation.Sampler().start()
 
 
 def _want_bar(progress: bool | None) -> bool:

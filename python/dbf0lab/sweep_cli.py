@@ -95,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="on resume, run again the trials that are in the file only as failures")
     r.add_argument("--jar", type=Path, default=REPO / "target" / "dbf0.jar",
                    help="the dbf0 jar to run (default: target/dbf0.jar; ./build.sh makes it)")
+    r.add_argument("--no-utilisation", dest="utilisation", action="store_false",
+                   help="do not sample CPU, memory and network from /proc during each trial (by default every "
+                        "node is sampled once a second and the result records per-node medians and maxima)")
     r.add_argument("--java", help="java for local trials (default: a JDK 21+ found like ./build.sh does)")
     r.add_argument("--java-opt", action="append", default=[], metavar="OPT",
                    help="a JVM option for every trial, e.g. --java-opt=-Xmx1g (repeatable)")
@@ -196,7 +199,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if not args.jar.is_file():
         raise SystemExit(f"run_benchmarks.py: no jar at {args.jar}; build it with ./build.sh")
-    options = sweep.Options(java_opts=args.java_opt, timeout=args.timeout, progress=args.progress)
+    options = sweep.Options(java_opts=args.java_opt, timeout=args.timeout, progress=args.progress,
+                            utilisation=args.utilisation)
     try:
         outcome = sweep.run(plan, hosts, args.jar, REPO, options)
     except HostError as e:

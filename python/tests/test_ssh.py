@@ -31,6 +31,11 @@ def test_sweep_over_two_ssh_hosts(tmp_path, sshd_factory, java, jar):
     content = results.read(out)
     assert len(content.trials) == 4 and all(r["get"] > 0 for _, r in content.trials)
     assert {r["host"] for _, r in content.trials} <= {a.host, b.host}
+    # each trial's node was sampled over a second SSH connection (a slow login may leave a 1 s
+    # trial without a whole sample, so only some trials are required to have one)
+    usage = [r["utilisation"][r["host"]] for _, r in content.trials]
+    assert all(u["role"] == "client+server" for u in usage)
+    assert any(u["samples"] >= 1 and u["mem_used_bytes"]["max"] > 0 for u in usage)
     assert {m["host"] for m in content.machines} == {a.host, b.host}
     for m in content.machines:
         assert m["dbf0_version"].startswith("dbf0 ") and m["cores"] >= 1 and m["memory_bytes"] > 0

@@ -1,7 +1,9 @@
 # shellcheck shell=bash
-# Sourced by test.sh and demo.sh: creates .venv (Python 3.11+) and installs requirements.txt into
-# it, again only when requirements.txt has changed since the last install (a stamp file inside
-# .venv holds the hash of the file that was installed). Then puts .venv/bin first on PATH.
+# Sourced by test.sh and demo.sh: creates .venv (Python 3.11+), installs requirements.txt into it
+# (every pin), then the dbf0lab package itself in editable mode (pyproject.toml: its console
+# commands dbf0-sweep, dbf0-analyze, dbf0-notebook and dbf0-compare-redis land in .venv/bin).
+# Again only when requirements.txt or pyproject.toml has changed since the last install (a stamp
+# file inside .venv holds their hash). Then puts .venv/bin first on PATH.
 
 dbf0_find_python() {  # prints a python3 command that is 3.11 or newer, or fails with a message
   local cmd
@@ -22,7 +24,7 @@ MSG
 
 dbf0_use_venv() {  # $1 = repository root
   local root=$1 venv=$1/.venv python want have=""
-  want=$(cksum < "$root/requirements.txt")
+  want=$(cat "$root/requirements.txt" "$root/pyproject.toml" | cksum)
   if [ -x "$venv/bin/python" ] && [ -r "$venv/.requirements-installed" ]; then
     have=$(cat "$venv/.requirements-installed")
   fi
@@ -37,6 +39,10 @@ dbf0_use_venv() {  # $1 = repository root
     fi
     echo "dbf0: installing requirements.txt into $venv (once; quiet)" >&2
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$root/requirements.txt"
+    # No dependencies (requirements.txt pinned them all) and no isolated build (the pinned
+    # setuptools is already there): nothing is resolved or downloaded twice.
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation \
+      -e "$root" >/dev/null
     printf '%s\n' "$want" > "$venv/.requirements-installed"
   fi
   export PATH="$venv/bin:$PATH"

@@ -42,7 +42,7 @@ public final class ChildJvm {
     try {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      return "";
+      throw new java.io.UncheckedIOException("reading the child's output", e); // not "": a lost output must not pass for an empty one
     }
   }
 }

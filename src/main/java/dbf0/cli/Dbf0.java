@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
         CreateHashMapWriteRace.class,
         Benchmark.class,
         CheckCommand.class,
+        CompactCommand.class,
     },
     footer = {
         "",

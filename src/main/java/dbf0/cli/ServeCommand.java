@@ -4,10 +4,12 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
+import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.storage.wal.CorruptLogException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -32,7 +34,8 @@ import picocli.CommandLine.Spec;
     usageHelpAutoWidth = true,
     description = {"Serves a map over TCP until Ctrl-C or SIGTERM.",
         "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent, pipelined, "
-            + "batched) or Redis's RESP2, so that redis-cli and redis-benchmark work against it."},
+            + "batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that redis-cli, redis-benchmark and "
+            + "Redis client libraries work against it."},
     footer = {"", "Binds to loopback unless --bind says otherwise: to serve other hosts use --bind 0.0.0.0."})
 public final class ServeCommand implements Callable<Integer> {
 
@@ -65,6 +68,8 @@ public final class ServeCommand implements Callable<Integer> {
       description = "close a connection whose client sends nothing for this long (default: ${DEFAULT-VALUE})")
   Duration idleTimeout;
 
+  @Mixin WalCliOptions wal;
+
   public static void main(String[] args) {
     Cli.runAndExit(new ServeCommand(), args);
   }
@@ -77,11 +82,21 @@ public final class ServeCommand implements Callable<Integer> {
     ServerOptions options = Cli.parameter(spec, () -> ServerOptions.defaults()
         .withBindAddress(address).withModel(model).withThreads(threads)
         .withMaxConnections(maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
-        .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline));
+        .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline)
+        .withDurability(wal.toWalOptions()));
     String mapType = map.validated(spec);
     KeyValueServer server = Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
-    server.start();
+    try {
+      server.start();
+    } catch (CorruptLogException e) {
+      spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
+      return 1;
+    }
     PrintWriter out = spec.commandLine().getOut();
+    if (server.durableStore() != null) {
+      out.printf("dbf0 server: %s; fsync %s%n", server.durableStore().recovery().summary(),
+          server.durableStore().options().fsync().cliName());
+    }
     out.printf("dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
         server.getLocalAddress(), mapType, model.cliName(), threads);
     out.flush();

@@ -21,6 +21,11 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
 
   private final byte[] array;
 
+  /**
+   * Wraps {@code array} itself, without copying it.
+   *
+   * @param array the bytes, not copied; must not be null
+   */
   public ByteArrayWrapper(byte[] array) {
     if (array == null) {
       throw new NullPointerException("array");
@@ -28,7 +33,12 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
     this.array = array;
   }
 
-  /** Wraps the given bytes, e.g. {@code ByteArrayWrapper.of(0x01, 0x02)}. */
+  /**
+   * Wraps the given bytes, e.g. {@code ByteArrayWrapper.of(0x01, 0x02)}.
+   *
+   * @param bytes the bytes, each truncated to its low 8 bits
+   * @return a wrapper around a new array
+   */
   public static ByteArrayWrapper of(int... bytes) {
     byte[] array = new byte[bytes.length];
     for (int i = 0; i < bytes.length; i++) {
@@ -37,7 +47,13 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
     return new ByteArrayWrapper(array);
   }
 
-  /** Parses lower- or upper-case hex, e.g. {@code "0a0b"}. */
+  /**
+   * Parses lower- or upper-case hex, e.g. {@code "0a0b"}.
+   *
+   * @param hex an even number of hex digits
+   * @return a wrapper around the decoded bytes
+   * @throws IllegalArgumentException if {@code hex} is not hex
+   */
   public static ByteArrayWrapper fromHex(String hex) {
     try {
       return new ByteArrayWrapper(Hex.decodeHex(hex));
@@ -46,16 +62,29 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
     }
   }
 
-  /** The wrapped array itself (not a copy): do not modify it while the wrapper is a map key. */
+  /**
+   * The wrapped array itself (not a copy): do not modify it while the wrapper is a map key.
+   *
+   * @return the array this wrapper was made with
+   */
   public byte[] getArray() {
     return array;
   }
 
+  /**
+   * The number of bytes wrapped.
+   *
+   * @return the number of bytes
+   */
   public int length() {
     return array.length;
   }
 
-  /** A wrapper around a fresh copy of the bytes, independent of this wrapper's buffer. */
+  /**
+   * A wrapper around a fresh copy of the bytes, independent of this wrapper's buffer.
+   *
+   * @return a new wrapper over a new array
+   */
   public ByteArrayWrapper copy() {
     return new ByteArrayWrapper(array.clone());
   }

@@ -13,6 +13,8 @@ public final class Durations {
    * Accepts ISO-8601 ({@code PT10S}, {@code PT1M30S}), a plain number of seconds ({@code 30},
    * {@code 2.5}) or a number with a unit ({@code 500ms}, {@code 30s}, {@code 2m}).
    *
+   * @param text the duration as typed, surrounding spaces and case ignored
+   * @return the duration
    * @throws IllegalArgumentException naming the accepted forms, when the text is none of them
    */
   public static Duration parse(String text) {
@@ -41,7 +43,13 @@ public final class Durations {
     return Duration.ofNanos(Math.round(seconds * 1e9));
   }
 
-  /** Like {@link #parse} but also rejects zero and negative durations. */
+  /**
+   * Like {@link #parse} but also rejects zero and negative durations.
+   *
+   * @param text the duration as typed
+   * @return the duration, positive
+   * @throws IllegalArgumentException if the text is not a duration, or is zero or negative
+   */
   public static Duration parsePositive(String text) {
     Duration d = parse(text);
     if (d.isZero() || d.isNegative()) {
@@ -50,7 +58,12 @@ public final class Durations {
     return d;
   }
 
-  /** Seconds with a fraction, for reports. */
+  /**
+   * Seconds with a fraction, for reports.
+   *
+   * @param d a duration
+   * @return its length in seconds
+   */
   public static double toSeconds(Duration d) {
     return d.toNanos() / 1e9;
   }

@@ -16,12 +16,23 @@ public final class RateLimitedLog {
   private final AtomicLong inWindow = new AtomicLong();
   private final AtomicLong suppressed = new AtomicLong();
 
+  /**
+   * A log that writes to {@code logger}.
+   *
+   * @param logger where the lines go
+   * @param perSecond the most lines logged in any one second
+   */
   public RateLimitedLog(Logger logger, int perSecond) {
     this.logger = logger;
     this.perSecond = perSecond;
   }
 
-  /** Warns with an SLF4J format string; never logs a stack trace. */
+  /**
+   * Warns with an SLF4J format string; never logs a stack trace.
+   *
+   * @param format an SLF4J format string, with {@code {}} placeholders
+   * @param args the values for the placeholders
+   */
   public void warn(String format, Object... args) {
     long now = System.nanoTime();
     long start = windowStart.get();

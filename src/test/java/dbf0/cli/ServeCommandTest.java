@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class ServeCommandTest {
 
+  @Tag("slow") // a child JVM, stopped with SIGTERM
   @Test
   void servesUntilSigtermThenStopsCleanly() throws Exception {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

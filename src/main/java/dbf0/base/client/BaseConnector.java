@@ -41,6 +41,15 @@ public abstract class BaseConnector implements Runnable {
    */
   protected void connectionDone(long startNanos, long endNanos) {}
 
+  /**
+   * Where the next connection goes; called just before each connect. The constructor's address
+   * unless a subclass spreads its connections over several servers (it may then decide the
+   * connection's work here, since the work picks the server).
+   */
+  protected InetSocketAddress nextAddress() {
+    return serverAddress;
+  }
+
   /** Starts this connector on a platform thread of its own. */
   public void start() {
     start(Thread.ofPlatform().daemon());
@@ -61,7 +70,7 @@ public abstract class BaseConnector implements Runnable {
       try {
         try (Socket socket = new Socket()) {
           socket.setSoTimeout(TIMEOUT_MILLIS);
-          socket.connect(serverAddress, TIMEOUT_MILLIS);
+          socket.connect(nextAddress(), TIMEOUT_MILLIS);
           processConnection(socket);
         }
         connectionDone(start, System.nanoTime());

@@ -9,21 +9,25 @@ import dbf0.kv.bench.options.ServerModelOption;
 import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.bench.options.WalCliOptions;
+import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyValueTracker;
 import dbf0.kv.workload.KeyDistribution;
 import dbf0.kv.workload.KeySpace;
-import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyedWorkload;
 import dbf0.kv.workload.OperationMix;
 import dbf0.kv.workload.RandomKeyValueSource;
 import dbf0.kv.workload.YcsbWorkload;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -114,9 +118,16 @@ public final class Benchmark implements Callable<Integer> {
 
   @Mixin ListenOptions listen = new ListenOptions(0, "port");
 
-  @Option(names = "--connect", paramLabel = "HOST:PORT",
-      description = "run only the clients, against a server started elsewhere with `dbf0 server`")
+  @Option(names = "--connect", paramLabel = "HOST:PORT[,HOST:PORT...]",
+      description = "run only the clients, against a server started elsewhere with `dbf0 server`; with several "
+          + "servers, every client sends each key to the one it is placed on by jump consistent hash "
+          + "(ShardedKeyValueClient; per-op opens each operation's connection to its key's server)")
   String connect;
+
+  @Option(names = "--sharded-client",
+      description = "go through the sharded clients even with one --connect server, to measure what "
+          + "the sharding layer costs against the plain load generator")
+  boolean shardedClient;
 
   @Option(names = "--seed", description = "seed for the clients' random keys (default: a new one each run)")
   Long seed;
@@ -166,7 +177,7 @@ public final class Benchmark implements Callable<Integer> {
       description = "a keyed workload: load N records before the measured interval (not counted; straight into the "
           + "map when the server runs here, in v2 batches of 1,000 with --connect), then choose keys among them by "
           + "--key-dist instead of fresh random bytes (default: none, the seed's random keys; "
-          + YcsbWorkload.DEFAULT_RECORDS + " with --workload)")
+          + YcsbWorkload.DEFAULT_RECORDS + " with --workload); not with --history or several --connect servers")
   Long records;
 
   @Option(names = "--key-dist", paramLabel = "DIST",
@@ -198,21 +209,57 @@ public final class Benchmark implements Callable<Integer> {
           + "workload's mix replaces setFrac, and the JSON reports the shares used (E, range scans, has no dbf0 "
           + "operation)")
   String workload;
+  @Option(names = "--history", paramLabel = "FILE",
+      description = "record every operation (client, key, value, times, outcome) to FILE in the dbf0 JSON Lines "
+          + "format, for `dbf0 check` (docs/correctness.md)")
+  Path history;
+
+  @Option(names = "--history-limit", defaultValue = "1000000", paramLabel = "N",
+      description = "--history: record at most N operations; the run goes on (default: ${DEFAULT-VALUE})")
+  long historyLimit;
+
+  @Option(names = "--history-keys", paramLabel = "N",
+      description = "draw keys from N fixed keys, and write a distinct value with every SET, so a history has "
+          + "many operations per key (default: the random keys of keyLength bytes)")
+  Integer historyKeys;
 
   public static void main(String[] args) {
     Cli.runAndExit(new Benchmark(), args);
   }
 
+  @Mixin WalCliOptions wal;
+
   @Override
   public Integer call() throws Exception {
     BenchmarkConfig config = validate();
+    WalOptions walOptions;
+    try {
+      walOptions = wal.toWalOptions();
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
     var err = spec.commandLine().getErr();
     for (String warning : config.warnings()) {
       err.println("bench: warning: " + warning);
     }
     err.flush();
-    BenchmarkResult result = run(config);
-    spec.commandLine().getOut().println(result.toJson());
+    HistoryRecorder recorder = history == null ? null : HistoryRecorder.open(history, historyLimit);
+    BenchmarkResult result;
+    HistoryRecorder.Summary recorded = null;
+    try {
+      result = run(config, recorder, historyKeys == null ? 0 : historyKeys, walOptions);
+    } finally {
+      if (recorder != null) {
+        recorded = recorder.finish();
+      }
+    }
+    var json = result.toJson();
+    if (recorded != null) {
+      json.addProperty("history_file", history.toString());
+      json.addProperty("history_ops", recorded.operations());
+      json.addProperty("history_truncated", recorded.truncated());
+    }
+    spec.commandLine().getOut().println(json);
     spec.commandLine().getOut().flush();
     if (!result.anySucceeded()) {
       err.println("bench: no operation succeeded (" + result.errors() + " errors)"
@@ -250,7 +297,13 @@ public final class Benchmark implements Callable<Integer> {
         "--selector-threads needs a v2 client mode (persistent, pipelined or batched): per-op opens a connection per operation");
     require(selectorThreads == 0 || !orderPreserving,
         "--selector-threads spreads operations over connections, so it cannot be --order-preserving");
-    InetSocketAddress connectTo = connect == null ? null : parseHostPort(connect);
+    List<InetSocketAddress> servers = connect == null ? List.of()
+        : java.util.Arrays.stream(connect.split(",", -1)).map(this::parseHostPort).toList();
+    InetSocketAddress connectTo = servers.isEmpty() ? null : servers.get(0);
+    List<InetSocketAddress> shards = servers.size() > 1 || shardedClient ? servers : List.of();
+    require(!shardedClient || connectTo != null, "--sharded-client needs --connect");
+    require(shards.isEmpty() || selectorThreads == 0 && !orderPreserving,
+        "several --connect servers (or --sharded-client) cannot go with --selector-threads or --order-preserving");
     Duration warm = Cli.parameter(spec, () -> Durations.parse(warmup));
     require(!warm.isNegative(), "--warmup must not be negative");
     KeyValueConnector.CloseOrder order = Cli.parameter(spec, () -> switch (closeOrder) {
@@ -260,14 +313,25 @@ public final class Benchmark implements Callable<Integer> {
     });
     ServerModel model = serverModel.model(spec);
     ClientThreadKind threadKind = Cli.parameter(spec, () -> ClientThreadKind.parse(clientThreadKind));
+    require(historyLimit >= 0, "--history-limit must not be negative, got " + historyLimit);
+    require(historyKeys == null || historyKeys >= 1, "--history-keys must be at least 1, got " + historyKeys);
+    require(historyKeys == null || keyLength >= 4 || historyKeys <= 1 << (8 * keyLength),
+        "--history-keys " + historyKeys + " does not fit in " + keyLength + "-byte keys");
     KeyedWorkload keyed = keyedWorkload(mode);
+    // The load phase writes records the history never saw, so `dbf0 check` would flag every read of one.
+    require(keyed == null || history == null && historyKeys == null,
+        "--history and --history-keys cannot go with --records or --workload: the loaded records are not in the "
+            + "history");
+    // The load phase fills one server only, and the sharded worker draws the seed's random keys.
+    require(keyed == null || shards.isEmpty(),
+        "--records and --workload cannot go with several --connect servers or --sharded-client");
     return BenchmarkConfig.builder()
         .serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
         .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
         .bindHost(listen.bind()).port(port).connectTo(connectTo).seed(seed)
         .serverModel(model).clientMode(mode).closeOrder(order).pipeline(depth).batch(batch).warmup(warm)
         .orderPreserving(orderPreserving).backlog(accept).clientThreadKind(threadKind)
-        .selectorThreads(selectorThreads).keyed(keyed)
+        .selectorThreads(selectorThreads).keyed(keyed).shards(shards)
         .build();
   }
 
@@ -310,6 +374,17 @@ public final class Benchmark implements Callable<Integer> {
 
   /** Runs one benchmark: starts the server (unless connecting elsewhere), runs the clients, stops. */
   public static BenchmarkResult run(BenchmarkConfig config) throws IOException, InterruptedException {
+    return run(config, null, 0, null);
+  }
+
+  /**
+   * {@link #run(BenchmarkConfig)}, recording every operation into {@code history} (null: none),
+   * the server keeping a write-ahead log as {@code wal} says (null: none). {@code historyKeys}
+   * above 0 draws the keys from that many fixed keys. The caller finishes the recorder after this
+   * returns: every client thread has stopped by then.
+   */
+  public static BenchmarkResult run(BenchmarkConfig config, HistoryRecorder history, int historyKeys, WalOptions wal)
+      throws IOException, InterruptedException {
     KeyValueServer server = null;
     InetSocketAddress address = config.connectTo();
     if (address == null) {
@@ -318,7 +393,8 @@ public final class Benchmark implements Callable<Integer> {
           .withModel(config.serverModel())
           .withThreads(config.serverThreads())
           .withMaxConnections(Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()))
-          .withBacklog(config.backlog());
+          .withBacklog(config.backlog())
+          .withDurability(wal);
       Map<ByteArrayWrapper, ByteArrayWrapper> map = MapBackends.create(config.mapType());
       if (config.keyed() != null) {
         loadDirectly(config.keyed(), map);
@@ -336,7 +412,7 @@ public final class Benchmark implements Callable<Integer> {
           config.mapType(), config.keyLength(), config.valueLength(), config.setFraction(),
           config.duration().toMillis() / 1000.0, address);
       KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
-      List<LoadWorker> workers = workers(config, address, space);
+      List<LoadWorker> workers = workers(config, address, space, history, historyKeys);
       workers.forEach(w -> w.start(config.clientThreadKind().builder()));
       if (!config.warmup().isZero()) {
         Thread.sleep(config.warmup());
@@ -359,6 +435,12 @@ public final class Benchmark implements Callable<Integer> {
         stats.add(w.stats());
         latencies.add(w.latencies().histogram());
         errors += w.errors();
+      }
+      if (server != null && server.durableStore() != null) {
+        var p = server.durableStore().stats();
+        LOG.info("benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {} bytes",
+            p.policy().cliName(), p.recordsWritten(), p.fsyncs(), String.format("%.1f", p.recordsPerFsync()),
+            p.logBytes());
       }
       return new BenchmarkResult(stats, seconds, errors, latencies, config);
     } finally {
@@ -409,17 +491,24 @@ public final class Benchmark implements Callable<Integer> {
     LOG.info("loaded {} records over v2 in {} ms", keyed.records(), (System.nanoTime() - start) / 1_000_000);
   }
 
-  private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address, KeySpace space) {
+  private static List<LoadWorker> workers(BenchmarkConfig config, InetSocketAddress address, KeySpace space,
+      HistoryRecorder history, int historyKeys) {
     Random seeds = config.seed() == null ? new Random() : new Random(config.seed());
     List<LoadWorker> workers = new ArrayList<>();
     if (config.selectorThreads() > 0) {
+      int firstClient = 0;
       for (int i = 0; i < config.selectorThreads(); i++) {
         // the connections split as evenly as they go: the first (clientThreads mod N) get one more
         int share = config.clientThreads() / config.selectorThreads()
             + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
         Random random = new Random(seeds.nextLong());
-        workers.add(new SelectorLoadWorker("selector-" + i, address, share, frames(config, space, random),
-            config.v2Load()));
+        var worker = new SelectorLoadWorker("selector-" + i, address, share,
+            frames(config, space, historyKeys, i, random), config.v2Load());
+        if (history != null) {
+          worker.recordHistory(history.log(), firstClient);
+        }
+        firstClient += share;
+        workers.add(worker);
       }
       return workers;
     }
@@ -427,24 +516,44 @@ public final class Benchmark implements Callable<Integer> {
     double updateShare = config.keyed() == null ? config.setFraction() : config.keyed().mix().update();
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
-      KeyValueSource source = config.keyed() == null
-          ? new RandomKeyValueSource(config.keyLength(), config.valueLength(), random)
-          : config.keyed().readUpdateSource(space, random);
-      workers.add(config.clientMode() == ClientMode.PER_OP
-          ? perOp(new KeyValueConnector(address, "client-" + i, updateShare, source, KeyValueTracker.noop(),
-              random, config.closeOrder()))
-          : new V2LoadWorker("client-" + i, address, frames(config, space, random), config.v2Load(),
-              config.orderPreserving()));
+      if (!config.shards().isEmpty() && config.clientMode() != ClientMode.PER_OP) {
+        workers.add(new ShardedLoadWorker("client-" + i, config.shards(), source(config, historyKeys, i, random),
+            random, config.v2Load()));
+        continue;
+      }
+      if (config.clientMode() == ClientMode.PER_OP) {
+        KeyValueSource source = config.keyed() == null
+            ? source(config, historyKeys, i, random)
+            : config.keyed().readUpdateSource(space, random);
+        var connector = new KeyValueConnector(address, "client-" + i, updateShare, source,
+            KeyValueTracker.noop(), random, config.closeOrder(), config.shards());
+        if (history != null) {
+          connector.recordHistory(history.log(), i);
+        }
+        workers.add(perOp(connector));
+      } else {
+        var worker = new V2LoadWorker("client-" + i, address, frames(config, space, historyKeys, i, random),
+            config.v2Load(), config.orderPreserving());
+        if (history != null) {
+          worker.recordHistory(history.log(), i);
+        }
+        workers.add(worker);
+      }
     }
     return workers;
   }
 
   /** One v2 load thread's operations: the seed's random SET/GET, or the keyed workload's. */
-  private static FrameSource frames(BenchmarkConfig config, KeySpace space, Random random) {
+  private static FrameSource frames(BenchmarkConfig config, KeySpace space, int historyKeys, int id, Random random) {
     return config.keyed() == null
-        ? FrameSource.seed(new RandomKeyValueSource(config.keyLength(), config.valueLength(), random), random,
-            config.setFraction())
+        ? FrameSource.seed(source(config, historyKeys, id, random), random, config.setFraction())
         : FrameSource.keyed(config.keyed().generator(space, random));
+  }
+
+  private static KeyValueSource source(BenchmarkConfig config, int historyKeys, int id, Random random) {
+    return historyKeys > 0
+        ? new HistoryKeySource(historyKeys, config.keyLength(), config.valueLength(), id, random)
+        : new RandomKeyValueSource(config.keyLength(), config.valueLength(), random);
   }
 
   private static LoadWorker perOp(KeyValueConnector connector) {

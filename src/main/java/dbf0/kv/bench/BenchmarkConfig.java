@@ -25,6 +25,10 @@ import java.util.List;
  * @param keyed null for the seed's workload (random keys, setFrac SETs); otherwise records loaded
  *     before the run and a key distribution and operation mix over them ({@code --records},
  *     {@code --key-dist}, {@code --workload})
+ * @param shards empty for one server; otherwise every server of a sharded run, in placement order
+ *     (the first is {@code connectTo}): each client sends each key to the server
+ *     {@link dbf0.kv.client.ShardedKeyValueClient} places it on (v2: a connection to every server;
+ *     per-op: each operation's connection goes to its key's server)
  */
 public record BenchmarkConfig(
     int serverThreads,
@@ -48,7 +52,12 @@ public record BenchmarkConfig(
     int backlog,
     ClientThreadKind clientThreadKind,
     int selectorThreads,
-    KeyedWorkload keyed) {
+    KeyedWorkload keyed,
+    List<InetSocketAddress> shards) {
+
+  public BenchmarkConfig {
+    shards = shards == null ? List.of() : List.copyOf(shards);
+  }
 
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
   public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
@@ -69,10 +78,10 @@ public record BenchmarkConfig(
         .bindHost(bindHost).port(port).connectTo(connectTo).seed(seed).serverModel(serverModel)
         .clientMode(clientMode).closeOrder(closeOrder).pipeline(pipeline).batch(batch).warmup(warmup)
         .orderPreserving(orderPreserving).backlog(backlog).clientThreadKind(clientThreadKind)
-        .selectorThreads(selectorThreads).keyed(keyed);
+        .selectorThreads(selectorThreads).keyed(keyed).shards(shards);
   }
 
-  /** Names each of the 22 components, so that no call site has to count positions. */
+  /** Names each of the 23 components, so that no call site has to count positions. */
   public static final class Builder {
     private int serverThreads;
     private int clientThreads;
@@ -96,6 +105,7 @@ public record BenchmarkConfig(
     private ClientThreadKind clientThreadKind = ClientThreadKind.PLATFORM;
     private int selectorThreads;
     private KeyedWorkload keyed;
+    private List<InetSocketAddress> shards = List.of();
 
     private Builder() {}
 
@@ -210,10 +220,15 @@ public record BenchmarkConfig(
       return this;
     }
 
+    public Builder shards(List<InetSocketAddress> servers) {
+      shards = servers;
+      return this;
+    }
+
     public BenchmarkConfig build() {
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, serverModel, clientMode, closeOrder, pipeline, batch, warmup,
-          orderPreserving, backlog, clientThreadKind, selectorThreads, keyed);
+          orderPreserving, backlog, clientThreadKind, selectorThreads, keyed, shards);
     }
   }
 

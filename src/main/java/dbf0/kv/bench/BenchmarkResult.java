@@ -3,6 +3,9 @@ package dbf0.kv.bench;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dbf0.kv.workload.KeyedWorkload;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
@@ -26,6 +29,18 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     return stats.getOperations() / seconds;
   }
 
+  /**
+   * The whole latency histogram, so that runs on several client machines can be merged into one
+   * distribution (percentiles cannot be averaged): HdrHistogram's own compressed encoding (its
+   * V2 format, deflated), in base64. Java's {@code Histogram.decodeFromCompressedByteBuffer} reads
+   * it back, and {@code dbf0lab.histograms} in Python.
+   */
+  static String encodeHistogram(Histogram histogram) {
+    ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+    int length = histogram.encodeIntoCompressedByteBuffer(buffer);
+    return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+  }
+
   public JsonObject toJson() {
     JsonObject json = new JsonObject();
     json.addProperty("set", stats.getSet());
@@ -40,11 +55,15 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     json.addProperty("p99_us", latencyMicros.getValueAtPercentile(99));
     json.addProperty("p999_us", latencyMicros.getValueAtPercentile(99.9));
     json.addProperty("max_us", latencyMicros.getMaxValue());
+    json.addProperty("latency_hdr", encodeHistogram(latencyMicros));
     json.addProperty("server_model", config.serverModel().cliName());
     json.addProperty("client_mode", config.clientMode().cliName());
     json.addProperty("client_thread_kind", config.clientThreadKind().cliName());
     if (config.selectorThreads() > 0) {
       json.addProperty("selector_threads", config.selectorThreads());
+    }
+    if (!config.shards().isEmpty()) {
+      json.addProperty("shards", config.shards().size()); // servers the keys were spread over
     }
     if (config.clientMode() == ClientMode.PER_OP) {
       json.addProperty("close_order", config.closeOrder().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));

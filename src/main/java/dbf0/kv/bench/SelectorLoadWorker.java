@@ -3,6 +3,7 @@ package dbf0.kv.bench;
 import dbf0.base.server.InputBuffer;
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.RateLimitedLog;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Response;
@@ -47,6 +48,7 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     int oldest;
     int inFlight;
     SelectionKey key;
+    FrameHistory history; // null unless --history
 
     Connection(SocketChannel channel) {
       this.channel = channel;
@@ -59,6 +61,8 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   private final int window;
   private final int batchSize;
   private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
+  private HistoryRecorder.Log historyLog;
+  private int firstClient;
 
   SelectorLoadWorker(String name, InetSocketAddress address, int connections, FrameSource frames, V2Load load) {
     super(name);
@@ -69,6 +73,12 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     this.batchSize = load.batchSize();
   }
 
+  /** Records every connection's operations into {@code log}; the connections are clients {@code firstClient}, ... */
+  void recordHistory(HistoryRecorder.Log log, int firstClient) {
+    this.historyLog = log;
+    this.firstClient = firstClient;
+  }
+
   @Override
   public void run() {
     List<Connection> open = new ArrayList<>();
@@ -76,6 +86,9 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
       for (int i = 0; i < connections && !stopped; i++) {
         SocketChannel channel = SocketChannel.open();
         Connection c = new Connection(channel);
+        if (historyLog != null) {
+          c.history = new FrameHistory(historyLog, firstClient + i, window);
+        }
         open.add(c);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         // blocking, with the timeout the other clients use: the server's accept queue paces us
@@ -96,6 +109,11 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
       }
     } finally {
       for (Connection c : open) {
+        if (c.history != null) {
+          for (int i = 0; i < c.inFlight; i++) {
+            c.history.unanswered((c.oldest + i) % window); // sent, never answered: outcome unknown
+          }
+        }
         try {
           c.channel.close();
         } catch (IOException ignored) {
@@ -122,9 +140,13 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
             }
             long sent = c.sentAt[c.oldest];
             byte[] kinds = c.kinds[c.oldest];
+            long now = System.nanoTime();
+            if (c.history != null) {
+              c.history.answered(c.oldest, reply, now);
+            }
             c.oldest = (c.oldest + 1) % window;
             c.inFlight--;
-            errors += FrameSource.account(reply, kinds, sent, System.nanoTime(), stats, latencies);
+            errors += FrameSource.account(reply, kinds, sent, now, stats, latencies);
           }
         } finally {
           c.input.afterReading();
@@ -139,6 +161,11 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
       errors++;
       ERROR_LOG.warn("{}: {}", name, e.toString());
       key.cancel();
+      if (c.history != null) {
+        for (int i = 0; i < c.inFlight; i++) {
+          c.history.unanswered((c.oldest + i) % window); // sent, never answered: outcome unknown
+        }
+      }
       c.inFlight = 0; // nothing more will come on it
     }
   }
@@ -146,10 +173,14 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   /** Fills the connection's window with new frames and writes them in one go. */
   private void refill(Connection c) throws IOException {
     while (c.inFlight < window) {
+      int slot = (c.oldest + c.inFlight) % window;
       FrameSource.Frame frame = frames.next(batchSize, false);
+      if (c.history != null) {
+        c.history.sending(slot, frame.request()); // invoke time before encoding
+      }
       V2Codec.encode(frame.request(), c.output.reserve(V2Codec.encodedSize(frame.request())), limits);
-      c.kinds[(c.oldest + c.inFlight) % window] = frame.kinds();
-      c.sentAt[(c.oldest + c.inFlight) % window] = System.nanoTime();
+      c.kinds[slot] = frame.kinds();
+      c.sentAt[slot] = System.nanoTime();
       c.inFlight++;
     }
     flush(c);

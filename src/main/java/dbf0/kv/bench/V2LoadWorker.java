@@ -1,6 +1,7 @@
 package dbf0.kv.bench;
 
 import dbf0.common.RateLimitedLog;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Response;
@@ -46,6 +47,7 @@ final class V2LoadWorker extends ThreadedLoadWorker {
   private int oldest;
   private int inFlight;
   private boolean barrier;
+  private FrameHistory history; // null unless --history
 
   V2LoadWorker(String name, InetSocketAddress address, FrameSource frames, V2Load load, boolean orderPreserving) {
     super(name);
@@ -56,6 +58,11 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     this.orderPreserving = orderPreserving;
     this.sentAt = new long[window];
     this.kindsAt = new byte[window][];
+  }
+
+  /** Records this connection's operations into {@code log}, as client {@code client}. */
+  void recordHistory(HistoryRecorder.Log log, int client) {
+    history = new FrameHistory(log, client, window);
   }
 
 
@@ -86,6 +93,12 @@ final class V2LoadWorker extends ThreadedLoadWorker {
         errors++;
         ERROR_LOG.warn("{}: {}", name, e.toString());
       }
+    } finally {
+      if (history != null) {
+        for (int i = 0; i < inFlight; i++) {
+          history.unanswered((oldest + i) % window); // sent, never answered: outcome unknown
+        }
+      }
     }
   }
 
@@ -97,9 +110,13 @@ final class V2LoadWorker extends ThreadedLoadWorker {
   }
 
   private void send(OutputStream out, FrameSource.Frame frame) throws IOException {
+    int slot = (oldest + inFlight) % window;
+    if (history != null) {
+      history.sending(slot, frame.request()); // invoke time before encoding
+    }
     V2Codec.writeRequest(out, frame.request(), limits);
-    kindsAt[(oldest + inFlight) % window] = frame.kinds();
-    sentAt[(oldest + inFlight) % window] = System.nanoTime();
+    kindsAt[slot] = frame.kinds();
+    sentAt[slot] = System.nanoTime();
     inFlight++;
   }
 
@@ -108,6 +125,9 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     long now = System.nanoTime();
     long start = sentAt[oldest];
     byte[] kinds = kindsAt[oldest];
+    if (history != null) {
+      history.answered(oldest, result, now);
+    }
     oldest = (oldest + 1) % window;
     inFlight--;
     if (inFlight == 0) {

@@ -8,6 +8,12 @@ import java.io.IOException;
  */
 public class ConnectionClosedException extends IOException {
 
+  /**
+   * An exception saying why the connection is gone.
+   *
+   * @param message what happened
+   * @param cause the failure that closed the connection, or null when the client closed it
+   */
   public ConnectionClosedException(String message, Throwable cause) {
     super(message, cause);
   }

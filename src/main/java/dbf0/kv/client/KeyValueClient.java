@@ -63,6 +63,34 @@ import java.util.function.Function;
  *       wait for could only be read by the thread they are blocking). Use the {@code ...Async}
  *       variants for such work.
  * </ul>
+ *
+ * <p><b>The {@code ...Async} methods</b> pipeline: each returns as soon as its request is written,
+ * without waiting for the reply, so many requests can be on the way at once. They are not free
+ * of blocking: the frame is written on the calling thread under the write lock, so the call
+ * waits behind other writers and, when the server applies backpressure, for socket space. Their
+ * futures have no timeout of their own (use {@link CompletableFuture#get(long, TimeUnit)} or
+ * {@link CompletableFuture#orTimeout}); the failures they complete with are:
+ * <ul>
+ *   <li>{@link ServerErrorException}: the server answered this request with an ERROR reply; the
+ *       connection stays usable.
+ *   <li>{@link ConnectionClosedException}: the connection closed or broke before the reply came
+ *       (the request may or may not have been applied), or was already closed when the call was
+ *       made (then nothing was sent).
+ *   <li>{@link IllegalArgumentException}: the request is over this client's
+ *       {@link ProtocolLimits}; nothing was sent, the connection is untouched.
+ *   <li>{@link java.io.IOException}: the server's reply to this request was malformed;
+ *       {@link IllegalStateException}: the reply was of the wrong kind (a server bug).
+ * </ul>
+ * A failure of the connection fails every future still waiting, on the thread that saw it (the
+ * reader, a writer, or the thread calling {@link #close()}). A future failed by the call itself
+ * (over a limit, client closed) is returned already completed, so callbacks attached to it run at
+ * once on the attaching thread.
+ *
+ * <p>The blocking methods are their {@code ...Async} counterparts followed by a wait of at most
+ * the client's timeout: they throw the same failures unwrapped (the {@link java.io.IOException}s
+ * as such, {@link IllegalArgumentException} and {@link IllegalStateException} as they are), and
+ * an {@link java.io.IOException} when no reply came in time. A request whose wait timed out stays
+ * on the connection: its late reply is read and discarded, and later requests are unaffected.
  */
 public final class KeyValueClient implements AutoCloseable {
 
@@ -108,18 +136,37 @@ public final class KeyValueClient implements AutoCloseable {
     this.reader = Thread.ofVirtual().name("kv-client-reader").start(this::readReplies);
   }
 
-  /** Connects with the default limits and a 10 s timeout for connecting and for each reply. */
+  /**
+   * Connects with the default limits and a 10 s timeout for connecting and for each reply.
+   *
+   * @param address the server's address
+   * @return a connected client; close it when done
+   * @throws IOException if the connection cannot be made within the timeout
+   */
   public static KeyValueClient connect(InetSocketAddress address) throws IOException {
     return connect(address, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));
   }
 
+  /**
+   * Connects to {@code host:port} with the default limits and a 10 s timeout.
+   *
+   * @param host the server's host name or address
+   * @param port the server's port
+   * @return a connected client; close it when done
+   * @throws IOException if the connection cannot be made within the timeout
+   */
   public static KeyValueClient connect(String host, int port) throws IOException {
     return connect(new InetSocketAddress(host, port));
   }
 
   /**
+   * Connects with the given limits and timeout.
+   *
+   * @param address the server's address
    * @param limits the largest keys and values this client will send (the server has its own)
    * @param timeout how long to wait for the connection, and for each reply in the blocking calls
+   * @return a connected client; close it when done
+   * @throws IOException if the connection cannot be made within the timeout
    */
   public static KeyValueClient connect(InetSocketAddress address, ProtocolLimits limits, Duration timeout)
       throws IOException {
@@ -134,22 +181,47 @@ public final class KeyValueClient implements AutoCloseable {
     }
   }
 
-  /** The value stored under {@code key}, or null. */
+  /**
+   * Reads one key, waiting for the reply up to the client's timeout.
+   *
+   * @param key the key
+   * @return the value stored under {@code key}, or null if there is none
+   * @throws IOException if the reply does not come within the timeout, the connection closes
+   *     ({@link ConnectionClosedException}) or the server answers with an error
+   *     ({@link ServerErrorException})
+   */
   public ByteArrayWrapper get(ByteArrayWrapper key) throws IOException {
     return await(getAsync(key));
   }
 
-  /** Stores {@code value} under {@code key}; returns once the server has applied it. */
+  /**
+   * Stores {@code value} under {@code key}; returns once the server has applied it.
+   *
+   * @param key the key
+   * @param value the value
+   * @throws IOException as for {@link #get}; on a timeout or a closed connection the SET may or
+   *     may not have been applied
+   */
   public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
     await(setAsync(key, value));
   }
 
-  /** Removes {@code key}; true if it was there. */
+  /**
+   * Removes {@code key}, waiting for the reply up to the client's timeout.
+   *
+   * @param key the key
+   * @return true if the key was there
+   * @throws IOException as for {@link #get}
+   */
   public boolean delete(ByteArrayWrapper key) throws IOException {
     return await(deleteAsync(key));
   }
 
-  /** A round trip that touches no data. */
+  /**
+   * A round trip that touches no data.
+   *
+   * @throws IOException as for {@link #get}
+   */
   public void ping() throws IOException {
     await(send(new Request.Ping(), r -> null));
   }
@@ -157,11 +229,23 @@ public final class KeyValueClient implements AutoCloseable {
   /**
    * Sends many operations in one frame; the replies come back in the same order (VALUE,
    * NOT_FOUND, OK, or ERROR for an operation that failed).
+   *
+   * @param ops the operations (GET, SET, DELETE), applied in order
+   * @return one reply per operation, in the same order
+   * @throws IOException as for {@link #get}; an ERROR for the whole batch (for example replies
+   *     that would outgrow the frame limit, when nothing is applied) is a {@link ServerErrorException}
    */
   public List<Response> batch(List<Request> ops) throws IOException {
     return await(batchAsync(ops));
   }
 
+  /**
+   * Sends a GET without waiting for its reply (see the class comment for ordering, threads and
+   * failures).
+   *
+   * @param key the key
+   * @return a future completed with the value, or with null if there is none
+   */
   public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
     return send(new Request.Get(key), r -> switch (r) {
       case Response.Value v -> v.value();
@@ -170,6 +254,14 @@ public final class KeyValueClient implements AutoCloseable {
     });
   }
 
+  /**
+   * Sends a SET without waiting for its reply (see the class comment for ordering, threads and
+   * failures). Requests sent by one thread are applied in the order it sent them.
+   *
+   * @param key the key
+   * @param value the value
+   * @return a future completed with null once the server has applied the SET
+   */
   public CompletableFuture<Void> setAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
     return send(new Request.Set(key, value), r -> {
       if (!(r instanceof Response.Ok)) {
@@ -179,6 +271,13 @@ public final class KeyValueClient implements AutoCloseable {
     });
   }
 
+  /**
+   * Sends a DELETE without waiting for its reply (see the class comment for ordering, threads and
+   * failures).
+   *
+   * @param key the key
+   * @return a future completed with true if the key was there and is now removed, false if not
+   */
   public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
     return send(new Request.Delete(key), r -> switch (r) {
       case Response.Ok ok -> true;
@@ -187,6 +286,15 @@ public final class KeyValueClient implements AutoCloseable {
     });
   }
 
+  /**
+   * Sends a BATCH without waiting for its reply (see the class comment for ordering, threads and
+   * failures).
+   *
+   * @param ops the operations (GET, SET, DELETE), applied in order
+   * @return a future completed with one reply per operation, in the same order (an operation
+   *     that failed has an ERROR reply in its place); failed with {@link ServerErrorException}
+   *     when the server refuses the whole batch
+   */
   public CompletableFuture<List<Response>> batchAsync(List<Request> ops) {
     Request.Batch batch = new Request.Batch(ops);
     return send(batch, r -> {

@@ -8,6 +8,11 @@ import java.io.IOException;
  */
 public class ServerErrorException extends IOException {
 
+  /**
+   * An exception carrying the server's message.
+   *
+   * @param message the ERROR reply's message
+   */
   public ServerErrorException(String message) {
     super("server error: " + message);
   }

@@ -15,7 +15,14 @@ public final class V1Client {
 
   private V1Client() {}
 
-  /** Sends a SET. v1 has no reply: returning means the bytes were handed to the kernel. */
+  /**
+   * Sends a SET. v1 has no reply: returning means the bytes were handed to the kernel.
+   *
+   * @param socket a socket connected to a v1 server, not yet used
+   * @param key the key (at most 127 bytes in v1)
+   * @param value the value (at most 127 bytes in v1)
+   * @throws IOException if the socket fails
+   */
   public static void set(Socket socket, ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
     socket.getOutputStream().write(V1Codec.encodeSet(key, value));
   }
@@ -24,6 +31,11 @@ public final class V1Client {
    * Sends a SET and waits until the server closes the connection. A v1 server closes right after
    * applying the one operation of a connection, so the server closes first and the TIME_WAIT
    * state lands on the server's side instead of using up the client's ephemeral ports.
+   *
+   * @param socket a socket connected to a v1 server, not yet used
+   * @param key the key (at most 127 bytes in v1)
+   * @param value the value (at most 127 bytes in v1)
+   * @throws IOException if the socket fails, or the server sends anything before closing
    */
   public static void setAndAwaitClose(Socket socket, ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
     set(socket, key, value);
@@ -36,6 +48,11 @@ public final class V1Client {
   /**
    * Sends a GET and reads its answer: the value, or null when the key is not found. The caller
    * closes right after, as the seed's client did, so the client usually closes first.
+   *
+   * @param socket a socket connected to a v1 server, not yet used
+   * @param key the key (at most 127 bytes in v1)
+   * @return the value, or null when the key is not found
+   * @throws IOException if the socket fails or the answer is malformed
    */
   public static ByteArrayWrapper get(Socket socket, ByteArrayWrapper key) throws IOException {
     socket.getOutputStream().write(V1Codec.encodeGet(key));
@@ -45,6 +62,11 @@ public final class V1Client {
   /**
    * A GET that then waits for the server's close, for the same reason as
    * {@link #setAndAwaitClose}: the TIME_WAIT lands on the server, not on the client's ports.
+   *
+   * @param socket a socket connected to a v1 server, not yet used
+   * @param key the key (at most 127 bytes in v1)
+   * @return the value, or null when the key is not found
+   * @throws IOException if the socket fails, the answer is malformed, or more bytes follow it
    */
   public static ByteArrayWrapper getAndAwaitClose(Socket socket, ByteArrayWrapper key) throws IOException {
     socket.getOutputStream().write(V1Codec.encodeGet(key));

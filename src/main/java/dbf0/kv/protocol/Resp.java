@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * RESP2, the Redis serialization protocol, as far as a server needs it: parsing the commands
- * clients send, and encoding the five reply types. Pure functions over buffers, no sockets.
+ * RESP, the Redis serialization protocol, as far as a server needs it: parsing the commands
+ * clients send (the same in RESP2 and RESP3), and encoding the five RESP2 reply types and the
+ * RESP3 ones dbf0's commands use (null, map, verbatim string). Pure functions over buffers, no
+ * sockets.
  *
  * <pre>
  *  command (what redis-cli and redis-benchmark send): an array of bulk strings
@@ -16,6 +18,7 @@ import java.util.List;
  *     PING\r\n
  *  replies:  +OK\r\n (simple string)   -ERR message\r\n (error)   :42\r\n (integer)
  *            $5\r\n hello\r\n (bulk string)   $-1\r\n (null)   *2\r\n ... (array)
+ *  RESP3 adds: _\r\n (the one null)   %1\r\n key value (map)   =7\r\n txt:abc\r\n (verbatim)
  * </pre>
  *
  * Every length a client sends is checked before anything is allocated for it: a bulk string
@@ -295,6 +298,33 @@ public final class Resp {
 
   public static byte[] arrayHeader(int count) {
     return ("*" + count + "\r\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  // RESP3 replies, for connections that switched with HELLO 3 --------------------------------
+
+  /** RESP3's one null, where RESP2 has a null bulk string and a null array. */
+  public static final byte[] NULL3 = "_\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  /** A RESP3 map of {@code pairs} key/value pairs; the 2 * pairs elements follow, key first. */
+  public static byte[] mapHeader(int pairs) {
+    return ("%" + pairs + "\r\n").getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /**
+   * Writes a RESP3 verbatim string: like a bulk string, with a three-letter format ("txt" or
+   * "mkd") and a colon before the text, all counted in the length.
+   */
+  public static void putVerbatim(ByteBuffer out, String format, byte[] text) {
+    if (format.length() != 3) {
+      throw new IllegalArgumentException("a verbatim string's format has three characters: " + format);
+    }
+    out.put((byte) '=').put(Integer.toString(text.length + 4).getBytes(StandardCharsets.US_ASCII)).put(CRLF);
+    out.put(format.getBytes(StandardCharsets.US_ASCII)).put((byte) ':').put(text).put(CRLF);
+  }
+
+  /** Bytes {@link #putVerbatim} will write. */
+  public static int verbatimSize(byte[] text) {
+    return 1 + digits(text.length + 4) + 2 + 4 + text.length + 2;
   }
 
   private static int digits(int n) {

@@ -2,8 +2,10 @@ package dbf0.kv.race;
 
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.MapOption;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -70,6 +72,20 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
   @Option(names = "--seed", description = "random seed (default: a new one each run)")
   Long seed;
 
+  @Option(names = "--history", paramLabel = "FILE",
+      description = "record the checkers' GETs and SETs and the writers' SETs to FILE (dbf0 JSON Lines), "
+          + "for `dbf0 check FILE`, which finds the HashMap's violation (docs/correctness.md)")
+  Path history;
+
+  @Option(names = "--history-limit", defaultValue = "1000000", paramLabel = "N",
+      description = "--history: record at most N operations; the run goes on (default: ${DEFAULT-VALUE})")
+  long historyLimit;
+
+  /** What the history shows, in one sentence; printed with every --history run. */
+  static final String DEFINITION = "A history is linearizable when every operation appears to take effect at one "
+      + "instant between its call and its return; a GET that misses a key a previous GET found, with no delete "
+      + "between, cannot be placed so.";
+
   public static void main(String[] args) {
     Cli.runAndExit(new CreateHashMapRaceCondition(), args);
   }
@@ -79,6 +95,7 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
     String mapType = map.validated(spec);
     Cli.require(spec, serverThreads >= 1 && checkers >= 1 && writers >= 0,
         "--server-threads and --checkers must be at least 1, --writers at least 0");
+    Cli.require(spec, historyLimit >= 0, "--history-limit must not be negative, got " + historyLimit);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter progress = json ? spec.commandLine().getErr() : out;
     progress.printf("Race demo: map '%s'%s, %d server threads, %d checkers, %d writers, %.1f s%n", mapType,
@@ -91,10 +108,24 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
           progress.println(line);
           progress.flush();
         })
-        .seed(seed == null ? System.nanoTime() : seed).giveUpAfter(giveUpAfter)
-        .build();
-    RaceReport report = RaceExperiment.run(config);
+        .seed(seed == null ? System.nanoTime() : seed).giveUpAfter(giveUpAfter);
+    HistoryRecorder recorder = history == null ? null : HistoryRecorder.open(history, historyLimit);
+    RaceReport report;
+    HistoryRecorder.Summary recorded = null;
+    try {
+      report = RaceExperiment.run(config.history(recorder).build());
+    } finally {
+      if (recorder != null) {
+        recorded = recorder.finish();
+      }
+    }
     progress.print(report.toText());
+    if (recorded != null) {
+      progress.printf("History: %,d operations written to %s%s.%n", recorded.operations(), history,
+          recorded.truncated() ? " (--history-limit reached: the run went on unrecorded)" : "");
+      progress.println(DEFINITION);
+      progress.println("Check it: dbf0 check " + history);
+    }
     progress.flush();
     if (json) {
       out.println(report.toJson());

@@ -2,6 +2,7 @@ package dbf0.kv.race;
 
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.client.V1Client;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -86,9 +87,15 @@ final class RaceChecker extends BaseConnector {
   private final Random random;
   private final ByteArrayWrapper[] keys = new ByteArrayWrapper[KEYS];
   private final ByteArrayWrapper[] values = new ByteArrayWrapper[KEYS];
+  private final HistoryRecorder.Log history;
+  private final int client;
 
-  RaceChecker(InetSocketAddress server, String name, Shared shared, double setFraction, Random random) {
+  /** {@code history}: where this checker's operations are recorded, as client {@code client}; null for nowhere. */
+  RaceChecker(InetSocketAddress server, String name, Shared shared, double setFraction, Random random,
+      HistoryRecorder.Log history, int client) {
     super(server, name);
+    this.history = history;
+    this.client = client;
     this.shared = shared;
     this.setFraction = setFraction;
     this.random = random;
@@ -110,12 +117,38 @@ final class RaceChecker extends BaseConnector {
     if (state == UNSET || (state == CONFIRMED && random.nextDouble() < setFraction)) {
       // The server closes a v1 connection after its one operation: waiting for that close puts
       // the TIME_WAIT on the server's side and keeps the checker fast.
-      V1Client.setAndAwaitClose(socket, keys[k], values[k]);
+      long invoke = System.nanoTime();
+      boolean recorded = history != null && history.admit();
+      Long closed = null;
+      try {
+        V1Client.setAndAwaitClose(socket, keys[k], values[k]);
+        closed = System.nanoTime();
+      } finally {
+        if (recorded) {
+          // A v1 SET has no reply, and the server's close does not prove the put happened (the
+          // server closes the same way when the put throws): pending, with the close for display.
+          history.pending(client, HistoryRecorder.Op.SET, keys[k].getArray(), values[k].getArray(), invoke, closed);
+        }
+      }
       shared.sets.increment();
       shared.states.compareAndSet(k, UNSET, SENT);
       return;
     }
-    ByteArrayWrapper value = V1Client.getAndAwaitClose(socket, keys[k]);
+    long invoke = System.nanoTime();
+    boolean recorded = history != null && history.admit();
+    ByteArrayWrapper value;
+    try {
+      value = V1Client.getAndAwaitClose(socket, keys[k]);
+    } catch (IOException | RuntimeException e) {
+      if (recorded) {
+        history.pending(client, HistoryRecorder.Op.GET, keys[k].getArray(), null, invoke, null);
+      }
+      throw e;
+    }
+    if (recorded) {
+      history.completed(client, HistoryRecorder.Op.GET, keys[k].getArray(), value == null ? null : value.getArray(),
+          value != null, invoke, System.nanoTime());
+    }
     shared.gets.increment();
     if (value != null) {
       if (!value.equals(values[k])) {

@@ -3,6 +3,7 @@ package dbf0.kv.race;
 import dbf0.base.client.BaseClient;
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.client.V1Client;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.storage.MapBackends;
@@ -31,6 +32,8 @@ public final class RaceExperiment {
    *     miss, the load stays on until the first miss, but never past this time since the start.
    *     A value no longer than {@code duration} turns the extension off. Thread-safe maps always
    *     run for {@code duration}.
+   * @param history records every checker and writer operation; null for none. The caller
+   *     finishes it after {@link #run} returns.
    */
   public record Config(
       String mapType,
@@ -43,7 +46,8 @@ public final class RaceExperiment {
       Duration progressInterval,
       Consumer<String> progress,
       long seed,
-      Duration giveUpAfter) {
+      Duration giveUpAfter,
+      HistoryRecorder history) {
 
     /** The demo's default cap on the wait for a first miss on a thread-unsafe map. */
     public static final Duration DEFAULT_GIVE_UP_AFTER = Duration.ofSeconds(120);
@@ -70,6 +74,7 @@ public final class RaceExperiment {
       private Consumer<String> progress;
       private long seed = System.nanoTime();
       private Duration giveUpAfter = DEFAULT_GIVE_UP_AFTER;
+      private HistoryRecorder history;
 
       private Builder(String mapType, Duration duration) {
         this.mapType = mapType;
@@ -118,9 +123,14 @@ public final class RaceExperiment {
         return this;
       }
 
+      public Builder history(HistoryRecorder recorder) {
+        history = recorder;
+        return this;
+      }
+
       public Config build() {
         return new Config(mapType, serverThreads, checkers, writers, duration, checkerSetFraction, stopAtFirstMiss,
-            progressInterval, progress, seed, giveUpAfter);
+            progressInterval, progress, seed, giveUpAfter, history);
       }
     }
 
@@ -164,12 +174,15 @@ public final class RaceExperiment {
     LongAdder writerSets = new LongAdder();
     Random seeds = new Random(config.seed());
     List<BaseConnector> connectors = new ArrayList<>();
+    HistoryRecorder history = config.history();
+    // History client ids: checkers 0..checkers-1, then the writers.
     for (int i = 0; i < config.checkers(); i++) {
       connectors.add(new RaceChecker(address, "checker-" + i, shared, config.checkerSetFraction(),
-          new Random(seeds.nextLong())));
+          new Random(seeds.nextLong()), history == null ? null : history.log(), i));
     }
     for (int i = 0; i < config.writers(); i++) {
-      connectors.add(new RaceWriter(address, "writer-" + i, writerSets, new Random(seeds.nextLong())));
+      connectors.add(new RaceWriter(address, "writer-" + i, writerSets, new Random(seeds.nextLong()),
+          history == null ? null : history.log(), config.checkers() + i));
     }
     BaseClient<BaseConnector> client = new BaseClient<>(connectors);
     client.start();

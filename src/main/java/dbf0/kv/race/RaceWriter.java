@@ -2,6 +2,7 @@ package dbf0.kv.race;
 
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.client.V1Client;
 import dbf0.kv.workload.RandomKeyValueSource;
 import java.io.IOException;
@@ -26,17 +27,36 @@ final class RaceWriter extends BaseConnector {
 
   private final RandomKeyValueSource source;
   private final LongAdder sets;
+  private final HistoryRecorder.Log history;
+  private final int client;
 
-  RaceWriter(InetSocketAddress server, String name, LongAdder sets, Random random) {
+  /** {@code history}: where this writer's SETs are recorded, as client {@code client}; null for nowhere. */
+  RaceWriter(InetSocketAddress server, String name, LongAdder sets, Random random, HistoryRecorder.Log history,
+      int client) {
     super(server, name);
     this.source = new RandomKeyValueSource(KEY_LENGTH, VALUE_LENGTH, random);
     this.sets = sets;
+    this.history = history;
+    this.client = client;
   }
 
   @Override
   protected void processConnection(Socket socket) throws IOException {
     ByteArrayWrapper key = source.nextKey();
-    V1Client.setAndAwaitClose(socket, key, source.valueFor(key));
+    ByteArrayWrapper value = source.valueFor(key);
+    long invoke = System.nanoTime();
+    boolean recorded = history != null && history.admit();
+    Long closed = null;
+    try {
+      V1Client.setAndAwaitClose(socket, key, value);
+      closed = System.nanoTime();
+    } finally {
+      if (recorded) {
+        // Pending even after the server's close: v1 has no reply, and the server closes the
+        // same way when the put throws (see RaceChecker). The close time is for display only.
+        history.pending(client, HistoryRecorder.Op.SET, key.copy().getArray(), value.copy().getArray(), invoke, closed);
+      }
+    }
     sets.increment();
   }
 }

@@ -7,6 +7,7 @@ import dbf0.base.server.SessionRunner;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.wal.DurableStore;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -34,28 +35,57 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class KeyValueServer implements Closeable {
 
-  private final Store store;
+  private final Store base;
   private final ServerOptions options;
+  /** The store sessions use: {@link #base}, or the durable store over it once started with a data dir. */
+  private volatile Store store;
+  private DurableStore durable;
+  private boolean ownsDurable;
   private ServerContext context;
   private BaseServer blocking;
   private EventLoopServer eventLoop;
 
-  /** The seed's server: a pool of {@code nThreads}, one v1 operation per connection. */
+  /**
+   * The seed's server: a pool of {@code nThreads}, one v1 operation per connection.
+   *
+   * @param bindAddress where to listen (port 0: any free port)
+   * @param nThreads the pool's threads
+   * @param map the data, shared by all connections
+   */
   public KeyValueServer(InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
   }
 
-  /** A server over {@code map}, each call on the store being one call on the map. */
+  /**
+   * A server over {@code map}, each call on the store being one call on the map.
+   *
+   * @param options the model, address, threads and limits
+   * @param map the data; it must be thread-safe unless the point is to watch it break
+   */
   public KeyValueServer(ServerOptions options, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this(options, new MapStore(map));
   }
 
-  /** A server over {@code store}: sessions reach the data only through it. */
+  /**
+   * A server over {@code store}: sessions reach the data only through it.
+   *
+   * @param options the model, address, threads and limits
+   * @param store the data
+   */
   public KeyValueServer(ServerOptions options, Store store) {
     this.options = Objects.requireNonNull(options, "options");
-    this.store = Objects.requireNonNull(store, "store");
+    this.base = Objects.requireNonNull(store, "store");
+    this.store = base;
+    if (store instanceof DurableStore given) {
+      durable = given; // INFO and BGREWRITEAOF see it; its owner closes it
+    }
   }
 
+  /**
+   * The options this server was made with.
+   *
+   * @return the options given to the constructor
+   */
   public ServerOptions getOptions() {
     return options;
   }
@@ -64,11 +94,38 @@ public final class KeyValueServer implements Closeable {
     return new ProtocolSession(context);
   }
 
+  /**
+   * Binds the address and starts accepting connections with the chosen server model; returns once
+   * the server is listening.
+   *
+   * @throws IOException if the address cannot be bound (the message names it)
+   * @throws IllegalStateException if the server was already started
+   */
   public synchronized void start() throws IOException {
     if (blocking != null || eventLoop != null) {
       throw new IllegalStateException("already started");
     }
-    context = new ServerContext(store, options);
+    if (options.durability() != null) {
+      if (durable != null) {
+        throw new IllegalStateException("a DurableStore was given and the options ask for another");
+      }
+      ownsDurable = true;
+      // Replays the log into the map before the first connection is accepted.
+      durable = DurableStore.open(base, options.durability());
+      store = durable;
+    }
+    try {
+      listen();
+    } catch (IOException | RuntimeException e) {
+      if (durable != null && ownsDurable) {
+        durable.close(); // a server that never listened must not keep the data dir locked
+      }
+      throw e;
+    }
+  }
+
+  private void listen() throws IOException {
+    context = new ServerContext(store, options, durable);
     switch (options.model()) {
       case POOL, VIRTUAL -> {
         BaseServer server = new BaseServer("kv-" + options.model().cliName(), options.bindAddress(), options.threads()) {
@@ -95,22 +152,49 @@ public final class KeyValueServer implements Closeable {
     context.bound(getLocalAddress().getPort(), this::getOpenConnections);
   }
 
-  /** The bound address; with port 0 this tells which port was chosen. */
+  /**
+   * The write-ahead log's store when the options have a data dir and the server has started,
+   * else null: its {@link DurableStore#recovery()} says what start-up replayed.
+   *
+   * @return the durable store, or null without a data dir
+   */
+  public DurableStore durableStore() {
+    return durable;
+  }
+
+  /**
+   * The bound address; with port 0 this tells which port was chosen.
+   *
+   * @return the address the server listens on
+   * @throws IllegalStateException if the server was not started
+   */
   public InetSocketAddress getLocalAddress() {
     return blocking != null ? blocking.getLocalAddress() : running().getLocalAddress();
   }
 
-  /** Connections whose processing finished, successfully or not. */
+  /**
+   * Connections whose processing finished, successfully or not.
+   *
+   * @return the count since {@link #start()}
+   */
   public long getConnectionsHandled() {
     return blocking != null ? blocking.getConnectionsHandled() : running().getConnectionsHandled();
   }
 
-  /** Connections dropped because of an error, a timeout or the connection limit (each logged once). */
+  /**
+   * Connections dropped because of an error, a timeout or the connection limit (each logged once).
+   *
+   * @return the count since {@link #start()}
+   */
   public long getConnectionsFailed() {
     return blocking != null ? blocking.getConnectionsFailed() : running().getConnectionsFailed();
   }
 
-  /** Connections open right now. */
+  /**
+   * Connections open right now.
+   *
+   * @return the count of accepted connections not yet closed
+   */
   public int getOpenConnections() {
     return blocking != null ? blocking.getOpenConnections() : running().getOpenConnections();
   }
@@ -125,12 +209,18 @@ public final class KeyValueServer implements Closeable {
   /**
    * Completes with the cause if the server fails as a whole (an event loop or the accept thread
    * died) and has shut itself down; a failing connection never completes it.
+   *
+   * @return a future that completes only on such a failure, with its cause
    */
   public CompletableFuture<Throwable> failure() {
     return blocking != null ? blocking.failure() : running().failure();
   }
 
-  /** The number of keys in the store (racy for a HashMap, like everything else about it). */
+  /**
+   * The number of keys in the store (racy for a HashMap, like everything else about it).
+   *
+   * @return {@link Store#size()}
+   */
   public int size() {
     return store.size();
   }
@@ -142,6 +232,9 @@ public final class KeyValueServer implements Closeable {
     }
     if (eventLoop != null) {
       eventLoop.close();
+    }
+    if (durable != null && ownsDurable) {
+      durable.close(); // after the connections: their last writes are queued before the log closes
     }
   }
 }

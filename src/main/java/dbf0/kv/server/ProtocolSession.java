@@ -20,7 +20,7 @@ import java.util.Map;
  *   first byte             protocol
  *   's' 0x73, 'g' 0x67     v1, the seed protocol ({@link V1Session})
  *   0xDB                   v2, persistent and pipelined ({@link V2Session}); 0xDB is not ASCII
- *   '*', 'A'..'Z'          RESP2, Redis's protocol ({@link RespSession}): an array, or an inline command
+ *   '*', 'A'..'Z'          RESP, Redis's protocol ({@link RespSession}): an array, or an inline command
  *   anything else          an error: logged once, connection closed
  * </pre>
  *

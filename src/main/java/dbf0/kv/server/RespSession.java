@@ -6,15 +6,18 @@ import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.Resp;
+import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.server.resp.RespCommands;
+import dbf0.kv.server.resp.RespConnection;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Redis protocol (RESP2) on the server, so that redis-cli, redis-benchmark and Redis client
- * libraries can drive dbf0. Keys and values are the same byte arrays v1 and v2 use: a key set
+ * The Redis protocol on the server, so that redis-cli, redis-benchmark and Redis client
+ * libraries can drive dbf0. A connection speaks RESP2 until HELLO 3 switches it to RESP3; the
+ * protocol and the rest of what a connection remembers are in its {@link RespConnection}. Keys and values are the same byte arrays v1 and v2 use: a key set
  * over RESP is visible over v2 and the other way round.
  *
  * <p>Only what a key/value store of byte strings can honestly do is implemented. SET with
@@ -36,6 +39,7 @@ final class RespSession implements ByteSession {
 
   private final ServerContext context;
   private final Resp.Parser parser;
+  private final RespConnection connection;
   private boolean firstCommand = true;
   private int needed;
 
@@ -45,6 +49,7 @@ final class RespSession implements ByteSession {
     // One command, like one v2 frame, holds at most maxFrameBytes: its arguments stay in memory
     // until it is complete, and its reply is built whole.
     this.parser = new Resp.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
+    this.connection = new RespConnection(context.nextClientId());
   }
 
   @Override
@@ -88,7 +93,16 @@ final class RespSession implements ByteSession {
       }
       firstCommand = false;
       context.commandsProcessed.increment();
-      if (COMMANDS.execute(args, context, out)) {
+      boolean quit;
+      try {
+        quit = COMMANDS.execute(args, connection, context, out);
+      } catch (StorageFailureException e) {
+        // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF
+        // cannot be written; reads go on. An MSET may have kept some pairs.
+        out.put(Resp.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
+        quit = false;
+      }
+      if (quit) {
         return Next.CLOSE_AFTER_WRITE;
       }
     }

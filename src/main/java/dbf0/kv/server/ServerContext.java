@@ -3,6 +3,8 @@ package dbf0.kv.server;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
+import java.util.concurrent.atomic.AtomicLong;
+import dbf0.kv.storage.wal.DurableStore;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -15,16 +17,29 @@ final class ServerContext implements RespContext {
   final Store store;
   final ProtocolLimits limits;
   final ServerOptions options;
+  /** The store again when it keeps a write-ahead log (INFO persistence, BGREWRITEAOF), else null. */
+  final DurableStore durable;
   final long startNanos = System.nanoTime();
   final LongAdder commandsProcessed = new LongAdder();
   final LongAdder connectionsReceived = new LongAdder();
+  private final AtomicLong clientIds = new AtomicLong();
   private volatile IntSupplier openConnections = () -> 0;
   private volatile int port;
 
   ServerContext(Store store, ServerOptions options) {
+    this(store, options, null);
+  }
+
+  ServerContext(Store store, ServerOptions options, DurableStore durable) {
     this.store = store;
+    this.durable = durable;
     this.options = options;
     this.limits = options.limits();
+  }
+
+  /** A RESP connection's id (CLIENT ID, HELLO): 1, 2, 3, ... in the order sessions start, as in Redis. */
+  long nextClientId() {
+    return clientIds.incrementAndGet();
   }
 
   void bound(int boundPort, IntSupplier open) {
@@ -80,5 +95,10 @@ final class ServerContext implements RespContext {
   @Override
   public long totalCommandsProcessed() {
     return commandsProcessed.sum();
+  }
+
+  @Override
+  public DurableStore durable() {
+    return durable;
   }
 }

@@ -18,12 +18,22 @@ public enum ServerModel {
   /** {@code threads} selector event loops; no connection ever blocks another. */
   NIO;
 
-  /** The name used on command lines: pool, virtual, nio. */
+  /**
+   * The name used on command lines: pool, virtual, nio.
+   *
+   * @return the lower-case name
+   */
   public String cliName() {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** Parses pool, virtual or nio (any case). */
+  /**
+   * Parses pool, virtual or nio (any case).
+   *
+   * @param text a model's name
+   * @return the model
+   * @throws IllegalArgumentException naming the choices, if there is no such model
+   */
   public static ServerModel parse(String text) {
     try {
       return valueOf(text.trim().toUpperCase(Locale.ROOT));

@@ -3,6 +3,7 @@ package dbf0.kv.server;
 import dbf0.base.server.BaseServer;
 import dbf0.kv.protocol.ProtocolLimits;
 import java.net.InetSocketAddress;
+import dbf0.kv.storage.wal.WalOptions;
 import java.time.Duration;
 
 /**
@@ -19,6 +20,8 @@ import java.time.Duration;
  * @param inlineCommands whether RESP inline commands (a line of words, as typed into telnet)
  *     are accepted; arrays, which every Redis tool sends, always are. Lines that look like HTTP
  *     close the connection either way (see {@link RespSession})
+ * @param durability where and how to keep a write-ahead log of every write, or null for none
+ *     (the default: the data lives only in memory). See {@link dbf0.kv.storage.wal.DurableStore}
  */
 public record ServerOptions(
     InetSocketAddress bindAddress,
@@ -28,7 +31,8 @@ public record ServerOptions(
     Duration idleTimeout,
     ProtocolLimits limits,
     int backlog,
-    boolean inlineCommands) {
+    boolean inlineCommands,
+    WalOptions durability) {
 
   /** The cap on the default connection limit, whatever the file descriptor limit allows. */
   public static final int MAX_DEFAULT_CONNECTIONS = 10_000;
@@ -40,11 +44,19 @@ public record ServerOptions(
    * descriptors the process may open is no limit: accept fails with "Too many open files" first.
    */
   public static final int DEFAULT_MAX_CONNECTIONS = defaultMaxConnections(maxFileDescriptors());
+  /** The default idle timeout, the same for every server model. */
   public static final Duration DEFAULT_IDLE_TIMEOUT = BaseServer.DEFAULT_IDLE_TIMEOUT;
+  /** The default accept backlog: deep enough for bursts of short v1 connections. */
   public static final int DEFAULT_BACKLOG = 1024;
   /** The seed's ServerSocket backlog, which its write-heavy runs overflow. */
   public static final int SEED_BACKLOG = 50;
 
+  /**
+   * Checks the options.
+   *
+   * @throws IllegalArgumentException if threads, maxConnections or backlog is below 1, or the
+   *    idle timeout is not positive
+   */
   public ServerOptions {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, got " + threads);
@@ -76,41 +88,104 @@ public record ServerOptions(
     return (int) Math.max(1, Math.min(MAX_DEFAULT_CONNECTIONS, maxFds - FD_HEADROOM));
   }
 
-  /** The seed's set-up: a pool of {@code threads} on loopback, any free port. */
+  /**
+   * The seed's set-up: a pool of {@code threads} on loopback, any free port.
+   *
+   * @return the default options
+   */
   public static ServerOptions defaults() {
     return new ServerOptions(new InetSocketAddress("127.0.0.1", 0), ServerModel.POOL, 4, DEFAULT_MAX_CONNECTIONS,
-        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG, true);
+        DEFAULT_IDLE_TIMEOUT, ProtocolLimits.DEFAULTS, DEFAULT_BACKLOG, true, null);
   }
 
+  /**
+   * These options with another bind address.
+   *
+   * @param address where to listen (port 0: any free port)
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withBindAddress(InetSocketAddress address) {
-    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(address, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
+  /**
+   * These options with another server model.
+   *
+   * @param m the server model
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withModel(ServerModel m) {
-    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, m, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
+  /**
+   * These options with another thread count.
+   *
+   * @param n pool threads or event loops, at least 1
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withThreads(int n) {
-    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, n, maxConnections, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
+  /**
+   * These options with another connection limit.
+   *
+   * @param n the most connections open at once, at least 1
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withMaxConnections(int n) {
-    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, n, idleTimeout, limits, backlog, inlineCommands, durability);
   }
 
+  /**
+   * These options with other protocol limits.
+   *
+   * @param l the protocol limits
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withLimits(ProtocolLimits l) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, l, backlog, inlineCommands, durability);
   }
 
+  /**
+   * These options with another accept backlog.
+   *
+   * @param n the accept backlog, at least 1
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withBacklog(int n) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, n, inlineCommands, durability);
   }
 
+  /**
+   * These options with another idle timeout.
+   *
+   * @param d the idle timeout, positive
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withIdleTimeout(Duration d) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog, inlineCommands);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, d, limits, backlog, inlineCommands, durability);
   }
 
+  /**
+   * These options with inline commands on or off.
+   *
+   * @param on whether RESP inline commands are accepted
+   * @return a copy of these options with that one changed
+   */
   public ServerOptions withInlineCommands(boolean on) {
-    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, on);
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, on, durability);
+  }
+
+  /**
+   * With a write-ahead log under the map.
+   *
+   * @param wal the log's directory and fsync policy; null for none (nothing kept on disk)
+   * @return a copy of these options with that one changed
+   */
+  public ServerOptions withDurability(WalOptions wal) {
+    return new ServerOptions(bindAddress, model, threads, maxConnections, idleTimeout, limits, backlog, inlineCommands,
+        wal);
   }
 }

@@ -37,7 +37,12 @@ final class V1Session implements ByteSession {
     }
     done = true;
     if (request.op() == V1Codec.SET) {
-      store.put(request.key(), request.value());
+      try {
+        store.put(request.key(), request.value());
+      } catch (dbf0.kv.storage.StorageFailureException e) {
+        // v1 SET has no reply, so there is nobody to tell: close and log, as for any failure.
+        throw new java.io.IOException("v1 SET not stored: " + e.getMessage(), e);
+      }
     } else {
       out.put(V1Codec.encodeGetResponse(store.get(request.key())));
     }

@@ -53,26 +53,83 @@ final class V2Session implements ByteSession {
         preambleSeen = true;
       }
       while (true) {
-        if (out.aboveHighWater()) {
-          return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
+        if (out.aboveHighWater() || pending.size() >= MAX_PENDING_WRITES) {
+          settle(out);
+          if (out.aboveHighWater()) {
+            return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
+          }
         }
         DecodeResult<Request> result = V2Codec.decodeRequest(in, limits);
         switch (result) {
           case DecodeResult.Incomplete<Request> incomplete -> {
+            settle(out);
             needed = incomplete.neededBytes();
             return Next.READ_MORE;
           }
-          case DecodeResult.Frame<Request> frame -> reply(out, apply(frame.value()));
-          case DecodeResult.Invalid<Request> invalid -> reply(out, new Response.Error(invalid.message()));
+          case DecodeResult.Frame<Request> frame -> {
+            switch (frame.value()) {
+              case Request.Set set -> pending.add(new PendingWrite(store.putAsync(set.key(), set.value()), false));
+              case Request.Delete delete -> pending.add(new PendingWrite(store.deleteAsync(delete.key()), true));
+              default -> {
+                settle(out); // a GET sees this connection's earlier writes
+                reply(out, apply(frame.value()));
+              }
+            }
+          }
+          case DecodeResult.Invalid<Request> invalid -> {
+            settle(out);
+            reply(out, new Response.Error(invalid.message()));
+          }
         }
       }
     } catch (ProtocolException fatal) {
+      settle(out);
       reply(out, new Response.Error(fatal.getMessage()));
       throw fatal;
     }
   }
 
+  /**
+   * A SET or DELETE submitted to the store and not yet answered. Consecutive writes in one read
+   * (a pipelining client's) are all submitted before the session waits for any, so a store with
+   * a write-ahead log commits them with one fsync instead of one each; the replies still go out
+   * in request order, and anything else (a GET, a PING, a batch, an error) first waits for the
+   * writes before it. At most {@value #MAX_PENDING_WRITES} wait at once.
+   */
+  private record PendingWrite(java.util.concurrent.CompletableFuture<Boolean> done, boolean isDelete) {}
+
+  static final int MAX_PENDING_WRITES = 1024;
+
+  private final List<PendingWrite> pending = new ArrayList<>();
+
+  /** Waits for the pending writes, in order, and appends their replies. */
+  private void settle(OutputBuffer out) {
+    for (PendingWrite write : pending) {
+      Response response;
+      try {
+        boolean found = write.done().join();
+        response = write.isDelete() && !found ? NOT_FOUND : OK;
+      } catch (java.util.concurrent.CompletionException e) {
+        response = new Response.Error("not stored: " + e.getCause().getMessage());
+      }
+      reply(out, response);
+    }
+    pending.clear();
+  }
+
+  /**
+   * Runs one request; a write the store could not make durable (a disk failure under a
+   * write-ahead log) is answered ERROR, and the connection goes on: reads still work.
+   */
   private Response apply(Request request) {
+    try {
+      return run(request);
+    } catch (dbf0.kv.storage.StorageFailureException e) {
+      return new Response.Error("not stored: " + e.getMessage());
+    }
+  }
+
+  private Response run(Request request) {
     return switch (request) {
       case Request.Get get -> {
         ByteArrayWrapper value = store.get(get.key());

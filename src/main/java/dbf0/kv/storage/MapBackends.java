@@ -48,7 +48,11 @@ public final class MapBackends {
   /** {@code striped:N}: the one parameterised name. */
   private static final String STRIPED_PREFIX = "striped:";
 
-  /** The registered short names, in a stable order ({@code striped:N} is {@code striped} with N stripes). */
+  /**
+   * The registered short names, in a stable order ({@code striped:N} is {@code striped} with N stripes).
+   *
+   * @return the names, unmodifiable
+   */
   public static java.util.Set<String> names() {
     return Collections.unmodifiableSet(NAMED.keySet());
   }
@@ -58,6 +62,9 @@ public final class MapBackends {
    * name but {@code hashmap}, and a class name only when the class is a
    * {@link java.util.concurrent.ConcurrentMap} or {@link Hashtable}. Anything else (a
    * {@code java.util.TreeMap}, a class of your own) answers false, because nothing here knows.
+   *
+   * @param name a registered name or a class name
+   * @return true if the backend is known to be thread-safe
    */
   public static boolean isThreadSafe(String name) {
     if (NAMED.containsKey(name)) {
@@ -82,6 +89,9 @@ public final class MapBackends {
   /**
    * A new, empty map for a short name or a class name.
    *
+   * @param name a name from {@link #names()}, or the class name of a {@link Map} with a public
+   *     no-argument constructor
+   * @return a new, empty map
    * @throws IllegalArgumentException naming the accepted values, when {@code name} is neither
    */
   public static Map<ByteArrayWrapper, ByteArrayWrapper> create(String name) {
@@ -95,7 +105,12 @@ public final class MapBackends {
     return instantiate(name);
   }
 
-  /** Fails fast with the same message as {@link #create} without keeping the map. */
+  /**
+   * Fails fast with the same message as {@link #create} without keeping the map.
+   *
+   * @param name as for {@link #create}
+   * @throws IllegalArgumentException as {@link #create} does
+   */
   public static void validate(String name) {
     create(name);
   }

@@ -13,6 +13,11 @@ public final class MapStore implements Store {
 
   private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
 
+  /**
+   * A store whose every call goes to {@code map}.
+   *
+   * @param map the map, not null; kept, not copied
+   */
   public MapStore(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this.map = Objects.requireNonNull(map, "map");
   }

@@ -1,6 +1,7 @@
 package dbf0.kv.storage;
 
 import dbf0.common.ByteArrayWrapper;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
@@ -18,21 +19,78 @@ import java.util.function.BiConsumer;
  */
 public interface Store {
 
-  /** The value stored under {@code key}, or null. */
+  /**
+   * The value stored under {@code key}, or null.
+   *
+   * @param key the key
+   * @return the value, or null if there is none
+   */
   ByteArrayWrapper get(ByteArrayWrapper key);
 
-  /** Stores {@code value} under {@code key}, replacing any earlier value. */
+  /**
+   * Stores {@code value} under {@code key}, replacing any earlier value.
+   *
+   * @param key the key
+   * @param value the value
+   */
   void put(ByteArrayWrapper key, ByteArrayWrapper value);
 
-  /** Removes {@code key}; true if it was there. */
+  /**
+   * Removes {@code key}; true if it was there.
+   *
+   * @param key the key
+   * @return true if the key had a value
+   */
   boolean delete(ByteArrayWrapper key);
 
-  /** True if {@code key} has a value. */
+  /**
+   * Starts a put and returns at once; the future completes (true) when the put is done as the
+   * store promises, or fails with {@link StorageFailureException}. A session with several writes
+   * in hand submits them all and then waits, so that a store that logs them (a write-ahead log)
+   * can make them durable together. This default does the put now.
+   *
+   * @param key the key
+   * @param value the value
+   * @return a future that completes with true once the put is done as promised
+   */
+  default CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+    try {
+      put(key, value);
+      return CompletableFuture.completedFuture(Boolean.TRUE);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * As {@link #putAsync}, for {@link #delete}.
+   *
+   * @param key the key
+   * @return a future that completes with whether the key was there
+   */
+  default CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+    try {
+      return CompletableFuture.completedFuture(delete(key));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * True if {@code key} has a value.
+   *
+   * @param key the key
+   * @return true if {@code get(key)} is not null
+   */
   default boolean contains(ByteArrayWrapper key) {
     return get(key) != null;
   }
 
-  /** The number of keys (racy for a store that is not thread-safe). */
+  /**
+   * The number of keys (racy for a store that is not thread-safe).
+   *
+   * @return the number of keys
+   */
   int size();
 
   /** Removes every key. */
@@ -42,6 +100,8 @@ public interface Store {
    * Visits every key and value, for snapshots and reports. It sees every pair that was there for
    * the whole visit, and may or may not see pairs written during it (the weak consistency of a
    * concurrent map's iterator); a store that is not thread-safe must not be written meanwhile.
+   *
+   * @param action called once per pair, with the key and the value
    */
   void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action);
 }

@@ -7,6 +7,7 @@ import com.google.gson.JsonParser;
 import dbf0.common.cli.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,6 +29,7 @@ class BenchmarkCliTest {
     return new Run(code, out.toString(), err.toString());
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @Test
   void shortRunPrintsExactlyOneJsonObject() {
     Run run = run("2", "2", "concurrent", "2", "8", "0.5", "PT1S");
@@ -78,6 +80,7 @@ class BenchmarkCliTest {
     assertThat(run.err()).contains("Usage:").doesNotContain("Exception").doesNotContain("\tat ");
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
   @ValueSource(strings = {
       "--server-model pool --client-mode per-op --close-order server-first",
@@ -100,6 +103,7 @@ class BenchmarkCliTest {
     assertThat(json.get("client_mode").getAsString()).isEqualTo(args[10]);
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
   @ValueSource(strings = {"per-op", "persistent"})
   void virtualClientThreadsHoldManyConnections(String mode) {
@@ -113,6 +117,7 @@ class BenchmarkCliTest {
     assertThat(json.get("errors").getAsLong()).isZero();
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
   @ValueSource(strings = {  // server model, server threads, connections, flags
       "nio 2 200 --client-mode persistent --selector-threads 1",
@@ -133,6 +138,7 @@ class BenchmarkCliTest {
   }
 
   /** A pool of one thread serves only its first connection: the others' requests go unanswered. */
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @Test
   void selectorClientCountsConnectionsThatNeverGetAnAnswer() {
     Run run = run("1", "3", "concurrent", "16", "64", "0.5", "PT1S", "--server-model", "pool", "--client-mode",
@@ -154,6 +160,7 @@ class BenchmarkCliTest {
     assertThat(run("--help").out()).contains("--client-thread-kind");
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @Test
   void v2ModesAcceptLongKeysAndValues() {
     Run run = run("1", "1", "concurrent", "300", "5000", "0.5", "PT1S", "--client-mode", "persistent");
@@ -175,6 +182,7 @@ class BenchmarkCliTest {
   }
 
   /** Nothing listens on port 1: every connection attempt fails, so no operation succeeds. */
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @Test
   void nothingListeningAtConnectIsAFailure() {
     Run run = run("1", "2", "concurrent", "16", "64", "0.5", "PT1S", "--connect", "127.0.0.1:1");
@@ -185,6 +193,7 @@ class BenchmarkCliTest {
     assertThat(run.err()).contains("bench: no operation succeeded").contains("listening at 127.0.0.1:1");
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
   @ValueSource(strings = {"persistent", "pipelined", "batched"})
   void poolWithFewerThreadsThanPersistentClientsWarns(String mode) {
@@ -196,6 +205,7 @@ class BenchmarkCliTest {
     assertThat(json.getAsJsonArray("warnings").get(0).getAsString()).contains("max_us");
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
   @ValueSource(strings = {
       "1 2 --client-mode persistent --server-model nio",

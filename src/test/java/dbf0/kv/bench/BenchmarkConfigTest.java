@@ -9,6 +9,7 @@ import dbf0.kv.workload.KeyedWorkload;
 import dbf0.kv.workload.YcsbWorkload;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class BenchmarkConfigTest {
@@ -23,7 +24,9 @@ class BenchmarkConfigTest {
         .connectTo(new InetSocketAddress("127.0.0.1", 9002)).seed(11L).serverModel(ServerModel.NIO)
         .clientMode(ClientMode.BATCHED).closeOrder(CloseOrder.SERVER_FIRST).pipeline(4).batch(20)
         .warmup(Duration.ofMillis(300)).orderPreserving(true).backlog(77).clientThreadKind(ClientThreadKind.VIRTUAL)
-        .selectorThreads(2).keyed(KEYED).build();
+        .selectorThreads(2).keyed(KEYED)
+        .shards(List.of(new InetSocketAddress("127.0.0.1", 9002), new InetSocketAddress("127.0.0.1", 9003)))
+        .build();
   }
 
   @Test
@@ -34,7 +37,8 @@ class BenchmarkConfigTest {
     assertThat(config.withCloseOrder(CloseOrder.CLIENT_FIRST))
         .isEqualTo(new BenchmarkConfig(3, 5, "skiplist", 9, 33, 0.25, Duration.ofSeconds(7), "0.0.0.0", 9001,
             new InetSocketAddress("127.0.0.1", 9002), 11L, ServerModel.NIO, ClientMode.BATCHED,
-            CloseOrder.CLIENT_FIRST, 4, 20, Duration.ofMillis(300), true, 77, ClientThreadKind.VIRTUAL, 2, KEYED));
+            CloseOrder.CLIENT_FIRST, 4, 20, Duration.ofMillis(300), true, 77, ClientThreadKind.VIRTUAL, 2, KEYED,
+            List.of(new InetSocketAddress("127.0.0.1", 9002), new InetSocketAddress("127.0.0.1", 9003))));
   }
 
   @Test

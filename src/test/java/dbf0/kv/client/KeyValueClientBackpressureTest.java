@@ -2,6 +2,7 @@ package dbf0.kv.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.awaitility.Awaitility.await;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -164,9 +166,10 @@ class KeyValueClientBackpressureTest {
   @Test
   @SuppressWarnings("try") // closing inside the try is the point: close() must release the writer
   void closeUnblocksAWriterStuckOnAFullSocket() throws Exception {
+    CountDownLatch testDone = new CountDownLatch(1);
     try (FakeServer server = new FakeServer(socket -> {
       try {
-        Thread.sleep(Duration.ofSeconds(60));
+        testDone.await(); // holds the connection, reading nothing, until the test is over
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
@@ -195,25 +198,27 @@ class KeyValueClientBackpressureTest {
               .withCauseInstanceOf(ConnectionClosedException.class);
         }
       } finally {
+        testDone.countDown();
         server.close(); // releases the writer even if close() did not
         writer.join(Duration.ofSeconds(5));
       }
     }
   }
 
-  /** Waits until the writer stops making progress (blocked in a write), at most 10 s. */
-  private static void awaitStuck(AtomicInteger sent, Thread writer) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    int last = -1;
-    while (System.nanoTime() < deadline) {
-      Thread.sleep(300);
-      int now = sent.get();
-      if (now == last && writer.isAlive()) {
-        return;
-      }
-      last = now;
-    }
-    fail("the writer never blocked (sent " + sent.get() + " MiB): the test server is reading after all");
+  /**
+   * Waits (at most 10 s) until the writer is blocked in a write: alive, inside the JDK's socket
+   * code ({@code sun.nio.ch}), and no further request sent since the previous look. 1 GiB fits in
+   * no socket buffer, so it must block; if it never does, the test server is reading after all.
+   */
+  private static void awaitStuck(AtomicInteger sent, Thread writer) {
+    AtomicInteger lastSeen = new AtomicInteger(-1);
+    await("the writer blocked in a socket write").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(300))
+        .until(() -> {
+          int now = sent.get();
+          boolean inSocketWrite = java.util.Arrays.stream(writer.getStackTrace())
+              .anyMatch(frame -> frame.getClassName().startsWith("sun.nio.ch."));
+          return writer.isAlive() && inSocketWrite && lastSeen.getAndSet(now) == now;
+        });
   }
 
   private static <T> T within(Future<T> future, long deadlineNanos) throws Exception {

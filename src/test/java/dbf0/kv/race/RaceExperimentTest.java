@@ -6,6 +6,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dbf0.ChildJvm;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ class RaceExperimentTest {
    * default settings must show a miss. It runs the demo program in a child JVM, which is killed
    * afterwards: a racing HashMap can leave a server thread spinning forever in a corrupted bin.
    */
+  @Tag("slow") // a child JVM for up to two minutes
   @Test
   @Timeout(150)
   void hashMapLosesSightOfKeysDuringResizes() throws Exception {
@@ -38,6 +40,7 @@ class RaceExperimentTest {
     assertThat(run.err()).contains("not found").contains("resize point").contains("map size");
   }
 
+  @Tag("slow") // a child JVM per map
   @ParameterizedTest
   @ValueSource(strings = {"concurrent", "hashtable"})
   @Timeout(60)
@@ -104,6 +107,6 @@ class RaceExperimentTest {
   void configBuilderKeepsTheDemoDefaults() {
     var config = RaceExperiment.Config.builder("hashtable", Duration.ofSeconds(3)).seed(42).build();
     assertThat(config).isEqualTo(new RaceExperiment.Config("hashtable", 4, 2, 2, Duration.ofSeconds(3), 0.05, false,
-        Duration.ofMillis(500), null, 42, RaceExperiment.Config.DEFAULT_GIVE_UP_AFTER));
+        Duration.ofMillis(500), null, 42, RaceExperiment.Config.DEFAULT_GIVE_UP_AFTER, null));
   }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -60,6 +61,7 @@ class KeyValueServerTest {
             .map(model -> org.junit.jupiter.params.provider.Arguments.of(map, model)));
   }
 
+  @Tag("slow") // about 2 s per case, 12 s in all
   @ParameterizedTest
   @org.junit.jupiter.params.provider.MethodSource("safeMapsAndModels")
   void manyConcurrentClientsLoseNothing(String map, ServerModel model) throws Exception {

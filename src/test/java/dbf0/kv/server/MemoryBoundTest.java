@@ -1,6 +1,7 @@
 package dbf0.kv.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,6 +20,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,6 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * OutOfMemoryError), answer fresh clients within a second, and once the hostile clients leave
  * return to its connection count, file descriptors and threads.
  */
+@Tag("slow") // a child JVM with a small heap per server model
 @Timeout(120)
 class MemoryBoundTest {
 
@@ -150,22 +154,16 @@ class MemoryBoundTest {
 
   /** Asks the server (RESP INFO clients) until it reports {@code expected} open connections, itself included. */
   private static void awaitConnectedClients(InetSocketAddress address, int expected) throws Exception {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    int seen = -1;
-    while (System.nanoTime() < deadline) {
+    // The server's own counter, polled: from outside the child there is no event to wait on.
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
       try (Socket info = connect(address)) {
         info.getOutputStream().write("*2\r\n$4\r\nINFO\r\n$7\r\nclients\r\n".getBytes(StandardCharsets.US_ASCII));
         String text = readBulk(info.getInputStream());
         Matcher m = Pattern.compile("connected_clients:(\\d+)").matcher(text);
-        assertThat(m.find()).isTrue();
-        seen = Integer.parseInt(m.group(1));
+        assertThat(m.find()).as(text).isTrue();
+        assertThat(Integer.parseInt(m.group(1))).as("connected_clients").isEqualTo(expected);
       }
-      if (seen == expected) {
-        return;
-      }
-      Thread.sleep(20); // polling the server's own counter; there is no event to wait on from outside
-    }
-    assertThat(seen).as("connected_clients").isEqualTo(expected);
+    });
   }
 
   private static String readBulk(InputStream in) throws IOException {
@@ -182,13 +180,9 @@ class MemoryBoundTest {
   }
 
   private static void awaitAtMost(Count count, long limit, String what) throws Exception {
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    long seen = count.get();
-    while (seen > limit && System.nanoTime() < deadline) {
-      Thread.sleep(20); // the child closes sockets on its own threads; poll its /proc entry
-      seen = count.get();
-    }
-    assertThat(seen).as(what).isLessThanOrEqualTo(limit);
+    // The child closes sockets on its own threads: poll its /proc entry.
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        .untilAsserted(() -> assertThat(count.get()).as(what).isLessThanOrEqualTo(limit));
   }
 
   /** The child's open file descriptors, or -1 where /proc is not there. */

@@ -15,6 +15,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * scripts/install-test-tools.sh) drive a dbf0 server on loopback. Skipped, with the reason, where
  * the tools are not installed.
  */
+@Tag("slow") // drives the external redis-cli and redis-benchmark programs
 @Timeout(120)
 class RedisToolsTest {
 

@@ -51,16 +51,57 @@ class RespSessionTest {
   @Test
   void unsupportedThingsAreErrorsAndTheSessionGoesOn() throws Exception {
     var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
-    String out = run(map, cmd("SET", "a", "1", "EX", "10") + cmd("HELLO", "3") + cmd("SELECT", "1")
+    String out = run(map, cmd("SET", "a", "1", "EX", "10") + cmd("HELLO", "4") + cmd("SELECT", "1")
         + cmd("LPUSH", "l", "x") + cmd("GET") + cmd("PING"));
     String[] lines = out.split("\r\n");
     assertThat(lines[0]).startsWith("-ERR syntax error").contains("EX");
-    assertThat(lines[1]).startsWith("-NOPROTO").contains("RESP3");
+    assertThat(lines[1]).isEqualTo("-NOPROTO unsupported protocol version");
     assertThat(lines[2]).startsWith("-ERR DB index is out of range");
     assertThat(lines[3]).isEqualTo("-ERR unknown command 'LPUSH', with args beginning with: 'l' 'x' ");
     assertThat(lines[4]).isEqualTo("-ERR wrong number of arguments for 'get' command");
     assertThat(lines[5]).isEqualTo("+PONG");
     assertThat(map).isEmpty(); // the SET with options did not half-happen
+  }
+
+  @Test
+  void whatClientLibrariesSendOnConnectingIsAnswered() throws Exception {
+    // As captured from redis-py 8.1.0, Jedis 8.0.2 (RedisClient) and Lettuce 7.7.0 (docs/protocol.md).
+    String out = run(new ConcurrentHashMap<>(), cmd("HELLO", "3")
+        + cmd("CLIENT", "MAINT_NOTIFICATIONS", "ON", "moving-endpoint-type", "internal-ip")
+        + cmd("CLIENT", "SETINFO", "LIB-NAME", "redis-py") + cmd("CLIENT", "SETINFO", "lib-ver", "7.7.0.RELEASE/1960d49")
+        + cmd("GET", "nope"));
+    assertThat(out).startsWith("%7\r\n$6\r\nserver\r\n$4\r\ndbf0\r\n").contains("$5\r\nproto\r\n:3\r\n")
+        .endsWith("-ERR dbf0 sends no maintenance notifications: it never moves or fails over "
+            + "(CLIENT MAINT_NOTIFICATIONS is not supported)\r\n+OK\r\n+OK\r\n_\r\n");
+  }
+
+  @Test
+  void aPipelinedTransactionAppliesNothingWhateverTheSplit() throws Exception {
+    // MULTI, two writes and EXEC in one write, as redis-py and Jedis send a transaction; then a
+    // GET after it, which runs: the connection is back to normal once EXEC has answered.
+    byte[] bytes = (cmd("SET", "k", "before") + cmd("MULTI") + cmd("SET", "k", "in-tx") + cmd("DEL", "k")
+        + cmd("EXEC") + cmd("GET", "k")).getBytes(StandardCharsets.UTF_8);
+    for (int split = 0; split <= bytes.length; split++) {
+      var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
+      SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+      String[] replies = new String(feeder.feedSplit(bytes, split), StandardCharsets.UTF_8).split("\r\n");
+      assertThat(replies).as("split at %d", split).hasSize(7);
+      assertThat(replies[0]).isEqualTo("+OK");
+      assertThat(replies[1]).startsWith("-ERR MULTI is refused");
+      assertThat(replies[2]).startsWith("-ERR not run");
+      assertThat(replies[3]).startsWith("-ERR not run");
+      assertThat(replies[4]).startsWith("-EXECABORT");
+      assertThat(replies[5] + replies[6]).isEqualTo("$6before");
+      assertThat(map).containsOnlyKeys(new ByteArrayWrapper("k".getBytes(StandardCharsets.UTF_8)));
+    }
+  }
+
+  @Test
+  void quitStillClosesInsideARefusedTransaction() throws Exception {
+    SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+    byte[] bytes = (cmd("MULTI") + cmd("QUIT") + cmd("PING")).getBytes(StandardCharsets.UTF_8);
+    assertThat(feeder.feed(bytes, 0, bytes.length)).isEqualTo(ByteSession.Next.CLOSE_AFTER_WRITE);
+    assertThat(new String(feeder.output.toByteArray(), StandardCharsets.UTF_8)).endsWith("\r\n+OK\r\n");
   }
 
   @Test

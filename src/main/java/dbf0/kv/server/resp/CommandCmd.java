@@ -8,7 +8,8 @@ import java.util.List;
  * COMMAND [subcommand ...] (the class is not called Command, which would read as "any
  * command"): Redis describes its commands (COMMAND, COMMAND DOCS, COMMAND COUNT, ...), which
  * redis-cli asks for when it starts. dbf0 answers an empty array to all of them: nothing to
- * describe.
+ * describe. In RESP3, COMMAND DOCS is an empty map instead, since Redis answers it with a map
+ * there and a client may decode it as one.
  */
 final class CommandCmd implements RespCommand {
 
@@ -25,8 +26,13 @@ final class CommandCmd implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
-    out.put(EMPTY_ARRAY);
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
+    boolean docs = args.size() > 1 && Reply.lower(args.get(1)).equals("docs");
+    if (docs) {
+      Reply.mapHeader(connection, out, 0);
+    } else {
+      out.put(EMPTY_ARRAY);
+    }
     return false;
   }
 }

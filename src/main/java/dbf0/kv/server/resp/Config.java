@@ -8,7 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * CONFIG GET parameter [parameter ...]: an array of name/value pairs for the parameters known.
+ * CONFIG GET parameter [parameter ...]: the parameters known with their values, as a map in RESP3
+ * and a flat array of names and values in RESP2, as Redis 7 answers.
  * Redis also has SET, RESETSTAT and REWRITE, and matches glob patterns; dbf0 answers only exact
  * names, and only those tools ask for: redis-benchmark asks for "save" and "appendonly" when it
  * starts, and dbf0 keeps nothing on disk, so both are off. Unknown names match nothing, as in
@@ -27,7 +28,7 @@ final class Config implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     if (args.size() < 3 || !Reply.lower(args.get(1)).equals("get")) {
       out.put(Resp.error("ERR dbf0 supports only CONFIG GET parameter"));
       return false;
@@ -45,7 +46,7 @@ final class Config implements RespCommand {
         default -> { } // unknown parameters match nothing, as in Redis
       }
     }
-    out.put(Resp.arrayHeader(pairs.size() * 2));
+    Reply.mapHeader(connection, out, pairs.size());
     for (Map.Entry<String, String> pair : pairs.entrySet()) {
       Reply.bulk(out, pair.getKey().getBytes(StandardCharsets.UTF_8));
       Reply.bulk(out, pair.getValue().getBytes(StandardCharsets.UTF_8));

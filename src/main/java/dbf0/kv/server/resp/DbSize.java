@@ -21,7 +21,7 @@ final class DbSize implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     out.put(Resp.integer(context.store().size()));
     return false;
   }

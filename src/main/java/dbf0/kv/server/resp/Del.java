@@ -21,7 +21,7 @@ final class Del implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     long deleted = 0;
     for (int i = 1; i < args.size(); i++) {
       if (context.store().delete(Reply.key(args.get(i)))) {

@@ -17,7 +17,7 @@ final class Echo implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     Reply.bulk(out, args.get(1));
     return false;
   }

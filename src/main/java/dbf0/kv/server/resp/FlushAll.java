@@ -21,7 +21,7 @@ final class FlushAll implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     context.store().clear();
     out.put(Reply.OK);
     return false;

@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * INFO [section]: a bulk string of "field:value" lines under "# Section" headers. dbf0 reports
+ * INFO [section]: "field:value" lines under "# Section" headers, in a bulk string in RESP2 and
+ * a verbatim string ({@code =len\r\ntxt:...}) in RESP3, as Redis sends it. dbf0 reports
  * only the sections and fields it has figures for (see {@link RespInfo}), adds its own (its
  * version, server model and threads), and reads only the first section named, where Redis
  * accepts several.
@@ -23,9 +24,9 @@ final class Info implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     String section = args.size() > 1 ? Reply.lower(args.get(1)) : "default";
-    Reply.bulk(out, RespInfo.render(context, section).getBytes(StandardCharsets.UTF_8));
+    Reply.text(connection, out, RespInfo.render(context, section).getBytes(StandardCharsets.UTF_8));
     return false;
   }
 }

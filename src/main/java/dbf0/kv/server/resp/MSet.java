@@ -23,7 +23,7 @@ final class MSet implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     int n = args.size();
     if (n % 2 == 0) {
       Reply.wrongArgs(out, "mset"); // a key without its value

@@ -23,7 +23,7 @@ final class Ping implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     switch (args.size()) {
       case 1 -> out.put(PONG);
       case 2 -> Reply.bulk(out, args.get(1));

@@ -20,7 +20,7 @@ final class Quit implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     out.put(Reply.OK);
     return true;
   }

@@ -14,9 +14,43 @@ final class Reply {
 
   private Reply() {}
 
-  /** A bulk string, or the null bulk string for null, written straight into {@code out}. */
+  /**
+   * A bulk string written straight into {@code out}; for null, the null bulk string, which only
+   * RESP2 connections get ({@link #bulkOrNull} picks the right null).
+   */
   static void bulk(OutputBuffer out, byte[] bytes) {
     Resp.putBulk(out.reserve(Resp.bulkSize(bytes)), bytes);
+  }
+
+  /** A bulk string, or for null the connection's null: {@code $-1} in RESP2, {@code _} in RESP3. */
+  static void bulkOrNull(RespConnection connection, OutputBuffer out, byte[] bytes) {
+    if (bytes == null && connection.resp3()) {
+      out.put(Resp.NULL3);
+    } else {
+      bulk(out, bytes);
+    }
+  }
+
+  /** Bytes {@link #bulkOrNull} will write. */
+  static int bulkOrNullSize(RespConnection connection, byte[] bytes) {
+    return bytes == null && connection.resp3() ? Resp.NULL3.length : Resp.bulkSize(bytes);
+  }
+
+  /**
+   * The header of a map of {@code pairs} key/value pairs: a RESP3 map, or in RESP2 the flat
+   * array of keys and values Redis sends there.
+   */
+  static void mapHeader(RespConnection connection, OutputBuffer out, int pairs) {
+    out.put(connection.resp3() ? Resp.mapHeader(pairs) : Resp.arrayHeader(pairs * 2));
+  }
+
+  /** Text for a person (INFO): a verbatim "txt" string in RESP3, a bulk string in RESP2, as Redis sends it. */
+  static void text(RespConnection connection, OutputBuffer out, byte[] text) {
+    if (connection.resp3()) {
+      Resp.putVerbatim(out.reserve(Resp.verbatimSize(text)), "txt", text);
+    } else {
+      bulk(out, text);
+    }
   }
 
   static void wrongArgs(OutputBuffer out, String command) {

@@ -31,7 +31,9 @@ public interface RespCommand {
    *
    * @param args the name as the client sent it, then the arguments; their number already
    *     passed {@link #arity()}
+   * @param connection this connection's state: the protocol its replies are written in (a
+   *     reply that differs between RESP2 and RESP3 goes through {@link Reply}), its id and name
    * @return true to close the connection once the reply is written (QUIT), false to go on
    */
-  boolean execute(List<byte[]> args, RespContext context, OutputBuffer out);
+  boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out);
 }

@@ -17,8 +17,8 @@ public final class RespCommands {
 
   private static final RespCommands STANDARD = new RespCommands(List.of(
       new Ping(), new Echo(), new Get(), new Set(), new Del(), new Exists(), new MGet(), new MSet(),
-      new DbSize(), new FlushAll(), new Info(), new Config(), new CommandCmd(), new Client(), new Hello(),
-      new Select(), new Quit()));
+      new DbSize(), new FlushAll(), new BgRewriteAof(), new Info(), new Config(), new CommandCmd(), new Client(), new Hello(),
+      new Auth(), new Select(), new Quit(), new Transactions()));
 
   private final Map<String, RespCommand> byName = new HashMap<>();
 
@@ -48,13 +48,19 @@ public final class RespCommands {
 
   /**
    * Runs the command {@code args} names and appends its reply (or the error for an unknown
-   * command or a wrong number of arguments) to {@code out}.
+   * command or a wrong number of arguments) to {@code out}. After a refused MULTI nothing runs
+   * but EXEC, DISCARD, MULTI and QUIT, until EXEC or DISCARD (see {@link Transactions}).
    *
    * @param args the command's name, then its arguments; at least the name
+   * @param connection the state of the connection the command came on
    * @return true if the connection should close once the reply is written (QUIT)
    */
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     RespCommand command = find(args.get(0));
+    if (connection.refusedTransaction() && !(command instanceof Transactions || command instanceof Quit)) {
+      out.put(Transactions.NOT_RUN);
+      return false;
+    }
     if (command == null) {
       out.put(Resp.error("ERR unknown command '" + new String(args.get(0), StandardCharsets.UTF_8)
           + "', with args beginning with: " + argsPreview(args)));
@@ -65,7 +71,7 @@ public final class RespCommands {
       Reply.wrongArgs(out, command.names().get(0).toLowerCase(Locale.ROOT));
       return false;
     }
-    return command.execute(args, context, out);
+    return command.execute(args, connection, context, out);
   }
 
   private static String argsPreview(List<byte[]> args) {

@@ -2,6 +2,7 @@ package dbf0.kv.server.resp;
 
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.wal.DurableStore;
 
 /**
  * What a Redis command may see of the server: the store, the limits, and the few figures INFO
@@ -36,4 +37,7 @@ public interface RespContext {
 
   /** Commands run over RESP since the server started, this one included. */
   long totalCommandsProcessed();
+
+  /** The write-ahead log under the store, or null when the server keeps nothing on disk. */
+  DurableStore durable();
 }

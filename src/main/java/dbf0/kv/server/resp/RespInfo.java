@@ -2,8 +2,14 @@ package dbf0.kv.server.resp;
 
 import java.util.Locale;
 
-/** The text of Redis's INFO command ({@link Info}), with dbf0's own figures: server, clients, memory, stats. */
+/** The text of Redis's INFO command ({@link Info}), with dbf0's own figures: server, clients, memory, persistence, stats. */
 final class RespInfo {
+
+  /**
+   * The Redis version dbf0 claims in INFO's redis_version and HELLO's version: tools and client
+   * libraries check it before using a feature, and dbf0 speaks RESP2 and RESP3 as Redis 7 does.
+   */
+  static final String REDIS_VERSION = "7.0.0-dbf0";
 
   private RespInfo() {}
 
@@ -13,7 +19,7 @@ final class RespInfo {
     if (all || section.equals("server")) {
       s.append("# Server\r\n")
           .append("dbf0_version:").append(version()).append("\r\n")
-          .append("redis_version:7.0.0-dbf0\r\n") // tools check this field; dbf0 speaks RESP2 as Redis 7 does
+          .append("redis_version:").append(REDIS_VERSION).append("\r\n")
           .append("redis_mode:standalone\r\n")
           .append("server_model:").append(context.serverModel()).append("\r\n")
           .append("server_threads:").append(context.serverThreads()).append("\r\n")
@@ -34,6 +40,9 @@ final class RespInfo {
           .append("used_memory_human:").append(String.format(Locale.ROOT, "%.2fM", used / 1048576.0)).append("\r\n")
           .append("maxmemory:").append(rt.maxMemory()).append("\r\n\r\n");
     }
+    if (all || section.equals("persistence")) {
+      persistence(context, s);
+    }
     if (all || section.equals("stats")) {
       s.append("# Stats\r\n")
           .append("total_connections_received:").append(context.totalConnectionsReceived()).append("\r\n")
@@ -47,6 +56,33 @@ final class RespInfo {
       }
     }
     return s.toString();
+  }
+
+  /**
+   * Redis's field names where Redis has the same figure (aof_enabled, aof_rewrite_in_progress,
+   * aof_last_bgrewrite_status, aof_current_size, aof_base_size), dbf0_ ones for the rest.
+   */
+  private static void persistence(RespContext context, StringBuilder s) {
+    s.append("# Persistence\r\n");
+    if (context.durable() == null) {
+      s.append("aof_enabled:0\r\n\r\n");
+      return;
+    }
+    dbf0.kv.storage.wal.PersistenceStats p = context.durable().stats();
+    s.append("aof_enabled:1\r\n")
+        .append("dbf0_fsync_policy:").append(p.policy().cliName()).append("\r\n")
+        .append("aof_current_size:").append(p.logBytes()).append("\r\n")
+        .append("aof_base_size:").append(p.baseBytes()).append("\r\n")
+        .append("dbf0_records_written:").append(p.recordsWritten()).append("\r\n")
+        .append("dbf0_fsyncs:").append(p.fsyncs()).append("\r\n")
+        .append("dbf0_records_per_fsync:").append(String.format(Locale.ROOT, "%.2f", p.recordsPerFsync())).append("\r\n")
+        .append("dbf0_last_fsync_unix_ms:").append(p.lastFsyncEpochMillis()).append("\r\n")
+        .append("aof_rewrite_in_progress:").append(p.rewriteInProgress() ? 1 : 0).append("\r\n")
+        .append("dbf0_rewrites:").append(p.rewrites()).append("\r\n")
+        .append("dbf0_last_rewrite_unix_ms:").append(p.lastRewriteEpochMillis()).append("\r\n")
+        .append("aof_last_bgrewrite_status:").append(p.lastRewriteStatus().startsWith("failed") ? "err" : "ok").append("\r\n")
+        .append("dbf0_last_rewrite:").append(p.lastRewriteStatus().replaceAll("[\\r\\n]", " ")).append("\r\n")
+        .append("aof_last_write_status:").append(p.failure() == null ? "ok" : "err").append("\r\n\r\n");
   }
 
   private static String version() {

@@ -23,7 +23,7 @@ final class Select implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     if (args.size() == 2 && new String(args.get(1), StandardCharsets.US_ASCII).equals("0")) {
       out.put(Reply.OK);
     } else {

@@ -25,7 +25,7 @@ final class Set implements RespCommand {
   }
 
   @Override
-  public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     if (args.size() > 3) {
       out.put(Resp.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
           + Reply.lower(args.get(3)).toUpperCase(Locale.ROOT)));

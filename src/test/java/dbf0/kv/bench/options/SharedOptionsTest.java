@@ -9,11 +9,11 @@ import java.io.StringWriter;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** The mixins as a command sees them: defaults, help, and each check's exit status and message. */
 class SharedOptionsTest {

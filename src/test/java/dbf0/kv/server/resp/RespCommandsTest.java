@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 class RespCommandsTest {
 
   static final List<String> REDIS_NAMES = List.of("PING", "ECHO", "GET", "SET", "DEL", "EXISTS", "MGET", "MSET",
-      "DBSIZE", "FLUSHALL", "FLUSHDB", "INFO", "CONFIG", "COMMAND", "CLIENT", "HELLO", "SELECT", "QUIT");
+      "DBSIZE", "FLUSHALL", "FLUSHDB", "INFO", "CONFIG", "COMMAND", "CLIENT", "HELLO", "SELECT", "QUIT", "MULTI", "EXEC", "DISCARD", "WATCH",
+      "UNWATCH", "AUTH");
 
   static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
@@ -30,7 +31,7 @@ class RespCommandsTest {
   /** Answers +RAN so a test can tell that it ran; closes when told to. */
   record Fake(List<String> names, int arity, boolean close) implements RespCommand {
     @Override
-    public boolean execute(List<byte[]> args, RespContext context, OutputBuffer out) {
+    public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
       out.put(bytes("+RAN\r\n"));
       return close;
     }
@@ -38,7 +39,7 @@ class RespCommandsTest {
 
   static String run(RespCommands commands, List<byte[]> args) {
     OutputBuffer out = new OutputBuffer(64);
-    commands.execute(args, null, out); // none of the fakes looks at the context
+    commands.execute(args, new RespConnection(1), null, out); // no fake looks at the context
     return new String(out.toByteArray(), StandardCharsets.UTF_8);
   }
 
@@ -96,9 +97,9 @@ class RespCommandsTest {
     RespCommands commands = new RespCommands(List.of(new Fake(List.of("STAY"), -1, false),
         new Fake(List.of("GO"), -1, true)));
     OutputBuffer out = new OutputBuffer(64);
-    assertThat(commands.execute(args("stay"), null, out)).isFalse();
-    assertThat(commands.execute(args("go"), null, out)).isTrue();
-    assertThat(commands.execute(args("go", "too", "many"), null, out)).isTrue();
-    assertThat(commands.execute(args("unknown"), null, out)).isFalse();
+    assertThat(commands.execute(args("stay"), new RespConnection(1), null, out)).isFalse();
+    assertThat(commands.execute(args("go"), new RespConnection(1), null, out)).isTrue();
+    assertThat(commands.execute(args("go", "too", "many"), new RespConnection(1), null, out)).isTrue();
+    assertThat(commands.execute(args("unknown"), new RespConnection(1), null, out)).isFalse();
   }
 }

@@ -1,0 +1,70 @@
+package dbf0.kv.server.resp;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What one RESP connection remembers between its commands: the protocol it speaks (RESP2 until
+ * HELLO 3), its id and name, and whether it is inside a refused transaction. One per connection,
+ * used by one thread at a time (the session's), so nothing here is synchronized. The commands
+ * themselves stay stateless and shared; whatever differs between connections is here.
+ */
+public final class RespConnection {
+
+  private final long id;
+  private int protocol = 2;
+  private byte[] name;
+  private boolean refusedTransaction;
+
+  /** @param id unique among the server's connections, as CLIENT ID and HELLO report it */
+  public RespConnection(long id) {
+    this.id = id;
+  }
+
+  public long id() {
+    return id;
+  }
+
+  /** 2 or 3: which RESP this connection's replies are written in. */
+  public int protocol() {
+    return protocol;
+  }
+
+  public boolean resp3() {
+    return protocol == 3;
+  }
+
+  void protocol(int version) {
+    if (version != 2 && version != 3) {
+      throw new IllegalArgumentException("RESP2 or RESP3, not " + version);
+    }
+    protocol = version;
+  }
+
+  /** The name set by CLIENT SETNAME or HELLO ... SETNAME, or null. */
+  byte[] name() {
+    return name;
+  }
+
+  /** An empty name removes it, as in Redis. */
+  void name(byte[] newName) {
+    name = newName.length == 0 ? null : newName;
+  }
+
+  /**
+   * True from a refused MULTI until the EXEC or DISCARD that would have ended the transaction:
+   * meanwhile no command runs (see {@link Transactions}).
+   */
+  boolean refusedTransaction() {
+    return refusedTransaction;
+  }
+
+  void refusedTransaction(boolean refused) {
+    refusedTransaction = refused;
+  }
+
+  @Override
+  public String toString() {
+    return "RespConnection{id=" + id + ", resp" + protocol
+        + (name == null ? "" : ", name=" + new String(name, StandardCharsets.UTF_8)) + "}";
+  }
+}

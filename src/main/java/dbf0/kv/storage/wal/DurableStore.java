@@ -1,0 +1,858 @@
+package dbf0.kv.storage.wal;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.StorageFailureException;
+import dbf0.kv.storage.Store;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Store} whose every change is appended to a write-ahead log before it is applied and
+ * acknowledged, and which replays that log on start-up. It wraps any store (a map): reads go
+ * straight to it, writes go through the log.
+ *
+ * <h2>One writer thread, group commit</h2>
+ * Every put, delete and clear becomes a task on a bounded queue ({@value #QUEUE_CAPACITY} tasks;
+ * a full queue blocks the submitter, which is the back-pressure). One thread, the log writer,
+ * takes everything queued at once, writes it with one write call, and under
+ * {@link FsyncPolicy#ALWAYS} forces it with one fsync; only then does it apply the batch to the
+ * wrapped store, in log order, and complete each writer's future. So concurrent writers share
+ * one fsync (the more of them, the more records per fsync: {@link PersistenceStats#recordsPerFsync}),
+ * a reader never sees a write that a crash could still take back, and the store holds exactly
+ * what replaying the log would give, because one thread applies changes in the log's order.
+ *
+ * <p>The cost is a hand-off to the writer thread and back for every write, even under
+ * {@code never}; docs/storage.md measures it.
+ *
+ * <h2>Policies</h2>
+ * {@code always}: a future completes after the fsync covering its record. {@code interval}: after
+ * the write call; the writer forces whenever {@code fsyncInterval} has passed with unforced
+ * bytes, so a power cut loses at most the writes of the last interval (plus one fsync's time).
+ * {@code never}: after the write call; only the kernel's write-back makes it durable. Under all
+ * three a crash of the process alone (SIGKILL) loses no completed write: it is in the kernel.
+ *
+ * <h2>Failures</h2>
+ * If a write or a force fails, the batch's futures fail with {@link StorageFailureException}
+ * (nothing of the batch is applied) and the log is cut back to its last good size, so the next
+ * batch appends after good records. If that repair fails too, or a background force under
+ * {@code interval} fails (acknowledged writes may then be lost: after a failed fsync Linux may
+ * drop the dirty pages and report the next fsync clean), the store refuses every later write
+ * until restart; reads go on.
+ *
+ * <h2>Rewrite (compaction)</h2>
+ * The log only grows; a rewrite replaces it with one put per live key. The writer marks a point
+ * between two batches, from which it copies every batch's bytes into a side buffer as well as the
+ * log; a rewrite thread writes a snapshot of the store ({@link Store#forEach}) to
+ * {@value #REWRITE_NAME}, then the side buffer, and the writer, between two batches again, appends
+ * what the side buffer gained meanwhile, forces the new file, renames it over the log and forces
+ * the directory. The snapshot may or may not see a change made after the mark (a concurrent
+ * map's iterator is weakly consistent), but every such change is in the side buffer and is
+ * replayed after it; puts, deletes and clears overwrite, so the result is the store's state.
+ * Until the rename the old log is complete and is the truth, so a crash or a failure during a
+ * rewrite loses nothing. The side buffer holds at most {@value #REWRITE_BUFFER_LIMIT} bytes: a
+ * rewrite that falls further behind the writes is abandoned and reported.
+ */
+public final class DurableStore implements Store, Closeable {
+
+  public static final String LOG_NAME = "dbf0.wal";
+  public static final String REWRITE_NAME = "dbf0.wal.rewrite";
+  static final int QUEUE_CAPACITY = 16_384;
+  static final long REWRITE_BUFFER_LIMIT = 256L << 20;
+  /** Bytes the rewrite thread gathers before one write call. */
+  private static final int REWRITE_CHUNK = 1 << 20;
+
+  private static final Logger LOG = LoggerFactory.getLogger(DurableStore.class);
+
+  private final Store inner;
+  private final WalOptions options;
+  private final LogDirectory dir;
+  private final Recovery recovery;
+  private final BlockingQueue<Task> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+  /** Submitters hold it shared, close holds it alone: no task is queued after the writer's last. */
+  private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
+  private final Thread writer;
+  private boolean closed;
+  /** {@link #REWRITE_BUFFER_LIMIT}; smaller in tests. */
+  private volatile long rewriteBufferLimit = REWRITE_BUFFER_LIMIT;
+
+  // The writer thread's own state.
+  private LogFile log;
+  private long logSize;
+  private long baseSize;
+  private long unforcedRecords;
+  private long lastForceNanos = System.nanoTime();
+  private RewriteJob rewrite;
+  private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
+
+  // Figures for other threads (INFO), written by the writer thread only.
+  private volatile long statLogBytes;
+  private volatile long statBaseBytes;
+  private volatile long recordsWritten;
+  private volatile long fsyncs;
+  private volatile long recordsForced;
+  private volatile long lastFsyncMillis;
+  private volatile long rewrites;
+  private volatile boolean rewriting;
+  private volatile long lastRewriteMillis;
+  private volatile String lastRewriteStatus = "none";
+  private volatile StorageFailureException broken;
+
+  /**
+   * What start-up found in the log.
+   *
+   * @param records records replayed
+   * @param keys keys in the store afterwards
+   * @param bytes the log's good bytes, which appends go on after
+   * @param droppedBytes bytes cut off after the last good record (a torn tail, or with
+   *     {@code recoverTruncate} everything after a corrupt record)
+   * @param problem what was wrong with the first dropped byte, or null
+   * @param staleRewrite whether an unfinished rewrite's file was found and deleted
+   * @param seconds time spent replaying
+   */
+  public record Recovery(long records, int keys, long bytes, long droppedBytes, String problem, boolean staleRewrite,
+      double seconds) {
+
+    /** The start-up line. */
+    public String summary() {
+      StringBuilder line = new StringBuilder(String.format(
+          "log replayed: %,d records, %,d keys, %,d bytes in %.3f s (%,.0f records/s)", records, keys, bytes, seconds,
+          seconds > 0 ? records / seconds : 0.0));
+      if (droppedBytes > 0) {
+        line.append(String.format("; cut %,d bytes after the last good record (%s)", droppedBytes, problem));
+      }
+      if (staleRewrite) {
+        line.append("; deleted an unfinished rewrite");
+      }
+      return line.toString();
+    }
+  }
+
+  private DurableStore(Store inner, WalOptions options, LogDirectory dir, LogFile log, Recovery recovery) {
+    this.inner = inner;
+    this.options = options;
+    this.dir = dir;
+    this.log = log;
+    this.recovery = recovery;
+    this.logSize = recovery.bytes();
+    this.baseSize = recovery.bytes();
+    this.statLogBytes = logSize;
+    this.statBaseBytes = baseSize;
+    this.writer = new Thread(this::runWriter, "wal-writer");
+    writer.setDaemon(true);
+    writer.start();
+  }
+
+  /** Opens (or creates) the log in {@code options.dataDir()}, replays it into {@code inner}, and starts logging. */
+  public static DurableStore open(Store inner, WalOptions options) throws IOException {
+    FileChannelDirectory directory = new FileChannelDirectory(options.dataDir());
+    try {
+      return open(inner, options, directory);
+    } catch (IOException | RuntimeException e) {
+      directory.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Replays the log in {@code dir} into {@code inner} (which should be empty) and starts logging.
+   * The store owns {@code dir} from here on and closes it.
+   *
+   * @throws CorruptLogException when a bad record has good ones after it and
+   *     {@link WalOptions#recoverTruncate()} is off
+   */
+  public static DurableStore open(Store inner, WalOptions options, LogDirectory dir) throws IOException {
+    Objects.requireNonNull(inner, "inner");
+    boolean stale = dir.exists(REWRITE_NAME);
+    if (stale) {
+      dir.delete(REWRITE_NAME); // a rewrite that never reached its rename: the log is whole without it
+    }
+    boolean existed = dir.exists(LOG_NAME);
+    LogFile log = dir.open(LOG_NAME);
+    try {
+      if (!existed || stale) {
+        dir.sync(); // a new log's name must survive a power cut before anything in it is acknowledged
+      }
+      long start = System.nanoTime();
+      LogReader.Outcome outcome = LogReader.read(log, record -> apply(inner, record));
+      if (outcome.corruptAt() >= 0 && !options.recoverTruncate()) {
+        throw new CorruptLogException(String.format(
+            "%s: corrupt record at byte offset %d (%s), with good records after it; this is damage, not a crash. "
+                + "Keep a copy of the file, then start with --recover-truncate to keep the %d records before it "
+                + "and drop the %d bytes from it on", dir.describe(LOG_NAME), outcome.corruptAt(), outcome.problem(),
+            outcome.records(), outcome.droppedBytes()), outcome.corruptAt());
+      }
+      if (outcome.droppedBytes() > 0) {
+        log.truncate(outcome.goodBytes());
+        log.force();
+      }
+      double seconds = (System.nanoTime() - start) / 1e9;
+      Recovery recovery = new Recovery(outcome.records(), inner.size(), outcome.goodBytes(), outcome.droppedBytes(),
+          outcome.problem(), stale, seconds);
+      return new DurableStore(inner, options, dir, log, recovery);
+    } catch (IOException | RuntimeException e) {
+      log.close();
+      throw e;
+    }
+  }
+
+  /** For tests: a smaller side-buffer limit, to see a rewrite abandoned at it. */
+  void rewriteBufferLimit(long bytes) {
+    rewriteBufferLimit = bytes;
+  }
+
+  /** What start-up found. */
+  public Recovery recovery() {
+    return recovery;
+  }
+
+  public WalOptions options() {
+    return options;
+  }
+
+  private static boolean apply(Store store, WalRecord record) {
+    return switch (record) {
+      case WalRecord.Put p -> {
+        store.put(p.key(), p.value());
+        yield true;
+      }
+      case WalRecord.Delete d -> store.delete(d.key());
+      case WalRecord.Clear c -> {
+        store.clear();
+        yield true;
+      }
+    };
+  }
+
+  // ---------------------------------------------------------------- the Store API
+
+  @Override
+  public ByteArrayWrapper get(ByteArrayWrapper key) {
+    return inner.get(key);
+  }
+
+  @Override
+  public boolean contains(ByteArrayWrapper key) {
+    return inner.contains(key);
+  }
+
+  @Override
+  public int size() {
+    return inner.size();
+  }
+
+  @Override
+  public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+    inner.forEach(action);
+  }
+
+  /** Blocks until the put is durable as the policy promises. @throws StorageFailureException if it cannot be */
+  @Override
+  public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+    await(putAsync(key, value));
+  }
+
+  /** Blocks like {@link #put}; true if the key was there. */
+  @Override
+  public boolean delete(ByteArrayWrapper key) {
+    return await(deleteAsync(key));
+  }
+
+  @Override
+  public void clear() {
+    await(clearAsync());
+  }
+
+  /** Completes (true) once the put is applied and as durable as the policy promises, or fails with {@link StorageFailureException}. */
+  @Override
+  public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+    return submit(new WalRecord.Put(key, value));
+  }
+
+  /** Completes with whether the key was there, like {@link #putAsync}. */
+  @Override
+  public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+    return submit(new WalRecord.Delete(key));
+  }
+
+  public CompletableFuture<Boolean> clearAsync() {
+    return submit(new WalRecord.Clear());
+  }
+
+  /**
+   * Starts a rewrite unless one runs; completes when the rewrite (the new one or the running one)
+   * has switched files, or fails with why it did not.
+   */
+  public CompletableFuture<Void> rewriteAsync() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    enqueue(new StartRewrite(done), done);
+    return done;
+  }
+
+  /** Forces the log now, whatever the policy; for tests and for a clean shutdown. */
+  public CompletableFuture<Void> syncAsync() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    enqueue(new Sync(done), done);
+    return done;
+  }
+
+  public PersistenceStats stats() {
+    StorageFailureException failure = broken;
+    return new PersistenceStats(options.fsync(), statLogBytes, statBaseBytes, recordsWritten, fsyncs, recordsForced,
+        lastFsyncMillis, rewrites, rewriting, lastRewriteMillis, lastRewriteStatus,
+        failure == null ? null : failure.getMessage());
+  }
+
+  private CompletableFuture<Boolean> submit(WalRecord record) {
+    if (WalRecord.bodySize(record) > WalRecord.MAX_BODY_BYTES) {
+      return CompletableFuture.failedFuture(new StorageFailureException(
+          "a record of " + WalRecord.bodySize(record) + " bytes is over the log's " + WalRecord.MAX_BODY_BYTES));
+    }
+    StorageFailureException failure = broken;
+    if (failure != null) {
+      return CompletableFuture.failedFuture(failure);
+    }
+    CompletableFuture<Boolean> done = new CompletableFuture<>();
+    enqueue(new Write(record, done), done);
+    return done;
+  }
+
+  private void enqueue(Task task, CompletableFuture<?> done) {
+    closing.readLock().lock();
+    try {
+      if (closed) {
+        done.completeExceptionally(new StorageFailureException("the store is closed"));
+        return;
+      }
+      queue.put(task);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      done.completeExceptionally(new StorageFailureException("interrupted before the write was queued", e));
+    } finally {
+      closing.readLock().unlock();
+    }
+  }
+
+  private static boolean await(CompletableFuture<Boolean> done) {
+    try {
+      return done.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      // A new exception, so that the stack shows the waiting caller as well as the writer's cause.
+      throw new StorageFailureException(cause.getMessage(), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StorageFailureException("interrupted while waiting for the log; the write may or may not be kept", e);
+    }
+  }
+
+  /** Stops taking writes, finishes the queued ones, forces the log and closes the files. */
+  @Override
+  public void close() {
+    closing.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      queue.add(new Stop()); // cannot fail for space: nothing more is queued, and the writer drains
+    } catch (IllegalStateException full) {
+      // The queue is full: the writer is alive and draining, so wait for room.
+      try {
+        queue.put(new Stop());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } finally {
+      closing.writeLock().unlock();
+    }
+    try {
+      writer.join(TimeUnit.SECONDS.toMillis(30));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (writer.isAlive()) {
+      Exception where = new Exception("the log writer is here");
+      where.setStackTrace(writer.getStackTrace());
+      LOG.error("the log writer did not stop within 30 s of close", where);
+    }
+  }
+
+  // ---------------------------------------------------------------- the writer thread
+
+  private sealed interface Task permits Write, StartRewrite, FinishRewrite, Sync, Stop {}
+
+  private record Write(WalRecord record, CompletableFuture<Boolean> done) implements Task {}
+
+  private record StartRewrite(CompletableFuture<Void> done) implements Task {}
+
+  private record FinishRewrite(RewriteJob job) implements Task {}
+
+  private record Sync(CompletableFuture<Void> done) implements Task {}
+
+  private record Stop() implements Task {}
+
+  private void runWriter() {
+    List<Task> batch = new ArrayList<>();
+    List<Write> writes = new ArrayList<>();
+    boolean stop = false;
+    try {
+      while (!stop) {
+        Task first;
+        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0 && broken == null) {
+          long wait = options.fsyncInterval().toNanos() - (System.nanoTime() - lastForceNanos);
+          first = wait <= 0 ? null : queue.poll(wait, TimeUnit.NANOSECONDS);
+        } else {
+          first = queue.take();
+        }
+        if (first != null) {
+          batch.add(first);
+          queue.drainTo(batch);
+          for (Task task : batch) {
+            if (task instanceof Write w) {
+              writes.add(w);
+              continue;
+            }
+            commit(writes); // control tasks run between batches: everything before them is applied
+            writes.clear();
+            stop |= control(task); // a FinishRewrite may follow the Stop in one batch
+          }
+          commit(writes);
+          writes.clear();
+          batch.clear();
+        }
+        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0 && broken == null
+            && System.nanoTime() - lastForceNanos >= options.fsyncInterval().toNanos()) {
+          intervalForce();
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException | Error e) {
+      // A bug, not a disk: fail loudly, and fail every waiter rather than leave it hanging.
+      LOG.error("the log writer died; writes are refused from now on", e);
+      broken = new StorageFailureException("the log writer died: " + e, e);
+      for (Task task : batch) {
+        failTask(task, broken);
+      }
+    } finally {
+      shutDown();
+    }
+  }
+
+  /** Runs a control task; true for {@link Stop}. */
+  private boolean control(Task task) {
+    switch (task) {
+      case StartRewrite start -> startRewrite(start.done());
+      case FinishRewrite finish -> finishRewrite(finish.job());
+      case Sync sync -> {
+        try {
+          force();
+          sync.done().complete(null);
+        } catch (IOException e) {
+          sync.done().completeExceptionally(failed("force", e));
+        }
+      }
+      case Stop stop -> {
+        return true;
+      }
+      case Write w -> throw new IllegalStateException("writes are batched, not run as control tasks");
+    }
+    return false;
+  }
+
+  /** Appends, forces (under always), applies and acknowledges one batch of writes. */
+  private void commit(List<Write> writes) {
+    if (writes.isEmpty()) {
+      return;
+    }
+    if (broken != null) {
+      for (Write w : writes) {
+        w.done().completeExceptionally(broken);
+      }
+      return;
+    }
+    ByteBuffer bytes = encode(writes);
+    try {
+      log.write(bytes.duplicate(), logSize);
+      if (options.fsync() == FsyncPolicy.ALWAYS) {
+        log.force();
+        fsyncs++;
+        recordsForced += writes.size();
+        lastFsyncMillis = System.currentTimeMillis();
+      } else {
+        unforcedRecords += writes.size();
+      }
+    } catch (IOException e) {
+      StorageFailureException failure = failed(options.fsync() == FsyncPolicy.ALWAYS ? "write or force" : "write", e);
+      for (Write w : writes) {
+        w.done().completeExceptionally(failure);
+      }
+      repair(e);
+      return;
+    }
+    logSize += bytes.remaining();
+    statLogBytes = logSize;
+    recordsWritten += writes.size();
+    if (rewrite != null) {
+      rewrite.buffer(bytes);
+    }
+    boolean[] results = new boolean[writes.size()];
+    for (int i = 0; i < results.length; i++) {
+      results[i] = apply(inner, writes.get(i).record());
+    }
+    for (int i = 0; i < results.length; i++) {
+      writes.get(i).done().complete(results[i]);
+    }
+    maybeRewrite();
+  }
+
+  private ByteBuffer encode(List<Write> writes) {
+    long size = 0;
+    for (Write w : writes) {
+      size += WalRecord.encodedSize(w.record());
+    }
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException("a batch of " + size + " bytes"); // cannot happen: records and queue are bounded
+    }
+    if (batchBuffer.capacity() < size) {
+      batchBuffer = ByteBuffer.allocate((int) Math.max(size, batchBuffer.capacity() * 2L));
+    }
+    batchBuffer.clear();
+    for (Write w : writes) {
+      WalRecord.encode(w.record(), batchBuffer);
+    }
+    batchBuffer.flip();
+    if (batchBuffer.capacity() > (16 << 20)) {
+      // one huge batch should not pin its buffer for good
+      ByteBuffer copy = ByteBuffer.allocate(batchBuffer.remaining()).put(batchBuffer).flip();
+      batchBuffer = ByteBuffer.allocate(64 * 1024);
+      return copy;
+    }
+    return batchBuffer;
+  }
+
+  private StorageFailureException failed(String what, IOException e) {
+    return new StorageFailureException("the log's " + what + " failed (" + e.getMessage()
+        + "); not acknowledged, and not applied", e);
+  }
+
+  /**
+   * After a failed append, cuts the log back to its last good size and forces that, so the next
+   * batch does not land after half a record; if even that fails, refuses writes from now on.
+   */
+  private void repair(IOException cause) {
+    try {
+      log.truncate(logSize);
+      log.force();
+      LOG.warn("a log append failed ({}); cut back to {} bytes and going on", cause.toString(), logSize);
+    } catch (IOException e) {
+      breakStore("the log could not be cut back after a failed append (" + e + ")", e);
+    }
+  }
+
+  private void breakStore(String why, IOException e) {
+    broken = new StorageFailureException(why + "; writes are refused until restart, reads go on", e);
+    LOG.error("{}: {}", dir.describe(LOG_NAME), broken.getMessage());
+  }
+
+  private void force() throws IOException {
+    log.force();
+    fsyncs++;
+    recordsForced += unforcedRecords;
+    unforcedRecords = 0;
+    lastForceNanos = System.nanoTime();
+    lastFsyncMillis = System.currentTimeMillis();
+  }
+
+  private void intervalForce() {
+    if (broken != null) {
+      return;
+    }
+    try {
+      force();
+    } catch (IOException e) {
+      // Acknowledged writes may be lost now: stop acknowledging more.
+      breakStore("the background force failed (" + e + "); the last interval's writes may be lost", e);
+    }
+  }
+
+  private void failTask(Task task, StorageFailureException failure) {
+    switch (task) {
+      case Write w -> w.done().completeExceptionally(failure);
+      case StartRewrite s -> s.done().completeExceptionally(failure);
+      case Sync s -> s.done().completeExceptionally(failure);
+      case FinishRewrite f -> f.job().cancelled = true;
+      case Stop s -> {
+      }
+    }
+  }
+
+  private void shutDown() {
+    // Nothing can be queued any more once closed; fail what a dead writer left behind.
+    StorageFailureException gone = broken != null ? broken : new StorageFailureException("the store is closed");
+    List<Task> left = new ArrayList<>();
+    queue.drainTo(left);
+    for (Task task : left) {
+      failTask(task, gone);
+    }
+    if (rewrite != null) {
+      rewrite.cancelled = true;
+      rewrite.done.completeExceptionally(new StorageFailureException("the store closed during the rewrite"));
+    }
+    try {
+      if (broken == null && options.fsync() != FsyncPolicy.ALWAYS) {
+        force();
+      }
+    } catch (IOException e) {
+      LOG.error("the final force of {} failed: {}", dir.describe(LOG_NAME), e.toString());
+    }
+    try {
+      log.close();
+    } catch (IOException e) {
+      LOG.warn("closing the log: {}", e.toString());
+    }
+    try {
+      dir.close();
+    } catch (IOException e) {
+      LOG.warn("closing the data directory: {}", e.toString());
+    }
+  }
+
+  // ---------------------------------------------------------------- rewrite
+
+  private void maybeRewrite() {
+    if (rewrite != null || options.rewriteGrowth() == 0 || logSize < options.rewriteMinBytes()
+        || logSize < options.rewriteGrowth() * baseSize) {
+      return;
+    }
+    LOG.info("the log grew to {} bytes, {}x its {} after the last rewrite: rewriting", logSize,
+        String.format("%.1f", (double) logSize / Math.max(1, baseSize)), baseSize);
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    startRewrite(done);
+  }
+
+  /** One rewrite: the side buffer, the new file, and who waits for it. */
+  private final class RewriteJob {
+    final CompletableFuture<Void> done;
+    private final List<byte[]> pending = new ArrayList<>();
+    private long pendingBytes;
+    volatile boolean cancelled;
+    volatile Throwable failure;
+    LogFile file;
+    long fileSize;
+
+    RewriteJob(CompletableFuture<Void> done) {
+      this.done = done;
+    }
+
+    /** The writer's copy of a batch; drops the rewrite when the copies pass the buffer limit. */
+    synchronized void buffer(ByteBuffer bytes) {
+      if (cancelled) {
+        return;
+      }
+      if (pendingBytes + bytes.remaining() > rewriteBufferLimit) {
+        cancelled = true;
+        failure = new IOException("writes during the rewrite passed its " + rewriteBufferLimit
+            + "-byte side buffer; abandoned (the log is unchanged)");
+        pending.clear();
+        return;
+      }
+      byte[] copy = new byte[bytes.remaining()];
+      bytes.duplicate().get(copy);
+      pending.add(copy);
+      pendingBytes += copy.length;
+    }
+
+    synchronized List<byte[]> take() {
+      List<byte[]> taken = new ArrayList<>(pending);
+      pending.clear();
+      pendingBytes = 0;
+      return taken;
+    }
+  }
+
+  private void startRewrite(CompletableFuture<Void> done) {
+    if (rewrite != null) {
+      rewrite.done.whenComplete((v, e) -> {
+        if (e != null) {
+          done.completeExceptionally(e);
+        } else {
+          done.complete(null);
+        }
+      });
+      return;
+    }
+    if (broken != null) {
+      done.completeExceptionally(broken);
+      return;
+    }
+    RewriteJob job = new RewriteJob(done);
+    rewrite = job;
+    rewriting = true;
+    Thread thread = new Thread(() -> snapshot(job), "wal-rewrite");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The rewrite thread: the snapshot and what the side buffer holds so far, into the new file. */
+  private void snapshot(RewriteJob job) {
+    try {
+      dir.delete(REWRITE_NAME);
+      job.file = dir.open(REWRITE_NAME);
+      ByteBuffer chunk = ByteBuffer.allocate(REWRITE_CHUNK);
+      inner.forEach((key, value) -> {
+        if (job.cancelled) {
+          throw new StopSnapshot();
+        }
+        WalRecord.Put put = new WalRecord.Put(key, value);
+        int size = (int) WalRecord.encodedSize(put);
+        try {
+          if (chunk.remaining() < size) {
+            writeChunk(job, chunk);
+          }
+          if (size > chunk.capacity()) {
+            appendToRewrite(job, ByteBuffer.wrap(WalRecord.encode(put)));
+          } else {
+            WalRecord.encode(put, chunk);
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      writeChunk(job, chunk);
+      // Catch up on the side buffer a few times, so that the writer's own share at the switch is small.
+      for (int round = 0; round < 4 && !job.cancelled; round++) {
+        long taken = 0;
+        for (byte[] part : job.take()) {
+          appendToRewrite(job, ByteBuffer.wrap(part));
+          taken += part.length;
+        }
+        if (taken < REWRITE_CHUNK) {
+          break;
+        }
+      }
+      job.file.force();
+    } catch (StopSnapshot e) {
+      job.failure = job.failure != null ? job.failure : new IOException("cancelled");
+    } catch (UncheckedIOException e) {
+      job.failure = e.getCause();
+    } catch (IOException | RuntimeException e) {
+      job.failure = e;
+    }
+    // offer, not put: after close nobody drains the queue, and the next start deletes the file
+    if (!queue.offer(new FinishRewrite(job))) {
+      try {
+        queue.put(new FinishRewrite(job));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /** A stop signal out of {@link Store#forEach}. */
+  private static final class StopSnapshot extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    StopSnapshot() {
+      super(null, null, false, false);
+    }
+  }
+
+  private void writeChunk(RewriteJob job, ByteBuffer chunk) throws IOException {
+    chunk.flip();
+    appendToRewrite(job, chunk);
+    chunk.clear();
+  }
+
+  private void appendToRewrite(RewriteJob job, ByteBuffer bytes) throws IOException {
+    int n = bytes.remaining();
+    job.file.write(bytes, job.fileSize);
+    job.fileSize += n;
+  }
+
+  /** The writer, between batches: the last of the side buffer, force, rename, directory force, switch. */
+  private void finishRewrite(RewriteJob job) {
+    if (job != rewrite) {
+      return; // a job the store already gave up (closing)
+    }
+    Throwable failure = job.cancelled && job.failure == null ? new IOException("cancelled") : job.failure;
+    if (failure == null) {
+      try {
+        for (byte[] part : job.take()) {
+          appendToRewrite(job, ByteBuffer.wrap(part));
+        }
+        job.file.force();
+        dir.rename(REWRITE_NAME, LOG_NAME);
+      } catch (IOException e) {
+        failure = e;
+      }
+    }
+    if (failure != null) {
+      abandonRewrite(job, failure);
+      return;
+    }
+    // From here the new file holds the log's name. Its records are durable, but the name is not
+    // until the directory is forced: nothing may be acknowledged from the new file before that.
+    LogFile old = log;
+    log = job.file;
+    logSize = job.fileSize;
+    baseSize = logSize;
+    rewrite = null;
+    rewriting = false;
+    try {
+      dir.sync();
+    } catch (IOException e) {
+      breakStore("the directory force after a rewrite failed (" + e + ")", e);
+    }
+    try {
+      old.close();
+    } catch (IOException e) {
+      LOG.warn("closing the old log: {}", e.toString());
+    }
+    statLogBytes = logSize;
+    statBaseBytes = baseSize;
+    rewrites++;
+    lastRewriteMillis = System.currentTimeMillis();
+    lastRewriteStatus = "ok";
+    LOG.info("log rewritten: {} bytes", logSize);
+    job.done.complete(null);
+  }
+
+  private void abandonRewrite(RewriteJob job, Throwable failure) {
+    rewrite = null;
+    rewriting = false;
+    baseSize = logSize; // wait for the log to grow again before the next automatic try
+    statBaseBytes = baseSize;
+    try {
+      if (job.file != null) {
+        job.file.close();
+      }
+      dir.delete(REWRITE_NAME);
+    } catch (IOException e) {
+      LOG.warn("cleaning up an abandoned rewrite: {}", e.toString());
+    }
+    lastRewriteMillis = System.currentTimeMillis();
+    lastRewriteStatus = "failed: " + failure;
+    LOG.warn("log rewrite abandoned, the log is unchanged: {}", failure.toString());
+    job.done.completeExceptionally(new StorageFailureException("rewrite failed: " + failure, failure));
+  }
+
+  @Override
+  public String toString() {
+    return "DurableStore(" + dir.describe(LOG_NAME) + ", fsync " + options.fsync().cliName() + ", over " + inner + ")";
+  }
+}

@@ -1,0 +1,73 @@
+package dbf0.kv.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.ShardedKeyValueClient;
+import dbf0.kv.server.KeyValueServer;
+import dbf0.kv.server.ServerModel;
+import dbf0.kv.server.ServerOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** {@code bench --connect a,b,c}: every client mode spreads its keys over the servers, each key on its own one. */
+@Timeout(60)
+class ShardedBenchmarkTest {
+
+  @Tag("slow") // timed benchmark run of about 1 s per case
+  @ParameterizedTest
+  @ValueSource(strings = {"--client-mode per-op", "--client-mode persistent", "--client-mode pipelined --pipeline 8",
+      "--client-mode batched --batch 50 --pipeline 2"})
+  void everyClientModeSpreadsKeysOverThreeServers(String flags) throws Exception {
+    List<Map<ByteArrayWrapper, ByteArrayWrapper>> maps = new ArrayList<>();
+    List<KeyValueServer> servers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
+        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(1), map);
+        server.start();
+        maps.add(map);
+        servers.add(server);
+      }
+      String connect = servers.stream().map(s -> "127.0.0.1:" + s.getLocalAddress().getPort())
+          .collect(Collectors.joining(","));
+      String[] args = ("2 2 concurrent 16 64 0.5 PT1S --connect " + connect + " " + flags).split(" ");
+      BenchmarkCliTest.Run run = BenchmarkCliTest.run(args);
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+      assertThat(json.get("set").getAsLong()).isPositive();
+      assertThat(json.get("get").getAsLong()).isPositive();
+      assertThat(json.get("errors").getAsLong()).isZero();
+      assertThat(json.get("shards").getAsInt()).isEqualTo(3);
+      for (int s = 0; s < 3; s++) {
+        assertThat(maps.get(s)).as("server %d got SETs", s).isNotEmpty();
+        for (ByteArrayWrapper key : maps.get(s).keySet()) {
+          assertThat(ShardedKeyValueClient.shardFor(key, 3)).isEqualTo(s);
+        }
+      }
+    } finally {
+      servers.forEach(KeyValueServer::close);
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode persistent --selector-threads 1",
+      "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode batched --order-preserving",
+      "--connect 127.0.0.1:1, --client-mode batched",                                         // empty entry
+      "--sharded-client --client-mode batched"})                                              // nothing to connect to
+  void unsupportedShardedSetupsAreRefused(String flags) {
+    BenchmarkCliTest.Run run = BenchmarkCliTest.run(("1 2 concurrent 16 64 0.1 PT1S " + flags).split(" "));
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("Usage:").doesNotContain("\tat ");
+  }
+}

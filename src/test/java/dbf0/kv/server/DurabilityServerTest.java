@@ -1,0 +1,207 @@
+package dbf0.kv.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.client.ServerErrorException;
+import dbf0.kv.storage.MapStore;
+import dbf0.kv.storage.wal.DurableStore;
+import dbf0.kv.storage.wal.FsyncPolicy;
+import dbf0.kv.storage.wal.SimulatedDirectory;
+import dbf0.kv.storage.wal.WalOptions;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The log seen through the server: error replies on a failing disk, INFO persistence, BGREWRITEAOF, restart. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DurabilityServerTest {
+
+  static ByteArrayWrapper b(String s) {
+    return new ByteArrayWrapper(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ServerModel.class, names = {"POOL", "NIO"})
+  void aFailingDiskAnswersErrorsAndReadsGoOn(ServerModel model) throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    WalOptions wal = WalOptions.defaults(Path.of("sim")).withRewrite(0, 0);
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store)) {
+      server.start();
+      try (KeyValueClient v2 = KeyValueClient.connect(server.getLocalAddress());
+          Resp resp = new Resp(server.getLocalAddress())) {
+        v2.set(b("a"), b("1"));
+        assertThat(resp.call("SET", "b", "2")).isEqualTo("+OK");
+
+        disk.failNext(SimulatedDirectory.Op.FORCE, 1);
+        assertThatThrownBy(() -> v2.set(b("c"), b("3"))).isInstanceOf(ServerErrorException.class)
+            .hasMessageContaining("not stored");
+        disk.failNext(SimulatedDirectory.Op.WRITE, 1);
+        assertThat(resp.call("SET", "d", "4")).startsWith("-ERR not stored");
+        disk.failNext(SimulatedDirectory.Op.WRITE, 1);
+        assertThat(resp.call("DEL", "a")).startsWith("-ERR not stored");
+
+        assertThat(v2.get(b("a"))).isEqualTo(b("1"));
+        assertThat(v2.get(b("c"))).isNull();
+        assertThat(resp.call("GET", "b")).isEqualTo("2");
+        assertThat(resp.call("GET", "d")).isEqualTo("(nil)");
+        v2.set(b("e"), b("5")); // the store went on after each failure
+        assertThat(resp.call("INFO", "persistence")).contains("aof_enabled:1", "dbf0_fsync_policy:always",
+            "aof_last_write_status:ok");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ServerModel.class, names = {"POOL", "NIO"})
+  void bgrewriteaofRewritesAndARestartReplays(ServerModel model, @TempDir Path dir) throws Exception {
+    ServerOptions options = ServerOptions.defaults().withModel(model)
+        .withDurability(WalOptions.defaults(dir).withFsync(FsyncPolicy.ALWAYS).withRewrite(0, 0));
+    try (KeyValueServer server = new KeyValueServer(options, new ConcurrentHashMap<>())) {
+      server.start();
+      try (Resp resp = new Resp(server.getLocalAddress())) {
+        for (int i = 0; i < 200; i++) {
+          assertThat(resp.call("SET", "k" + (i % 10), "v" + i)).isEqualTo("+OK");
+        }
+        assertThat(resp.call("DEL", "k0")).isEqualTo(":1");
+        long before = server.durableStore().stats().logBytes();
+        assertThat(resp.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started");
+        Awaitility.await().atMost(Duration.ofSeconds(20))
+            .until(() -> resp.call("INFO", "persistence").contains("dbf0_rewrites:1"));
+        String info = resp.call("INFO", "persistence");
+        assertThat(info).contains("aof_last_bgrewrite_status:ok", "aof_rewrite_in_progress:0");
+        assertThat(server.durableStore().stats().logBytes()).isLessThan(before / 5);
+      }
+    }
+    try (KeyValueServer server = new KeyValueServer(options, new ConcurrentHashMap<>())) {
+      server.start();
+      assertThat(server.durableStore().recovery().records()).isEqualTo(9);
+      try (Resp resp = new Resp(server.getLocalAddress())) {
+        assertThat(resp.call("GET", "k9")).isEqualTo("v199");
+        assertThat(resp.call("GET", "k0")).isEqualTo("(nil)");
+        assertThat(resp.call("DBSIZE")).isEqualTo(":9");
+      }
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ServerModel.class, names = {"POOL", "NIO"})
+  void pipelinedWritesFromOneConnectionShareAnFsyncAndAnswerInOrder(ServerModel model) throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    WalOptions wal = WalOptions.defaults(Path.of("sim")).withRewrite(0, 0);
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store);
+        KeyValueClient v2 = connectAfterStart(server)) {
+      int n = 500;
+      java.util.List<java.util.concurrent.CompletableFuture<?>> replies = new java.util.ArrayList<>();
+      for (int i = 0; i < n; i++) {
+        replies.add(v2.setAsync(b("k" + i), b("v" + i)));
+      }
+      var seen = v2.getAsync(b("k" + (n - 1))); // after the writes in the pipeline: must see the last
+      var deleted = v2.deleteAsync(b("k0"));
+      var missing = v2.deleteAsync(b("never-set"));
+      for (var reply : replies) {
+        reply.get(20, TimeUnit.SECONDS);
+      }
+      assertThat(seen.get(20, TimeUnit.SECONDS)).isEqualTo(b("v" + (n - 1)));
+      assertThat(deleted.get(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(missing.get(20, TimeUnit.SECONDS)).isFalse();
+      var stats = store.stats();
+      assertThat(stats.recordsForced()).isEqualTo(n + 2);
+      // one connection alone: without submitting a read's writes together this would be n + 2 fsyncs
+      assertThat(stats.fsyncs()).isLessThan(n / 4);
+    }
+  }
+
+  private static KeyValueClient connectAfterStart(KeyValueServer server) throws IOException {
+    server.start();
+    return KeyValueClient.connect(server.getLocalAddress());
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ServerModel.class, names = {"POOL"})
+  void withoutADataDirNothingIsLogged(ServerModel model) throws Exception {
+    try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), new ConcurrentHashMap<>())) {
+      server.start();
+      assertThat(server.durableStore()).isNull();
+      try (Resp resp = new Resp(server.getLocalAddress())) {
+        assertThat(resp.call("INFO", "persistence")).contains("aof_enabled:0");
+        assertThat(resp.call("BGREWRITEAOF")).startsWith("-ERR").contains("--data-dir");
+      }
+    }
+  }
+
+  /** RESP by hand: a status, error or integer line as it came, a bulk string's text, or (nil). */
+  static final class Resp implements AutoCloseable {
+    private final Socket socket = new Socket();
+    private final OutputStream out;
+    private final InputStream in;
+
+    Resp(InetSocketAddress address) throws IOException {
+      socket.connect(address, 5_000);
+      socket.setSoTimeout(15_000);
+      out = socket.getOutputStream();
+      in = new BufferedInputStream(socket.getInputStream());
+    }
+
+    String call(String... args) throws IOException {
+      ByteArrayOutputStream request = new ByteArrayOutputStream();
+      request.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      for (String a : args) {
+        byte[] bytes = a.getBytes(StandardCharsets.UTF_8);
+        request.writeBytes(("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        request.writeBytes(bytes);
+        request.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+      }
+      out.write(request.toByteArray());
+      out.flush();
+      String line = line();
+      if (line.startsWith("$")) {
+        int n = Integer.parseInt(line.substring(1));
+        if (n < 0) {
+          return "(nil)";
+        }
+        byte[] body = in.readNBytes(n + 2);
+        return new String(body, 0, n, StandardCharsets.UTF_8);
+      }
+      return line;
+    }
+
+    private String line() throws IOException {
+      StringBuilder line = new StringBuilder();
+      int b;
+      while ((b = in.read()) != '\n') {
+        if (b < 0) {
+          throw new EOFException("server closed");
+        }
+        if (b != '\r') {
+          line.append((char) b);
+        }
+      }
+      return line.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+}

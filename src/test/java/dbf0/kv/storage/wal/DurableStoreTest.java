@@ -1,0 +1,480 @@
+package dbf0.kv.storage.wal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.MapStore;
+import dbf0.kv.storage.StorageFailureException;
+import dbf0.kv.storage.Store;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The log's promises one by one: replay, group commit, the policies, failures, rewrites. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DurableStoreTest {
+
+  static ByteArrayWrapper b(String s) {
+    return new ByteArrayWrapper(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static WalOptions opts(FsyncPolicy policy) {
+    return WalOptions.defaults(Path.of("unused")).withFsync(policy).withRewrite(0, 0);
+  }
+
+  static DurableStore open(SimulatedDirectory disk, WalOptions options) throws IOException {
+    return DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
+  }
+
+  static Map<ByteArrayWrapper, ByteArrayWrapper> contents(Store store) {
+    Map<ByteArrayWrapper, ByteArrayWrapper> copy = new HashMap<>();
+    store.forEach(copy::put);
+    return copy;
+  }
+
+  @Test
+  void putsDeletesAndClearsSurviveARestart(@TempDir Path dir) throws IOException {
+    WalOptions options = WalOptions.defaults(dir);
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+      store.put(b("a"), b("1"));
+      store.put(b("b"), b("2"));
+      store.put(b("a"), b("3"));
+      assertThat(store.delete(b("b"))).isTrue();
+      assertThat(store.delete(b("nope"))).isFalse();
+      store.clear();
+      store.put(b("c"), b("4"));
+      store.put(b("d"), b("5"));
+      store.delete(b("d"));
+    }
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+      assertThat(contents(store)).containsExactly(Map.entry(b("c"), b("4")));
+      assertThat(store.recovery().records()).isEqualTo(9);
+      assertThat(store.recovery().keys()).isEqualTo(1);
+      assertThat(store.recovery().droppedBytes()).isZero();
+      assertThat(store.recovery().summary()).contains("9 records", "1 keys");
+    }
+  }
+
+  @Test
+  void aSecondServerOnTheSameDirectoryIsRefused(@TempDir Path dir) throws IOException {
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir))) {
+      store.put(b("a"), b("1"));
+      assertThatThrownBy(() -> DurableStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir)))
+          .isInstanceOf(IOException.class).hasMessageContaining("in use");
+    }
+  }
+
+  @Test
+  void concurrentWritersShareFsyncs() throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    int threads = 16;
+    int each = 200;
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Thread> writers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        int id = t;
+        writers.add(Thread.ofPlatform().start(() -> {
+          try {
+            start.await();
+          } catch (InterruptedException e) {
+            return;
+          }
+          for (int i = 0; i < each; i++) {
+            store.put(b(id + "-" + i), b("v"));
+          }
+        }));
+      }
+      start.countDown();
+      for (Thread w : writers) {
+        w.join();
+      }
+      PersistenceStats stats = store.stats();
+      assertThat(stats.recordsWritten()).isEqualTo(threads * each);
+      assertThat(stats.recordsForced()).isEqualTo(threads * each);
+      // Each put waited for its own force, so without sharing there would be one force per put.
+      assertThat(stats.fsyncs()).isLessThan(threads * each);
+      assertThat(stats.recordsPerFsync()).isGreaterThan(1.0);
+      assertThat(store.size()).isEqualTo(threads * each);
+    }
+  }
+
+  @Test
+  void alwaysAcknowledgesOnlyForcedRecords() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      store.put(b("k"), b("v"));
+      disk.powerCut(null); // keeps only what was forced, with no torn tail
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      assertThat(store.get(b("k"))).isEqualTo(b("v"));
+    }
+  }
+
+  @Test
+  void neverLosesUnforcedWritesToAPowerCut() throws IOException {
+    // The other side of the same model: it is the force that keeps a write, not the write call.
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+      store.put(b("k"), b("v"));
+      assertThat(store.get(b("k"))).isEqualTo(b("v"));
+      disk.powerCut(null);
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+      assertThat(store.get(b("k"))).isNull();
+    }
+  }
+
+  @Test
+  void intervalForcesWithinTheInterval() throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    WalOptions options = opts(FsyncPolicy.INTERVAL).withFsyncInterval(Duration.ofMillis(50));
+    try (DurableStore store = open(disk, options)) {
+      long before = disk.forces();
+      store.put(b("k"), b("v"));
+      long acked = System.nanoTime();
+      while (disk.forces() == before) {
+        assertThat(System.nanoTime() - acked).as("force within a few intervals").isLessThan(TimeUnit.SECONDS.toNanos(2));
+        Thread.sleep(5);
+      }
+      disk.powerCut(null);
+    }
+    try (DurableStore store = open(disk, options)) {
+      assertThat(store.get(b("k"))).isEqualTo(b("v"));
+    }
+  }
+
+  @Test
+  void aTornTailIsCutOffAtTheLastGoodRecordWhereverTheCrashStopped() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      store.put(b("a"), b("1"));
+      store.put(b("b"), b("2"));
+    }
+    byte[] two = disk.bytes(DurableStore.LOG_NAME);
+    byte[] third = WalRecord.encode(new WalRecord.Put(b("c"), b("333")));
+    int goodBytes = two.length;
+    for (int cut = 1; cut < third.length; cut++) {
+      byte[] torn = new byte[two.length + cut];
+      System.arraycopy(two, 0, torn, 0, two.length);
+      System.arraycopy(third, 0, torn, two.length, cut);
+      disk.replace(DurableStore.LOG_NAME, torn);
+      try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+        assertThat(store.recovery().records()).as("cut at %d", cut).isEqualTo(2);
+        assertThat(store.recovery().droppedBytes()).isEqualTo(cut);
+        assertThat(store.recovery().summary()).contains("cut " + cut + " bytes");
+        assertThat(contents(store)).hasSize(2);
+        store.put(b("d"), b("4")); // appends right after the last good record
+      }
+      try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+        assertThat(store.recovery().droppedBytes()).isZero();
+        assertThat(store.get(b("d"))).isEqualTo(b("4"));
+        assertThat(store.recovery().bytes()).isEqualTo(goodBytes + WalRecord.encodedSize(new WalRecord.Put(b("d"), b("4"))));
+      }
+    }
+  }
+
+  @Test
+  void aBadChecksumOnTheLastRecordIsATornTailToo() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      store.put(b("a"), b("1"));
+      store.put(b("b"), b("2"));
+    }
+    byte[] log = disk.bytes(DurableStore.LOG_NAME);
+    log[log.length - 1] ^= 0x40;
+    disk.replace(DurableStore.LOG_NAME, log);
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      assertThat(contents(store)).containsExactly(Map.entry(b("a"), b("1")));
+      assertThat(store.recovery().problem()).contains("checksum");
+    }
+  }
+
+  @Test
+  void corruptionInTheMiddleStopsTheStartNamingFileAndOffset() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      for (int i = 0; i < 5; i++) {
+        store.put(b("k" + i), b("v" + i));
+      }
+    }
+    byte[] log = disk.bytes(DurableStore.LOG_NAME);
+    long recordSize = WalRecord.encodedSize(new WalRecord.Put(b("k0"), b("v0")));
+    int second = (int) recordSize;
+    log[second + WalRecord.HEADER_BYTES + 3] ^= 1; // inside the second record's body
+    disk.replace(DurableStore.LOG_NAME, log);
+    assertThatThrownBy(() -> open(disk, opts(FsyncPolicy.ALWAYS)))
+        .isInstanceOf(CorruptLogException.class)
+        .hasMessageContaining("sim:/" + DurableStore.LOG_NAME)
+        .hasMessageContaining("offset " + second)
+        .hasMessageContaining("--recover-truncate")
+        .satisfies(e -> assertThat(((CorruptLogException) e).offset()).isEqualTo(second));
+    // the log is untouched by the refused start
+    assertThat(disk.bytes(DurableStore.LOG_NAME)).isEqualTo(log);
+
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS).withRecoverTruncate(true))) {
+      assertThat(contents(store)).containsExactly(Map.entry(b("k0"), b("v0")));
+      assertThat(store.recovery().droppedBytes()).isEqualTo(4 * recordSize);
+    }
+  }
+
+  @Test
+  void aFailedWriteIsAnErrorAndTheStoreGoesOn() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      store.put(b("a"), b("1"));
+      disk.failNext(SimulatedDirectory.Op.WRITE, 1);
+      assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class)
+          .hasMessageContaining("not acknowledged");
+      assertThat(store.get(b("b"))).as("a failed write is not applied").isNull();
+      assertThat(store.get(b("a"))).isEqualTo(b("1"));
+      store.put(b("c"), b("3"));
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      assertThat(contents(store)).containsOnlyKeys(b("a"), b("c"));
+      assertThat(store.recovery().droppedBytes()).isZero();
+    }
+  }
+
+  @Test
+  void aFailedForceIsAnErrorAndTheHalfWrittenBatchIsCutBack() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      store.put(b("a"), b("1"));
+      disk.failNext(SimulatedDirectory.Op.FORCE, 1);
+      assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class);
+      assertThat(store.get(b("b"))).isNull();
+      store.put(b("c"), b("3"));
+      assertThat(store.stats().failure()).isNull();
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      assertThat(contents(store)).containsOnlyKeys(b("a"), b("c"));
+    }
+  }
+
+  @Test
+  void aFullDiskRefusesWritesAndKeepsEverythingAcknowledged() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    List<String> acked = new ArrayList<>();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      disk.capacity(1000);
+      int refused = 0;
+      for (int i = 0; i < 100; i++) {
+        try {
+          store.put(b("key" + i), b("value" + i));
+          acked.add("key" + i);
+        } catch (StorageFailureException e) {
+          refused++;
+        }
+      }
+      assertThat(refused).isPositive();
+      assertThat(acked).isNotEmpty();
+      assertThat(store.get(b(acked.get(0)))).as("reads go on").isNotNull();
+      disk.powerCut(new java.util.Random(1));
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      for (String key : acked) {
+        assertThat(store.get(b(key))).as(key).isNotNull();
+      }
+      assertThat(store.size()).isEqualTo(acked.size());
+    }
+  }
+
+  @Test
+  void whenTheRepairFailsTooWritesAreRefusedButReadsGoOn() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      store.put(b("a"), b("1"));
+      disk.failNext(SimulatedDirectory.Op.FORCE, 1);
+      disk.failNext(SimulatedDirectory.Op.TRUNCATE, 1);
+      assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class);
+      assertThatThrownBy(() -> store.put(b("c"), b("3"))).isInstanceOf(StorageFailureException.class)
+          .hasMessageContaining("refused until restart");
+      assertThat(store.stats().failure()).contains("refused");
+      assertThat(store.get(b("a"))).isEqualTo(b("1"));
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      assertThat(store.get(b("a"))).isEqualTo(b("1"));
+      assertThat(store.get(b("c"))).isNull();
+    }
+  }
+
+  @Test
+  void aRewriteKeepsTheDataShrinksTheLogAndWritesGoOnMeanwhile() throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    Map<ByteArrayWrapper, ByteArrayWrapper> expected = new HashMap<>();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      for (int round = 0; round < 20; round++) {
+        for (int k = 0; k < 50; k++) {
+          store.put(b("k" + k), b("v" + round));
+          expected.put(b("k" + k), b("v" + round));
+        }
+      }
+      long before = store.stats().logBytes();
+      var rewrite = store.rewriteAsync();
+      for (int k = 0; k < 50; k += 2) { // writes racing the rewrite
+        store.put(b("k" + k), b("during"));
+        expected.put(b("k" + k), b("during"));
+      }
+      store.delete(b("k1"));
+      expected.remove(b("k1"));
+      rewrite.get(20, TimeUnit.SECONDS);
+      store.put(b("after"), b("x"));
+      expected.put(b("after"), b("x"));
+      PersistenceStats stats = store.stats();
+      assertThat(stats.rewrites()).isEqualTo(1);
+      assertThat(stats.lastRewriteStatus()).isEqualTo("ok");
+      assertThat(stats.logBytes()).isLessThan(before / 5);
+      assertThat(disk.bytes(DurableStore.REWRITE_NAME)).isNull();
+      disk.powerCut(null);
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      assertThat(contents(store)).isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void aFailedRewriteLeavesTheLogAsItWas() throws Exception {
+    for (SimulatedDirectory.Op op : List.of(SimulatedDirectory.Op.RENAME, SimulatedDirectory.Op.FORCE,
+        SimulatedDirectory.Op.OPEN)) {
+      SimulatedDirectory disk = new SimulatedDirectory();
+      try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+        for (int i = 0; i < 100; i++) {
+          store.put(b("k" + (i % 10)), b("v" + i));
+        }
+        disk.failNext(op, 1);
+        assertThatThrownBy(() -> store.rewriteAsync().get(20, TimeUnit.SECONDS)).as(op.name())
+            .hasCauseInstanceOf(StorageFailureException.class);
+        assertThat(store.stats().lastRewriteStatus()).startsWith("failed");
+        store.put(b("after"), b("x"));
+        store.syncAsync().get(5, TimeUnit.SECONDS);
+      }
+      try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+        assertThat(store.size()).as(op.name()).isEqualTo(11);
+        assertThat(store.get(b("k9"))).isEqualTo(b("v99"));
+        assertThat(store.recovery().staleRewrite()).isFalse();
+      }
+    }
+  }
+
+  @Test
+  void aRewriteThatFallsTooFarBehindIsAbandonedAtTheSideBufferLimit() throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    CountDownLatch snapshotStarted = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    // A map whose snapshot waits until the test has written past the limit.
+    MapStore map = new MapStore(new ConcurrentHashMap<>());
+    Store slow = new Store() {
+      @Override
+      public ByteArrayWrapper get(ByteArrayWrapper key) {
+        return map.get(key);
+      }
+
+      @Override
+      public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+        map.put(key, value);
+      }
+
+      @Override
+      public boolean delete(ByteArrayWrapper key) {
+        return map.delete(key);
+      }
+
+      @Override
+      public int size() {
+        return map.size();
+      }
+
+      @Override
+      public void clear() {
+        map.clear();
+      }
+
+      @Override
+      public void forEach(java.util.function.BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+        snapshotStarted.countDown();
+        try {
+          release.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        map.forEach(action);
+      }
+    };
+    try (DurableStore store = DurableStore.open(slow, opts(FsyncPolicy.NEVER), disk.mount())) {
+      store.rewriteBufferLimit(1024);
+      store.put(b("before"), b("x"));
+      var rewrite = store.rewriteAsync();
+      assertThat(snapshotStarted.await(10, TimeUnit.SECONDS)).isTrue();
+      for (int i = 0; i < 100; i++) { // 100 records of 25+ bytes: past 1 KiB
+        store.put(b("k" + i), b("value-" + i));
+      }
+      release.countDown();
+      assertThatThrownBy(() -> rewrite.get(20, TimeUnit.SECONDS)).hasMessageContaining("side buffer");
+      assertThat(store.stats().lastRewriteStatus()).contains("1024-byte side buffer");
+      assertThat(store.stats().rewrites()).isZero();
+      store.syncAsync().get(5, TimeUnit.SECONDS);
+    }
+    try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+      assertThat(store.size()).isEqualTo(101); // the log was left as it was, and complete
+      assertThat(store.recovery().staleRewrite()).isFalse();
+    }
+  }
+
+  @Test
+  void theLogRewritesItselfPastTheGrowthFactor() throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    WalOptions options = opts(FsyncPolicy.NEVER).withRewrite(2.0, 4096);
+    try (DurableStore store = open(disk, options)) {
+      for (int i = 0; i < 2000; i++) {
+        store.put(b("k" + (i % 10)), b("value-" + i));
+      }
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> store.stats().rewrites() > 0);
+      // bounded: after rewrites, 10 live keys stay well under twice the 4 KiB minimum plus a batch
+      assertThat(store.stats().logBytes()).isLessThan(2000L * 20);
+      store.syncAsync().get(5, TimeUnit.SECONDS);
+    }
+    try (DurableStore store = open(disk, options)) {
+      assertThat(store.size()).isEqualTo(10);
+      assertThat(store.get(b("k9"))).isEqualTo(b("value-1999"));
+    }
+  }
+
+  @Test
+  void aLeftOverRewriteFileIsDeletedAtStart() throws IOException {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      store.put(b("a"), b("1"));
+    }
+    disk.replace(DurableStore.REWRITE_NAME, WalRecord.encode(new WalRecord.Put(b("junk"), b("x"))));
+    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      assertThat(store.recovery().staleRewrite()).isTrue();
+      assertThat(contents(store)).containsOnlyKeys(b("a"));
+    }
+    assertThat(disk.bytes(DurableStore.REWRITE_NAME)).isNull();
+  }
+
+  @Test
+  void writesAfterCloseAreRefused(@TempDir Path dir) throws IOException {
+    DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir));
+    store.put(b("a"), b("1"));
+    store.close();
+    assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class)
+        .hasMessageContaining("closed");
+    assertThat(Files.size(dir.resolve(DurableStore.LOG_NAME))).isEqualTo(
+        WalRecord.encodedSize(new WalRecord.Put(b("a"), b("1"))));
+  }
+}
