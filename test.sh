@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Java suite (unit, protocol vectors, bad input, the race demos, redis-cli
 # and redis-benchmark against the server; the lincheck tests run in a JVM of their own), which also
-# builds target/dbf0.jar, a compile of the JMH benchmarks and of the jcstress tests, then the
+# builds target/dbf0.jar, a compile of the JMH benchmarks, the jcstress tests and the YCSB binding, then the
 # Python suite in .venv (created here from requirements.txt and pyproject.toml):
 # the grid, the results format, the analysis (and the 2020 study's raw file, vendored in benchmarks/upstream/), real sweeps, the sweep over SSH against a real sshd on 127.0.0.1, and the notebook.
 # Needs a JDK 21+ and Python 3.11+ (both found automatically), and network access to Maven
@@ -20,6 +20,8 @@ echo "test.sh: using JDK at $JAVA_HOME" >&2
 # jcstress tests (jcstress/), the same way: compiled here, run briefly by .ci/run, and at length by
 # the commands in docs/correctness.md.
 ./mvnw -B -q -f jcstress/pom.xml package
+# The YCSB binding (ycsb/): built and its record-format test run, so that it cannot rot either.
+./mvnw -B -q -f ycsb/pom.xml package
 
 dbf0_use_venv "$PWD"
 echo "test.sh: Python tests with $(python --version) in .venv" >&2
