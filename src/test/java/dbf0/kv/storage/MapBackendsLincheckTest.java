@@ -63,7 +63,10 @@ class MapBackendsLincheckTest {
       "hashtable", HashtableWithSize.class,
       "synchronized", SynchronizedWithSize.class,
       "concurrent", ConcurrentPerKey.class,
-      "skiplist", SkipListPerKey.class);
+      "skiplist", SkipListPerKey.class,
+      "rwlock", ReadWriteLockWithSize.class,
+      // size() adds up the stripes one lock at a time, so it is only checked per key here
+      "striped", StripedPerKey.class);
 
   /** The operation sets lincheck must find non-linearizable, and on which backend. */
   private static final Map<String, Class<? extends PerKey>> NOT_LINEARIZABLE = Map.of(
@@ -233,6 +236,18 @@ class MapBackendsLincheckTest {
   public static final class SkipListWithSize extends WithSize {
     public SkipListWithSize() {
       super("skiplist");
+    }
+  }
+
+  public static final class ReadWriteLockWithSize extends WithSize {
+    public ReadWriteLockWithSize() {
+      super("rwlock");
+    }
+  }
+
+  public static final class StripedPerKey extends PerKey {
+    public StripedPerKey() {
+      super("striped");
     }
   }
 }
