@@ -11,7 +11,6 @@ import dbf0.kv.workload.KeyValueSource;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -39,15 +38,13 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
   private record InFlight(long sentAt, CompletableFuture<List<Response>> replies) {}
 
   private final List<InetSocketAddress> servers;
-  private final KeyValueSource source;
-  private final Random random;
+  private final FrameSource frames;
   private final V2Load load;
 
   ShardedLoadWorker(String name, List<InetSocketAddress> servers, KeyValueSource source, Random random, V2Load load) {
     super(name);
     this.servers = List.copyOf(servers);
-    this.source = source;
-    this.random = random;
+    this.frames = FrameSource.seed(source, random, load.setFraction());
     this.load = load;
   }
 
@@ -76,29 +73,14 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
 
   private InFlight send(ShardedKeyValueClient client) {
     long now = System.nanoTime();
-    if (load.batchSize() > 1) {
-      List<Request> ops = new ArrayList<>(load.batchSize());
-      for (int i = 0; i < load.batchSize(); i++) {
-        ops.add(randomOp(source, random, load.setFraction()));
-      }
-      return new InFlight(now, client.batchAsync(ops));
-    }
-    Request op = randomOp(source, random, load.setFraction());
-    CompletableFuture<List<Response>> reply = switch (op) {
+    Request request = frames.next(load.batchSize(), false).request();
+    CompletableFuture<List<Response>> reply = switch (request) {
+      case Request.Batch batch -> client.batchAsync(batch.ops());
       case Request.Set set -> client.setAsync(set.key(), set.value()).thenApply(v -> List.of(new Response.Ok()));
       case Request.Get get -> client.getAsync(get.key()).thenApply(ShardedLoadWorker::getReply);
-      default -> throw new IllegalStateException("the workload makes GETs and SETs only, not " + op);
+      default -> throw new IllegalStateException("the workload makes GETs and SETs only, not " + request);
     };
     return new InFlight(now, reply);
-  }
-
-  /** One operation of the seed's workload: a SET with probability {@code setFraction}, else a GET. */
-  private static Request randomOp(KeyValueSource source, Random random, double setFraction) {
-    ByteArrayWrapper key = source.nextKey().copy(); // the source reuses its buffer
-    if (random.nextDouble() < setFraction) {
-      return new Request.Set(key, source.valueFor(key).copy());
-    }
-    return new Request.Get(key);
   }
 
   private static List<Response> getReply(ByteArrayWrapper value) {
