@@ -1,5 +1,8 @@
 package dbf0.common;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.apache.commons.codec.binary.Hex;
 
@@ -11,13 +14,19 @@ import org.apache.commons.codec.binary.Hex;
  * protocol decoder hands over arrays it will never touch again); call {@link #copy()} when the
  * underlying buffer is going to be reused, as {@link dbf0.kv.workload.RandomKeyValueSource} does.
  *
- * <p>The hash is {@link Arrays#hashCode(byte[])} passed through MurmurHash3's 32-bit finaliser
- * (Austin Appleby, public domain). Without it, short keys hash to small, adjacent numbers:
- * all 256 one-byte keys would sit in the first few hundred bins of a large table. Mixing spreads
- * them over the whole table, which is better for every hash map and lets the race demo observe
- * a resize wherever it is in its copy loop.
+ * <p>The hash reads the bytes eight at a time as little-endian longs, folds each word into a
+ * 64-bit state with a multiply and a shift, and finishes with MurmurHash3's 64-bit finaliser
+ * (Austin Appleby, public domain) before folding to 32 bits. Every step is a bijection of the
+ * state for a fixed word, so keys that differ in one word never share the 64-bit state, and the
+ * 32-bit codes collide only by chance. The earlier {@link Arrays#hashCode(byte[])} (a base-31
+ * polynomial), even mixed afterwards, sent the 100,000 keyed-workload records (a big-endian
+ * index in the last bytes) to 9,122 distinct codes: about 11 keys a code, so
+ * {@code ConcurrentHashMap} turned its bins into trees and spent a quarter of a zipfian batched
+ * run comparing keys (docs/performance.md). Short keys still spread over the whole table.
  */
 public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
+
+  private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final byte[] array;
 
@@ -96,13 +105,31 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
 
   @Override
   public int hashCode() {
-    int h = Arrays.hashCode(array);
-    h ^= h >>> 16;
-    h *= 0x85ebca6b;
-    h ^= h >>> 13;
-    h *= 0xc2b2ae35;
-    h ^= h >>> 16;
-    return h;
+    byte[] a = array;
+    long h = 0x9e3779b97f4a7c15L ^ a.length;
+    int i = 0;
+    for (; i + Long.BYTES <= a.length; i += Long.BYTES) {
+      h = step(h, (long) WORDS.get(a, i));
+    }
+    if (i < a.length) {
+      long tail = 0;
+      for (int shift = 0; i < a.length; i++, shift += 8) {
+        tail |= (a[i] & 0xffL) << shift;
+      }
+      h = step(h, tail);
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    return (int) (h ^ (h >>> 32));
+  }
+
+  /** One word into the state: xor, multiply by an odd constant, xor-shift; a bijection for each word. */
+  private static long step(long h, long word) {
+    h = (h ^ word) * 0x9e3779b97f4a7c15L;
+    return h ^ (h >>> 29);
   }
 
   @Override
