@@ -44,6 +44,19 @@ public interface Store {
   boolean delete(ByteArrayWrapper key);
 
   /**
+   * An upper bound on the length of every value the store holds now, for a reader that must size
+   * a reply before it reads (a v2 BATCH, whose reply has to fit in one frame). A bound, not the
+   * largest value: it may stay high after that value is gone. A put raises it before the value
+   * becomes visible, so a reader that took the bound and then reads a longer value has raced
+   * with that very put. This default knows nothing, so it is {@link Long#MAX_VALUE}.
+   *
+   * @return the bound in bytes, or {@link Long#MAX_VALUE} when the store does not track it
+   */
+  default long largestValueBytes() {
+    return Long.MAX_VALUE;
+  }
+
+  /**
    * Starts a put and returns at once; the future completes (true) when the put is done as the
    * store promises, or fails with {@link StorageFailureException}. A session with several writes
    * in hand submits them all and then waits, so that a store that logs them (a write-ahead log)

@@ -254,6 +254,12 @@ public final class DurableStore implements Store, Closeable {
     return inner.size();
   }
 
+  /** The inner store's bound: a logged write reaches the data only through the inner store's put. */
+  @Override
+  public long largestValueBytes() {
+    return inner.largestValueBytes();
+  }
+
   @Override
   public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
     inner.forEach(action);
