@@ -129,6 +129,12 @@ public final class Benchmark implements Callable<Integer> {
           + "the sharding layer costs against the plain load generator")
   boolean shardedClient;
 
+  @Option(names = "--library-client",
+      description = "with several --connect servers or --sharded-client, v2 clients go through the library's "
+          + "ShardedKeyValueClient (a future per frame, a reader thread per connection) instead of the "
+          + "benchmark's own sharded load generator")
+  boolean libraryClient;
+
   @Option(names = "--seed", description = "seed for the clients' random keys (default: a new one each run)")
   Long seed;
 
@@ -302,6 +308,7 @@ public final class Benchmark implements Callable<Integer> {
     InetSocketAddress connectTo = servers.isEmpty() ? null : servers.get(0);
     List<InetSocketAddress> shards = servers.size() > 1 || shardedClient ? servers : List.of();
     require(!shardedClient || connectTo != null, "--sharded-client needs --connect");
+    require(!libraryClient || !shards.isEmpty(), "--library-client needs several --connect servers or --sharded-client");
     require(shards.isEmpty() || selectorThreads == 0 && !orderPreserving,
         "several --connect servers (or --sharded-client) cannot go with --selector-threads or --order-preserving");
     Duration warm = Cli.parameter(spec, () -> Durations.parse(warmup));
@@ -332,7 +339,7 @@ public final class Benchmark implements Callable<Integer> {
         .serverModel(model).clientMode(mode).closeOrder(order).pipeline(depth).batch(batch).warmup(warm)
         .orderPreserving(orderPreserving).backlog(accept).clientThreadKind(threadKind)
         .selectorThreads(selectorThreads).keyed(keyed).shards(shards)
-        .build();
+        .libraryClient(libraryClient).build();
   }
 
   /** The keyed workload the flags ask for, or null for the seed's random keys. */
@@ -517,8 +524,11 @@ public final class Benchmark implements Callable<Integer> {
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       if (!config.shards().isEmpty() && config.clientMode() != ClientMode.PER_OP) {
-        workers.add(new ShardedLoadWorker("client-" + i, config.shards(), source(config, historyKeys, i, random),
-            random, config.v2Load()));
+        workers.add(config.libraryClient()
+            ? new LibraryLoadWorker("client-" + i, config.shards(), source(config, historyKeys, i, random),
+                random, config.v2Load())
+            : new ShardedLoadWorker("client-" + i, config.shards(), frames(config, space, historyKeys, i, random),
+                config.v2Load()));
         continue;
       }
       if (config.clientMode() == ClientMode.PER_OP) {

@@ -29,6 +29,9 @@ import java.util.List;
  *     (the first is {@code connectTo}): each client sends each key to the server
  *     {@link dbf0.kv.client.ShardedKeyValueClient} places it on (v2: a connection to every server;
  *     per-op: each operation's connection goes to its key's server)
+ * @param libraryClient with {@code shards}, v2 clients go through the library's
+ *     {@link dbf0.kv.client.ShardedKeyValueClient} instead of the benchmark's own sharded load
+ *     generator, to measure what the library's design costs
  */
 public record BenchmarkConfig(
     int serverThreads,
@@ -53,7 +56,8 @@ public record BenchmarkConfig(
     ClientThreadKind clientThreadKind,
     int selectorThreads,
     KeyedWorkload keyed,
-    List<InetSocketAddress> shards) {
+    List<InetSocketAddress> shards,
+    boolean libraryClient) {
 
   public BenchmarkConfig {
     shards = shards == null ? List.of() : List.copyOf(shards);
@@ -78,10 +82,10 @@ public record BenchmarkConfig(
         .bindHost(bindHost).port(port).connectTo(connectTo).seed(seed).serverModel(serverModel)
         .clientMode(clientMode).closeOrder(closeOrder).pipeline(pipeline).batch(batch).warmup(warmup)
         .orderPreserving(orderPreserving).backlog(backlog).clientThreadKind(clientThreadKind)
-        .selectorThreads(selectorThreads).keyed(keyed).shards(shards);
+        .selectorThreads(selectorThreads).keyed(keyed).shards(shards).libraryClient(libraryClient);
   }
 
-  /** Names each of the 23 components, so that no call site has to count positions. */
+  /** Names each of the 24 components, so that no call site has to count positions. */
   public static final class Builder {
     private int serverThreads;
     private int clientThreads;
@@ -106,6 +110,7 @@ public record BenchmarkConfig(
     private int selectorThreads;
     private KeyedWorkload keyed;
     private List<InetSocketAddress> shards = List.of();
+    private boolean libraryClient;
 
     private Builder() {}
 
@@ -225,10 +230,16 @@ public record BenchmarkConfig(
       return this;
     }
 
+    /** Sharded v2 clients through the library's ShardedKeyValueClient (false: the benchmark's own). */
+    public Builder libraryClient(boolean library) {
+      libraryClient = library;
+      return this;
+    }
+
     public BenchmarkConfig build() {
       return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
           duration, bindHost, port, connectTo, seed, serverModel, clientMode, closeOrder, pipeline, batch, warmup,
-          orderPreserving, backlog, clientThreadKind, selectorThreads, keyed, shards);
+          orderPreserving, backlog, clientThreadKind, selectorThreads, keyed, shards, libraryClient);
     }
   }
 

@@ -2,120 +2,223 @@ package dbf0.kv.bench;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.common.RateLimitedLog;
-import dbf0.kv.client.ServerErrorException;
 import dbf0.kv.client.ShardedKeyValueClient;
+import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
-import dbf0.kv.workload.KeyValueSource;
+import dbf0.kv.protocol.V2Codec;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.time.Duration;
-import java.util.ArrayDeque;
+import java.net.Socket;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
 
 /**
- * A load-generating thread over a {@link ShardedKeyValueClient}: one connection to each server,
- * every key sent to the server it lives on. It keeps {@code window} frames in flight the way
- * {@link V2LoadWorker} does (persistent: 1 op; pipelined: a window of single ops; batched:
- * frames of {@code batchSize} ops, each split by server and put back together by the client).
+ * A load-generating thread over several servers (`--connect a,b,c`, or one server with
+ * `--sharded-client`): one persistent v2 connection to each, every key sent to the server
+ * {@link ShardedKeyValueClient#shardFor(ByteArrayWrapper, int)} places it on. It keeps
+ * {@code window} frames in flight as {@link V2LoadWorker} does (persistent: 1 op; pipelined: a
+ * window of single ops; batched: frames of {@code batchSize} ops). A frame whose operations live
+ * on several servers is split into one part per server, each keeping the frame's relative
+ * order, and the parts go out together.
  *
- * <p>It goes through the library client rather than raw sockets, so with one server it measures
- * what the sharding layer costs (futures, a reader thread per connection) against
- * {@link V2LoadWorker}. A frame's latency runs from its send to the moment this thread sees it
- * complete; frames are awaited oldest first, as replies on one connection arrive.
+ * <p>Like {@link V2LoadWorker}, and unlike the library client ({@link LibraryLoadWorker}), it
+ * writes and reads on its own thread, with no future and no reader thread: a part's reply is the
+ * next reply on its server's connection, since each connection answers in order. A frame
+ * completes when every part's reply is in; its latency runs from its send to then, once per
+ * operation. So with one server it costs what {@link V2LoadWorker} costs plus the placement
+ * (trivial for one server) and the split's bookkeeping: that difference is the sharding's own cost.
  */
 final class ShardedLoadWorker extends ThreadedLoadWorker {
 
   private static final RateLimitedLog ERROR_LOG =
       new RateLimitedLog(LoggerFactory.getLogger(ShardedLoadWorker.class), 5);
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
-
-  private record InFlight(long sentAt, CompletableFuture<List<Response>> replies) {}
 
   private final List<InetSocketAddress> servers;
   private final FrameSource frames;
-  private final V2Load load;
+  private final int window;
+  private final int batchSize;
+  private final int shards;
+  private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
 
-  ShardedLoadWorker(String name, List<InetSocketAddress> servers, KeyValueSource source, Random random, V2Load load) {
+  // In-flight frames, oldest first, in a ring of `window` slots: when each was sent, and the kinds
+  // of its part on each server (null: no part there).
+  private final long[] sentAt;
+  private final byte[][][] partKinds;
+  private int oldest;
+  private int inFlight;
+  // per frame, reused: which server each operation goes to, and the parts' sizes
+  private int[] shardOf = new int[16];
+  private final int[] counts;
+  private final DecodeResult.Complete<Response>[] results; // per server, for the frame being read
+
+  ShardedLoadWorker(String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
     super(name);
     this.servers = List.copyOf(servers);
-    this.frames = FrameSource.seed(source, random, load.setFraction());
-    this.load = load;
+    this.frames = frames;
+    this.window = load.window();
+    this.batchSize = load.batchSize();
+    this.shards = this.servers.size();
+    this.sentAt = new long[window];
+    this.partKinds = new byte[window][shards][];
+    this.counts = new int[shards];
+    @SuppressWarnings("unchecked")
+    DecodeResult.Complete<Response>[] slots = (DecodeResult.Complete<Response>[]) new DecodeResult.Complete<?>[shards];
+    this.results = slots;
   }
 
   @Override
   public void run() {
-    ArrayDeque<InFlight> inFlight = new ArrayDeque<>(load.window());
-    try (ShardedKeyValueClient client = ShardedKeyValueClient.connect(servers, ProtocolLimits.DEFAULTS, TIMEOUT)) {
+    Socket[] sockets = new Socket[shards];
+    try {
+      OutputStream[] out = new OutputStream[shards];
+      InputStream[] in = new InputStream[shards];
+      for (int s = 0; s < shards; s++) {
+        sockets[s] = new Socket();
+        sockets[s].setTcpNoDelay(true);
+        sockets[s].setSoTimeout(10_000);
+        sockets[s].connect(servers.get(s), 10_000);
+        out[s] = new BufferedOutputStream(sockets[s].getOutputStream(), 64 * 1024);
+        in[s] = new BufferedInputStream(sockets[s].getInputStream(), 64 * 1024);
+        V2Codec.writePreamble(out[s]);
+      }
       while (!stopped) {
-        while (inFlight.size() < load.window() && !stopped) {
-          inFlight.add(send(client));
+        while (inFlight < window && !stopped) {
+          send(out, frames.next(batchSize, false));
         }
-        if (!inFlight.isEmpty()) {
-          receive(inFlight.poll());
+        for (OutputStream o : out) {
+          o.flush();
         }
+        // One frame at least, then every frame whose replies are already buffered, before refilling.
+        do {
+          receive(in);
+        } while (inFlight > 0 && oldestBuffered(in));
       }
-      while (!inFlight.isEmpty()) {
-        receive(inFlight.poll()); // let the last replies arrive before the connections close
+      while (inFlight > 0) {
+        receive(in); // let the last replies arrive, so no server is reset mid-write
       }
-    } catch (Exception e) {
+    } catch (IOException | RuntimeException e) {
       if (!stopped) {
         errors++;
         ERROR_LOG.warn("{}: {}", name, e.toString());
       }
+    } finally {
+      for (Socket socket : sockets) {
+        if (socket != null) {
+          try {
+            socket.close();
+          } catch (IOException ignored) {
+            // closing after the run; nothing to report
+          }
+        }
+      }
     }
   }
 
-  private InFlight send(ShardedKeyValueClient client) {
+  private void send(OutputStream[] out, FrameSource.Frame frame) throws IOException {
+    int slot = (oldest + inFlight) % window;
+    byte[][] kindsByServer = partKinds[slot];
+    java.util.Arrays.fill(kindsByServer, null);
+    Request request = frame.request();
+    if (request instanceof Request.Batch batch) {
+      List<Request> ops = batch.ops();
+      int only = place(ops);
+      if (only >= 0) { // every operation on one server: the frame goes as it is
+        V2Codec.writeRequest(out[only], request, limits);
+        kindsByServer[only] = frame.kinds();
+      } else {
+        split(out, ops, frame.kinds(), kindsByServer);
+      }
+    } else {
+      int s = ShardedKeyValueClient.shardFor(keyOf(request), shards);
+      V2Codec.writeRequest(out[s], request, limits);
+      kindsByServer[s] = frame.kinds();
+    }
+    sentAt[slot] = System.nanoTime();
+    inFlight++;
+  }
+
+  /** Fills {@code shardOf} and {@code counts}; returns the one server all operations go to, or -1. */
+  private int place(List<Request> ops) {
+    int n = ops.size();
+    if (shardOf.length < n) {
+      shardOf = new int[n];
+    }
+    java.util.Arrays.fill(counts, 0);
+    int first = -1;
+    boolean one = true;
+    for (int i = 0; i < n; i++) {
+      int s = ShardedKeyValueClient.shardFor(keyOf(ops.get(i)), shards);
+      shardOf[i] = s;
+      counts[s]++;
+      if (first < 0) {
+        first = s;
+      } else if (s != first) {
+        one = false;
+      }
+    }
+    return one ? Math.max(first, 0) : -1;
+  }
+
+  /** One batch per server that has operations, each in the frame's relative order. */
+  private void split(OutputStream[] out, List<Request> ops, byte[] kinds, byte[][] kindsByServer) throws IOException {
+    List<List<Request>> parts = new ArrayList<>(shards);
+    for (int s = 0; s < shards; s++) {
+      parts.add(new ArrayList<>(counts[s]));
+      kindsByServer[s] = counts[s] == 0 ? null : new byte[counts[s]];
+    }
+    for (int i = 0; i < ops.size(); i++) {
+      int s = shardOf[i];
+      kindsByServer[s][parts.get(s).size()] = kinds[i];
+      parts.get(s).add(ops.get(i));
+    }
+    for (int s = 0; s < shards; s++) {
+      if (!parts.get(s).isEmpty()) {
+        V2Codec.writeRequest(out[s], new Request.Batch(parts.get(s)), limits);
+      }
+    }
+  }
+
+  /** Whether every part of the oldest frame has reply bytes waiting, so reading it will not block. */
+  private boolean oldestBuffered(InputStream[] in) throws IOException {
+    byte[][] kindsByServer = partKinds[oldest];
+    for (int s = 0; s < shards; s++) {
+      if (kindsByServer[s] != null && in[s].available() == 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Reads the oldest frame's parts, each the next reply on its server's connection, and counts them. */
+  private void receive(InputStream[] in) throws IOException {
+    byte[][] kindsByServer = partKinds[oldest];
+    for (int s = 0; s < shards; s++) {
+      results[s] = kindsByServer[s] == null ? null : V2Codec.readResponse(in[s], limits);
+    }
     long now = System.nanoTime();
-    Request request = frames.next(load.batchSize(), false).request();
-    CompletableFuture<List<Response>> reply = switch (request) {
-      case Request.Batch batch -> client.batchAsync(batch.ops());
-      case Request.Set set -> client.setAsync(set.key(), set.value()).thenApply(v -> List.of(new Response.Ok()));
-      case Request.Get get -> client.getAsync(get.key()).thenApply(ShardedLoadWorker::getReply);
-      default -> throw new IllegalStateException("the workload makes GETs and SETs only, not " + request);
+    long start = sentAt[oldest];
+    oldest = (oldest + 1) % window;
+    inFlight--;
+    for (int s = 0; s < shards; s++) {
+      if (results[s] != null) {
+        errors += FrameSource.account(results[s], kindsByServer[s], start, now, stats, latencies);
+      }
+    }
+  }
+
+  private static ByteArrayWrapper keyOf(Request op) {
+    return switch (op) {
+      case Request.Get g -> g.key();
+      case Request.Set s -> s.key();
+      case Request.Delete d -> d.key();
+      default -> throw new IllegalStateException("the workload makes GETs and SETs only, not " + op);
     };
-    return new InFlight(now, reply);
-  }
-
-  private static List<Response> getReply(ByteArrayWrapper value) {
-    return List.of(value == null ? new Response.NotFound() : new Response.Value(value));
-  }
-
-  /**
-   * Waits for one frame; a frame the server refused counts one error, an ERROR reply inside a
-   * batch one each. A closed connection or a missing reply ends the worker, as it ends a
-   * {@link V2LoadWorker}: going on would only count the same failure once per frame.
-   */
-  private void receive(InFlight frame) throws Exception {
-    List<Response> replies;
-    try {
-      replies = frame.replies().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof ServerErrorException)) {
-        throw e;
-      }
-      errors++;
-      ERROR_LOG.warn("{}: {}", name, e.toString());
-      return;
-    }
-    long now = System.nanoTime();
-    if (!latencies.counts(frame.sentAt())) {
-      return;
-    }
-    latencies.record(frame.sentAt(), now, replies.size());
-    for (Response r : replies) {
-      switch (r) {
-        case Response.Value v -> stats.countGet(true, false);
-        case Response.NotFound n -> stats.countGet(false, false);
-        case Response.Ok ok -> stats.countSet();
-        default -> errors++;
-      }
-    }
   }
 }

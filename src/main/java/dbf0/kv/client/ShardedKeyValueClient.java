@@ -134,7 +134,8 @@ public final class ShardedKeyValueClient implements AutoCloseable {
    * @return the server's number, 0 to {@code servers - 1}
    */
   public static int shardFor(ByteArrayWrapper key, int servers) {
-    return jumpHash(hashKey(key.getArray()), servers);
+    // jump hash puts every key in bucket 0 of 1, so one server needs no hash
+    return servers == 1 ? 0 : jumpHash(hashKey(key.getArray()), servers);
   }
 
   /**
@@ -287,6 +288,9 @@ public final class ShardedKeyValueClient implements AutoCloseable {
    */
   public CompletableFuture<List<Response>> batchAsync(List<Request> ops) {
     int n = shards.size();
+    if (n == 1) {
+      return shards.get(0).batchAsync(ops); // nothing to split or put back
+    }
     // where each operation goes, and its index in the caller's list, per server
     List<List<Request>> parts = new ArrayList<>(n);
     List<int[]> positions = new ArrayList<>(n);

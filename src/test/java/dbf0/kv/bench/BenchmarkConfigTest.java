@@ -25,7 +25,7 @@ class BenchmarkConfigTest {
         .clientMode(ClientMode.BATCHED).closeOrder(CloseOrder.SERVER_FIRST).pipeline(4).batch(20)
         .warmup(Duration.ofMillis(300)).orderPreserving(true).backlog(77).clientThreadKind(ClientThreadKind.VIRTUAL)
         .selectorThreads(2).keyed(KEYED)
-        .shards(List.of(new InetSocketAddress("127.0.0.1", 9002), new InetSocketAddress("127.0.0.1", 9003)))
+        .shards(List.of(new InetSocketAddress("127.0.0.1", 9002), new InetSocketAddress("127.0.0.1", 9003))).libraryClient(true)
         .build();
   }
 
@@ -38,7 +38,7 @@ class BenchmarkConfigTest {
         .isEqualTo(new BenchmarkConfig(3, 5, "skiplist", 9, 33, 0.25, Duration.ofSeconds(7), "0.0.0.0", 9001,
             new InetSocketAddress("127.0.0.1", 9002), 11L, ServerModel.NIO, ClientMode.BATCHED,
             CloseOrder.CLIENT_FIRST, 4, 20, Duration.ofMillis(300), true, 77, ClientThreadKind.VIRTUAL, 2, KEYED,
-            List.of(new InetSocketAddress("127.0.0.1", 9002), new InetSocketAddress("127.0.0.1", 9003))));
+            List.of(new InetSocketAddress("127.0.0.1", 9002), new InetSocketAddress("127.0.0.1", 9003)), true));
   }
 
   @Test

@@ -26,7 +26,8 @@ class ShardedBenchmarkTest {
   @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
   @ValueSource(strings = {"--client-mode per-op", "--client-mode persistent", "--client-mode pipelined --pipeline 8",
-      "--client-mode batched --batch 50 --pipeline 2"})
+      "--client-mode batched --batch 50 --pipeline 2", "--client-mode batched --batch 50 --pipeline 2 --library-client",
+      "--client-mode pipelined --pipeline 8 --library-client"})
   void everyClientModeSpreadsKeysOverThreeServers(String flags) throws Exception {
     List<Map<ByteArrayWrapper, ByteArrayWrapper>> maps = new ArrayList<>();
     List<KeyValueServer> servers = new ArrayList<>();
@@ -59,12 +60,33 @@ class ShardedBenchmarkTest {
     }
   }
 
+  @Tag("slow") // timed benchmark run of about 1 s per case
+  @ParameterizedTest
+  @ValueSource(strings = {"", "--library-client"})
+  void oneServerThroughTheShardedClientsAnswersEveryOperation(String flags) throws Exception {
+    Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
+    try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(1), map)) {
+      server.start();
+      String args = "1 2 concurrent 16 64 0.5 PT1S --client-mode batched --batch 50 --pipeline 2 --sharded-client --connect 127.0.0.1:"
+          + server.getLocalAddress().getPort() + " " + flags;
+      BenchmarkCliTest.Run run = BenchmarkCliTest.run(args.trim().split(" "));
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+      assertThat(json.get("errors").getAsLong()).isZero();
+      assertThat(json.get("shards").getAsInt()).isEqualTo(1);
+      assertThat(json.get("set").getAsLong()).isPositive();
+      assertThat(json.get("get").getAsLong()).isPositive();
+      assertThat(map).isNotEmpty();
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
       "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode persistent --selector-threads 1",
       "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode batched --order-preserving",
       "--connect 127.0.0.1:1, --client-mode batched",                                         // empty entry
-      "--sharded-client --client-mode batched"})                                              // nothing to connect to
+      "--sharded-client --client-mode batched",                                               // nothing to connect to
+      "--connect 127.0.0.1:1 --client-mode batched --library-client"})                         // one server, not sharded
   void unsupportedShardedSetupsAreRefused(String flags) {
     BenchmarkCliTest.Run run = BenchmarkCliTest.run(("1 2 concurrent 16 64 0.1 PT1S " + flags).split(" "));
     assertThat(run.exitCode()).isEqualTo(2);

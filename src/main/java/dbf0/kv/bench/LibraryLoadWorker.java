@@ -1,0 +1,122 @@
+package dbf0.kv.bench;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.common.RateLimitedLog;
+import dbf0.kv.client.ServerErrorException;
+import dbf0.kv.client.ShardedKeyValueClient;
+import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.protocol.Request;
+import dbf0.kv.protocol.Response;
+import dbf0.kv.workload.KeyValueSource;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A load-generating thread over the library's {@link ShardedKeyValueClient} ({@code --library-client}):
+ * one connection to each server, every key sent to the server it lives on. It keeps
+ * {@code window} frames in flight the way {@link V2LoadWorker} does (persistent: 1 op;
+ * pipelined: a window of single ops; batched: frames of {@code batchSize} ops, each split by
+ * server and put back together by the client).
+ *
+ * <p>It goes through the library client rather than raw sockets, so against
+ * {@link ShardedLoadWorker} it measures what the library's design costs: a future per frame, and
+ * every reply handed from a reader thread per connection to this one. A frame's latency runs from its send to the moment this thread sees it
+ * complete; frames are awaited oldest first, as replies on one connection arrive.
+ */
+final class LibraryLoadWorker extends ThreadedLoadWorker {
+
+  private static final RateLimitedLog ERROR_LOG =
+      new RateLimitedLog(LoggerFactory.getLogger(LibraryLoadWorker.class), 5);
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  private record InFlight(long sentAt, CompletableFuture<List<Response>> replies) {}
+
+  private final List<InetSocketAddress> servers;
+  private final FrameSource frames;
+  private final V2Load load;
+
+  LibraryLoadWorker(String name, List<InetSocketAddress> servers, KeyValueSource source, Random random, V2Load load) {
+    super(name);
+    this.servers = List.copyOf(servers);
+    this.frames = FrameSource.seed(source, random, load.setFraction());
+    this.load = load;
+  }
+
+  @Override
+  public void run() {
+    ArrayDeque<InFlight> inFlight = new ArrayDeque<>(load.window());
+    try (ShardedKeyValueClient client = ShardedKeyValueClient.connect(servers, ProtocolLimits.DEFAULTS, TIMEOUT)) {
+      while (!stopped) {
+        while (inFlight.size() < load.window() && !stopped) {
+          inFlight.add(send(client));
+        }
+        if (!inFlight.isEmpty()) {
+          receive(inFlight.poll());
+        }
+      }
+      while (!inFlight.isEmpty()) {
+        receive(inFlight.poll()); // let the last replies arrive before the connections close
+      }
+    } catch (Exception e) {
+      if (!stopped) {
+        errors++;
+        ERROR_LOG.warn("{}: {}", name, e.toString());
+      }
+    }
+  }
+
+  private InFlight send(ShardedKeyValueClient client) {
+    long now = System.nanoTime();
+    Request request = frames.next(load.batchSize(), false).request();
+    CompletableFuture<List<Response>> reply = switch (request) {
+      case Request.Batch batch -> client.batchAsync(batch.ops());
+      case Request.Set set -> client.setAsync(set.key(), set.value()).thenApply(v -> List.of(new Response.Ok()));
+      case Request.Get get -> client.getAsync(get.key()).thenApply(LibraryLoadWorker::getReply);
+      default -> throw new IllegalStateException("the workload makes GETs and SETs only, not " + request);
+    };
+    return new InFlight(now, reply);
+  }
+
+  private static List<Response> getReply(ByteArrayWrapper value) {
+    return List.of(value == null ? new Response.NotFound() : new Response.Value(value));
+  }
+
+  /**
+   * Waits for one frame; a frame the server refused counts one error, an ERROR reply inside a
+   * batch one each. A closed connection or a missing reply ends the worker, as it ends a
+   * {@link V2LoadWorker}: going on would only count the same failure once per frame.
+   */
+  private void receive(InFlight frame) throws Exception {
+    List<Response> replies;
+    try {
+      replies = frame.replies().get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof ServerErrorException)) {
+        throw e;
+      }
+      errors++;
+      ERROR_LOG.warn("{}: {}", name, e.toString());
+      return;
+    }
+    long now = System.nanoTime();
+    if (!latencies.counts(frame.sentAt())) {
+      return;
+    }
+    latencies.record(frame.sentAt(), now, replies.size());
+    for (Response r : replies) {
+      switch (r) {
+        case Response.Value v -> stats.countGet(true, false);
+        case Response.NotFound n -> stats.countGet(false, false);
+        case Response.Ok ok -> stats.countSet();
+        default -> errors++;
+      }
+    }
+  }
+}
