@@ -425,6 +425,7 @@ public final class Benchmark implements Callable<Integer> {
         Thread.sleep(config.warmup());
       }
       long start = System.nanoTime();
+      long cpuStart = processCpuNanos();
       workers.forEach(w -> w.latencies().measureFrom(start));
       try {
         Thread.sleep(config.duration());
@@ -435,6 +436,7 @@ public final class Benchmark implements Callable<Integer> {
         }
       }
       double seconds = (System.nanoTime() - start) / 1e9;
+      double cpuSeconds = cpuStart < 0 ? Double.NaN : (processCpuNanos() - cpuStart) / 1e9;
       KeyValueClientStats stats = new KeyValueClientStats();
       Histogram latencies = new Histogram(3);
       long errors = 0;
@@ -449,12 +451,18 @@ public final class Benchmark implements Callable<Integer> {
             p.policy().cliName(), p.recordsWritten(), p.fsyncs(), String.format("%.1f", p.recordsPerFsync()),
             p.logBytes());
       }
-      return new BenchmarkResult(stats, seconds, errors, latencies, config);
+      return new BenchmarkResult(stats, seconds, errors, latencies, config, cpuSeconds);
     } finally {
       if (server != null) {
         server.close();
       }
     }
+  }
+
+  /** CPU time of this whole JVM (every thread) so far, or -1 where the platform cannot say. */
+  private static long processCpuNanos() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
   }
 
   /**

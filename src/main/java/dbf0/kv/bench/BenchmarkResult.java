@@ -16,9 +16,11 @@ import org.HdrHistogram.Histogram;
  * @param seconds the measured interval: from the end of the warm-up to all clients having stopped
  * @param errors operations or connections that failed while the run was going on
  * @param latencyMicros one entry per operation, in microseconds
+ * @param cpuSeconds CPU time this JVM used in the measured interval, all threads (NaN if unknown):
+ *     the clients' alone with {@code --connect}, server and clients together otherwise
  */
 public record BenchmarkResult(KeyValueClientStats stats, double seconds, long errors, Histogram latencyMicros,
-    BenchmarkConfig config) {
+    BenchmarkConfig config, double cpuSeconds) {
 
   /** Whether any operation completed: the rule for the Benchmark's exit status (0 if so, else 1). */
   public boolean anySucceeded() {
@@ -55,6 +57,11 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     json.addProperty("p99_us", latencyMicros.getValueAtPercentile(99));
     json.addProperty("p999_us", latencyMicros.getValueAtPercentile(99.9));
     json.addProperty("max_us", latencyMicros.getMaxValue());
+    if (!Double.isNaN(cpuSeconds) && stats.getOperations() > 0) {
+      // CPU of this process per operation (its clients alone with --connect), and cores it kept busy
+      json.addProperty("process_cpu_us_per_op", Math.round(cpuSeconds * 1e9 / stats.getOperations()) / 1000.0);
+      json.addProperty("process_cpu_cores", Math.round(cpuSeconds / seconds * 100) / 100.0);
+    }
     json.addProperty("latency_hdr", encodeHistogram(latencyMicros));
     json.addProperty("server_model", config.serverModel().cliName());
     json.addProperty("client_mode", config.clientMode().cliName());

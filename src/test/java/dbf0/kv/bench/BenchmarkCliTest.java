@@ -42,6 +42,10 @@ class BenchmarkCliTest {
     assertThat(json.get("found").getAsLong()).as("2-byte keys: some GETs find a key").isPositive();
     assertThat(json.get("errors").getAsLong()).isZero();
     assertThat(json.get("seconds").getAsDouble()).isBetween(0.9, 5.0);
+    // the JVM ran server and clients for about a second: some CPU, and not more than all its cores
+    assertThat(json.get("process_cpu_us_per_op").getAsDouble()).isPositive();
+    assertThat(json.get("process_cpu_cores").getAsDouble()).isPositive()
+        .isLessThanOrEqualTo(Runtime.getRuntime().availableProcessors() + 0.5);
   }
 
   @ParameterizedTest

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""The loopback sharding measurement of docs/experiments.md: three `dbf0 server` processes (nio,
+one event loop each) and, per round, back to back, batched bench runs against one of them through
+the plain load generator, through the sharded load generator (--sharded-client), through the
+library's ShardedKeyValueClient (--sharded-client --library-client), and against all three.
+For each run it prints ops/s and the CPU each process used, read from /proc/PID/stat 2.5 s into
+the run (after JVM start and the 1 s warm-up) and 4 s later: % of one core, and the servers'
+CPU-µs per operation at the run's measured rate; the client's CPU-µs per operation is the bench's
+own figure for its measured interval (process_cpu_us_per_op). Linux only.
+
+    scripts/shard-loopback.sh [ROUNDS]        (default 3; BASE_PORT, BATCH, THREADS override 9411, 100, 4)
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TICK = os.sysconf("SC_CLK_TCK")
+VARIANTS = ("plain", "one-shard", "one-shard-library", "three-shards")
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
+
+
+def java_pid(pid: int) -> int:
+    """The java process: pid itself if it exec'd java, else its java child (./dbf0 is a script)."""
+    if "java" in Path(f"/proc/{pid}/comm").read_text():
+        return pid
+    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+        if "java" in Path(f"/proc/{child}/comm").read_text():
+            return int(child)
+    return pid
+
+
+def main() -> None:
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    base = int(os.environ.get("BASE_PORT", "9411"))
+    batch = os.environ.get("BATCH", "100")
+    threads = os.environ.get("THREADS", "4")
+    dbf0 = str(REPO / "dbf0")
+    ports = [base, base + 1, base + 2]
+    servers = [subprocess.Popen([dbf0, "server", "--server-model", "nio", "--threads", "1", "--port", str(p)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for p in ports]
+    one = f"127.0.0.1:{base}"
+    three = ",".join(f"127.0.0.1:{p}" for p in ports)
+    args = {"plain": ["--connect", one], "one-shard": ["--connect", one, "--sharded-client"],
+            "one-shard-library": ["--connect", one, "--sharded-client", "--library-client"],
+            "three-shards": ["--connect", three]}
+    rates = {v: [] for v in VARIANTS}
+    cpu = {v: [] for v in VARIANTS}
+    try:
+        time.sleep(4)
+        jvms = [java_pid(s.pid) for s in servers]
+        for r in range(1, rounds + 1):
+            for variant in VARIANTS:
+                bench = subprocess.Popen([dbf0, "bench", "1", threads, "concurrent", "16", "64", "0.1", "PT6S",
+                                          "--warmup", "PT1S", "--client-mode", "batched", "--batch", batch,
+                                          "--pipeline", "2", *args[variant]],
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                time.sleep(2.5)
+                pids = jvms + [java_pid(bench.pid)]
+                t0, c0 = time.monotonic(), [cpu_seconds(p) for p in pids]
+                time.sleep(4)
+                t1, c1 = time.monotonic(), [cpu_seconds(p) for p in pids]
+                out, _ = bench.communicate(timeout=60)
+                result = json.loads(out.strip().splitlines()[-1])
+                rate = result["ops_per_sec"]
+                rates[variant].append(rate)
+                used = [(b - a) / (t1 - t0) * 100 for a, b in zip(c0, c1)]
+                server_us = sum(b - a for a, b in zip(c0[:3], c1[:3])) / (rate * (t1 - t0)) * 1e6
+                client_us = result.get("process_cpu_us_per_op", float("nan"))  # its whole measured interval
+                cpu[variant].append((server_us, client_us))
+                print(f"round {r} {variant:17s} {rate:>11,.0f} ops/s  errors {result['errors']}  "
+                      f"CPU % of a core: servers {used[0]:.0f} {used[1]:.0f} {used[2]:.0f}, client {used[3]:.0f}  "
+                      f"CPU-us/op: servers {server_us:.3f}, client {client_us:.3f}", flush=True)
+    finally:
+        for s in servers:
+            s.terminate()
+        for s in servers:
+            s.wait(10)
+    base_rates = rates["plain"]
+    for variant in VARIANTS[1:]:
+        ratios = [v / p for v, p in zip(rates[variant], base_rates)]
+        print(f"{variant:17s} / plain: per-round {' '.join(f'{x:.2f}' for x in ratios)}  "
+              f"median {statistics.median(ratios):.2f}")
+    ratios = [t / o for t, o in zip(rates["three-shards"], rates["one-shard"])]
+    print(f"three-shards / one-shard: per-round {' '.join(f'{x:.2f}' for x in ratios)}  median {statistics.median(ratios):.2f}")
+    print("medians ops/s: " + ", ".join(f"{v} {statistics.median(rates[v]):,.0f}" for v in VARIANTS))
+    print("medians CPU-us/op (servers, client): " + ", ".join(
+        f"{v} {statistics.median(c[0] for c in cpu[v]):.3f} {statistics.median(c[1] for c in cpu[v]):.3f}"
+        for v in VARIANTS))
+
+
+if __name__ == "__main__":
+    main()
