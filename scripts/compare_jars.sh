@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Two builds of dbf0 side by side: runs each benchmark configuration with jar A, then jar B, for
 # several rounds, so that drift on a shared machine hits both alike, and prints the per-pair B/A
-# ratios and their median. Used for docs/performance.md's before/after tables.
+# ratios and their median, of ops/s and of the JVM's CPU per operation (steadier than ops/s when
+# other work takes the cores). Used for docs/performance.md's before/after tables.
 #   scripts/compare_jars.sh OLD.jar NEW.jar [ROUNDS] [CONFIG...]
 # Each CONFIG is one quoted string of bench arguments; given any, they replace the default list.
 # Build an old jar with: git worktree add /tmp/old COMMIT && (cd /tmp/old && ./build.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 A=$1; B=$2; rounds=${3:-3}
@@ -25,19 +26,27 @@ configs=(
 if [ $# -gt 0 ]; then
   configs=("$@")
 fi
-ops() {  # $1 = jar, rest = bench arguments; prints ops/s
+# Prints "ops/s CPU-us/op" for one run; the second is nan from a jar whose JSON lacks
+# process_cpu_us_per_op (the whole JVM's CPU per operation in the measured interval).
+run() {  # $1 = jar, rest = bench arguments
   local jar=$1; shift
-  java -jar "$jar" bench "$@" 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["ops_per_sec"])'
+  java -jar "$jar" bench "$@" 2>/dev/null | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+print(r["ops_per_sec"], r.get("process_cpu_us_per_op", "nan"))'
 }
+med() { printf '%s\n' "$@" | python3 -c 'import statistics, sys; print(round(statistics.median(float(x) for x in sys.stdin), 3))'; }
 for c in "${configs[@]}"; do
-  ratios=(); as=(); bs=()
+  ratios=(); as=(); bs=(); cpu_a=(); cpu_b=(); cpu_ratios=()
   for _ in $(seq "$rounds"); do
     # shellcheck disable=SC2086  # the configuration is a list of words
-    a=$(ops "$A" $c); b=$(ops "$B" $c)
+    read -r a ca < <(run "$A" $c)
+    # shellcheck disable=SC2086
+    read -r b cb < <(run "$B" $c)
     ratios+=("$(python3 -c "print(round($b / $a, 2))")")
-    as+=("$a"); bs+=("$b")
+    cpu_ratios+=("$(python3 -c "print(round(float('$cb') / float('$ca'), 2))")")
+    as+=("$a"); bs+=("$b"); cpu_a+=("$ca"); cpu_b+=("$cb")
   done
-  median=$(printf '%s\n' "${ratios[@]}" | sort -n | python3 -c 'import statistics, sys; print(statistics.median(float(x) for x in sys.stdin))')
-  med() { printf '%s\n' "$@" | python3 -c 'import statistics, sys; print(round(statistics.median(float(x) for x in sys.stdin)))'; }
-  echo "$c | A median $(med "${as[@]}") | B median $(med "${bs[@]}") | B/A ${ratios[*]} | median $median"
+  echo "$c | ops/s A median $(med "${as[@]}") B median $(med "${bs[@]}") | B/A ${ratios[*]} | median $(med "${ratios[@]}")"
+  echo "    CPU-us/op A median $(med "${cpu_a[@]}") B median $(med "${cpu_b[@]}") | B/A ${cpu_ratios[*]} | median $(med "${cpu_ratios[@]}")"
 done
