@@ -8,7 +8,10 @@ the run (after JVM start and the 1 s warm-up) and 4 s later: % of one core, and 
 CPU-µs per operation at the run's measured rate; the client's CPU-µs per operation is the bench's
 own figure for its measured interval (process_cpu_us_per_op). Linux only.
 
-    scripts/shard-loopback.sh [ROUNDS]        (default 3; BASE_PORT, BATCH, THREADS override 9411, 100, 4)
+    scripts/shard-loopback.sh [ROUNDS]        (default 4; BASE_PORT, BATCH, THREADS override 9411, 100, 4)
+    VARIANTS=plain,one-shard,three-shards,three-shards-3x scripts/shard-loopback.sh 6
+
+The variants run in one order in odd rounds and in the reverse order in even ones.
 """
 import json
 import os
@@ -20,7 +23,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 TICK = os.sysconf("SC_CLK_TCK")
-VARIANTS = ("plain", "one-shard", "one-shard-library", "three-shards")
+ALL_VARIANTS = ("plain", "one-shard", "one-shard-library", "three-shards", "three-shards-3x")
+# three-shards-3x sends frames of 3 x BATCH operations, so each server's part is about BATCH, as
+# with one server; not run unless VARIANTS names it
+VARIANTS = tuple(os.environ.get("VARIANTS", ",".join(ALL_VARIANTS[:4])).split(","))
 
 
 def cpu_seconds(pid: int) -> float:
@@ -39,7 +45,7 @@ def java_pid(pid: int) -> int:
 
 
 def main() -> None:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 4
     base = int(os.environ.get("BASE_PORT", "9411"))
     batch = os.environ.get("BATCH", "100")
     threads = os.environ.get("THREADS", "4")
@@ -51,16 +57,20 @@ def main() -> None:
     three = ",".join(f"127.0.0.1:{p}" for p in ports)
     args = {"plain": ["--connect", one], "one-shard": ["--connect", one, "--sharded-client"],
             "one-shard-library": ["--connect", one, "--sharded-client", "--library-client"],
-            "three-shards": ["--connect", three]}
+            "three-shards": ["--connect", three], "three-shards-3x": ["--connect", three]}
+    assert set(VARIANTS) <= set(ALL_VARIANTS) and VARIANTS[0] == "plain", "VARIANTS: plain first, then any of " + str(ALL_VARIANTS)
     rates = {v: [] for v in VARIANTS}
     cpu = {v: [] for v in VARIANTS}
     try:
         time.sleep(4)
         jvms = [java_pid(s.pid) for s in servers]
         for r in range(1, rounds + 1):
-            for variant in VARIANTS:
+            # Every SET adds a key, so the servers' maps grow all session long: alternate the order
+            # of the variants, so that no variant always meets the larger map.
+            for variant in (VARIANTS if r % 2 else VARIANTS[::-1]):
                 bench = subprocess.Popen([dbf0, "bench", "1", threads, "concurrent", "16", "64", "0.1", "PT6S",
-                                          "--warmup", "PT1S", "--client-mode", "batched", "--batch", batch,
+                                          "--warmup", "PT1S", "--client-mode", "batched",
+                                          "--batch", str(int(batch) * (3 if variant.endswith("-3x") else 1)),
                                           "--pipeline", "2", *args[variant]],
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
                 time.sleep(2.5)
@@ -89,8 +99,15 @@ def main() -> None:
         ratios = [v / p for v, p in zip(rates[variant], base_rates)]
         print(f"{variant:17s} / plain: per-round {' '.join(f'{x:.2f}' for x in ratios)}  "
               f"median {statistics.median(ratios):.2f}")
-    ratios = [t / o for t, o in zip(rates["three-shards"], rates["one-shard"])]
-    print(f"three-shards / one-shard: per-round {' '.join(f'{x:.2f}' for x in ratios)}  median {statistics.median(ratios):.2f}")
+    for three in ("three-shards", "three-shards-3x"):
+        if three in VARIANTS and "one-shard" in VARIANTS:
+            ratios = [t / o for t, o in zip(rates[three], rates["one-shard"])]
+            print(f"{three} / one-shard: per-round {' '.join(f'{x:.2f}' for x in ratios)}  "
+                  f"median {statistics.median(ratios):.2f}")
+    for variant in VARIANTS[1:]:
+        ratios = [v[1] / p[1] for v, p in zip(cpu[variant], cpu["plain"])]
+        print(f"client CPU-us/op, {variant} / plain: per-round {' '.join(f'{x:.2f}' for x in ratios)}  "
+              f"median {statistics.median(ratios):.2f}")
     print("medians ops/s: " + ", ".join(f"{v} {statistics.median(rates[v]):,.0f}" for v in VARIANTS))
     print("medians CPU-us/op (servers, client): " + ", ".join(
         f"{v} {statistics.median(c[0] for c in cpu[v]):.3f} {statistics.median(c[1] for c in cpu[v]):.3f}"
