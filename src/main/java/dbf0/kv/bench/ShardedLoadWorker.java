@@ -126,7 +126,10 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
     byte[][] kindsByServer = partKinds[slot];
     java.util.Arrays.fill(kindsByServer, null);
     Request request = frame.request();
-    if (request instanceof Request.Batch batch) {
+    if (shards == 1) { // every key lives on the one server: nothing to place or split
+      V2Codec.writeRequest(out[0], request, limits);
+      kindsByServer[0] = frame.kinds();
+    } else if (request instanceof Request.Batch batch) {
       List<Request> ops = batch.ops();
       int only = place(ops);
       if (only >= 0) { // every operation on one server: the frame goes as it is
