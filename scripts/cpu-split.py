@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """CPU time per operation of one dbf0 server process and one bench client process, for the
 capacity model in docs/experiments.md. Starts `dbf0 server` (nio, one event loop), then per round
-runs a batched read-heavy bench against it, once with the plain load generator and once with
---sharded-client; reads both processes' CPU ticks from /proc/PID/stat 2.5 s into the run (after
+runs a batched read-heavy bench against it, once with the plain load generator and once through
+the library's ShardedKeyValueClient (--sharded-client --library-client; before the bench had a
+sharded load generator of its own, --sharded-client alone meant that); reads both processes' CPU ticks from /proc/PID/stat 2.5 s into the run (after
 JVM start and the 1 s warm-up) and 4 s later, and divides by the operations of those 4 s at the
 run's measured rate. Linux only.
 
@@ -33,7 +34,7 @@ def main() -> None:
     try:
         time.sleep(3)
         for r in range(rounds):
-            for variant in ([], ["--sharded-client"]):
+            for variant in ([], ["--sharded-client", "--library-client"]):
                 bench = subprocess.Popen([dbf0, "bench", "1", "1", "concurrent", "16", "64", "0.1", "PT6S",
                                           "--warmup", "PT1S", "--client-mode", "batched", "--batch", "1000",
                                           "--connect", "127.0.0.1:" + port, *variant],
@@ -47,7 +48,7 @@ def main() -> None:
                 out, _ = bench.communicate(timeout=60)
                 result = json.loads(out.strip().splitlines()[-1])
                 ops = result["ops_per_sec"] * (t1 - t0)
-                name = "sharded-client" if variant else "plain"
+                name = "library-client" if variant else "plain"
                 print(f"round {r} {name:14s} {result['ops_per_sec']:>11,.0f} ops/s; CPU-s per million ops: "
                       f"server {(s1 - s0) / ops * 1e6:.3f}, client {(c1 - c0) / ops * 1e6:.3f}", flush=True)
     finally:
