@@ -8,6 +8,7 @@ import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyedWorkload;
 import dbf0.kv.workload.Operation;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -95,17 +96,25 @@ final class FrameSource {
    */
   Frame next(int batchSize, boolean stopAtWrite) {
     List<Request> ops = new ArrayList<>(Math.min(batchSize, 1024));
-    List<Byte> kinds = new ArrayList<>(Math.min(batchSize, 1024));
+    byte[] kinds = new byte[Math.min(batchSize, 1024)];
+    int count = 0;
     boolean writes = false;
-    while (ops.size() < batchSize) {
+    while (count < batchSize) {
       if (pendingOps.isEmpty()) {
         pendingWrites = maker.append(pendingOps, pendingKinds);
       }
-      if (!ops.isEmpty() && ops.size() + pendingOps.size() > batchSize) {
+      int n = pendingOps.size();
+      if (count > 0 && count + n > batchSize) {
         break;
       }
-      ops.addAll(pendingOps);
-      kinds.addAll(pendingKinds);
+      if (count + n > kinds.length) {
+        kinds = Arrays.copyOf(kinds, Math.max(2 * kinds.length, count + n));
+      }
+      // element by element: addAll would copy each one- or two-element list into an array first
+      for (int i = 0; i < n; i++) {
+        ops.add(pendingOps.get(i));
+        kinds[count++] = pendingKinds.get(i);
+      }
       pendingOps.clear();
       pendingKinds.clear();
       writes |= pendingWrites;
@@ -113,11 +122,8 @@ final class FrameSource {
         break;
       }
     }
-    byte[] kindArray = new byte[kinds.size()];
-    for (int i = 0; i < kindArray.length; i++) {
-      kindArray[i] = kinds.get(i);
-    }
-    Request request = batchSize == 1 && ops.size() == 1 ? ops.get(0) : new Request.Batch(ops);
+    byte[] kindArray = count == kinds.length ? kinds : Arrays.copyOf(kinds, count);
+    Request request = batchSize == 1 && count == 1 ? ops.get(0) : new Request.Batch(ops);
     return new Frame(request, kindArray, writes);
   }
 
