@@ -115,6 +115,10 @@ AXES: tuple[Axis, ...] = (
     # not "workload": the analysis already derives a column of that name from set_frac (read-heavy, ...)
     Axis("ycsb_workload", "--ycsb-workload", str, "YCSB core workloads: A, B, C, D, F (mix and key distribution)",
          flag="--workload"),
+    # Not a Benchmark argument: the sweep starts this many `dbf0 server` processes, spread round-robin
+    # over the --servers hosts, and the clients --connect to all of them (sweep of roles, cluster.py).
+    Axis("shards", "--shards", int, "server processes per trial, spread round-robin over the --servers hosts; "
+         "every client spreads its keys over all of them (default: one per server host)"),
 )
 
 
@@ -296,6 +300,8 @@ def problems(config: Mapping[str, Any]) -> list[str]:
         out.append(f"selector_threads must be 0..client_threads ({config.get('client_threads')}), got {selectors}")
     elif selectors and v1:
         out.append("selector_threads needs a v2 client mode (persistent, pipelined or batched)")
+    if "shards" in config and config["shards"] < 1:
+        out.append(f"shards must be at least 1, got {config['shards']}")
     if "records" in config and config["records"] < 1:
         out.append(f"records must be at least 1, got {config['records']}")
     if "key_dist" in config and "records" not in config and "ycsb_workload" not in config:
