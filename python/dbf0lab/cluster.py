@@ -26,6 +26,7 @@ import subprocess
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -182,7 +183,10 @@ class Running:
     def stop_servers(self) -> list[str]:
         with self.lock:
             servers, self.servers = self.servers, []
-        return [s.stop() for s in servers]
+        if len(servers) <= 1:
+            return [s.stop() for s in servers]
+        with ThreadPoolExecutor(max_workers=len(servers)) as pool:  # one SSH round trip each: together
+            return list(pool.map(ServerProcess.stop, servers))
 
 
 def run_trial(spec: Mapping[str, Any], bench_args: Sequence[str], layout: Layout, java_opts: Sequence[str],

@@ -398,6 +398,13 @@ PRESETS: dict[str, Preset] = {
         "the map ladder: one global lock (hashtable, synchronized), a read/write lock, 16 striped locks, "
         "ConcurrentHashMap; read- and write-heavy, uniform and zipfian keys over 100,000 records; nio server "
         "with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s (40 trials, about 3 minutes)"),
+    "scaling": Preset(
+        _cross(3, client_threads=[1, 2, 4, 8], shards=[1, 2, 3], server_threads=[1], server_model=["nio"],
+               client_mode=["batched"], batch=[100], pipeline=[2], map_type=["concurrent"], key_length=[16],
+               value_length=[64], set_frac=[0.1], seconds=[2], warmup=[1]),
+        "scale-out: 1, 2, 3 `dbf0 server` processes (nio, one loop each) started for each trial on the "
+        "--servers hosts, every --clients host running 1,2,4,8 batched client threads (100 per frame, 2 in "
+        "flight) against all of them; read-heavy, 3 trials of 2 s (36 trials, about 4 minutes on loopback)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),
