@@ -45,6 +45,15 @@ remote hosts:
   host (scp, into --remote-dir), each host then runs one trial at a time, all hosts at once, and
   the results come back into the local file. ssh and scp run in BatchMode: set up key login
   first (ssh-agent, --identity, or ~/.ssh/config). Every host needs a JDK 21+ (--remote-java).
+
+servers and clients on separate hosts:
+  --servers H,... --clients H,... (or a grid with --shards, which defaults both to local) runs one
+  trial at a time on all of them: the servers are started for the trial (dbf0 server, the spec's
+  server threads, model and map), every client host runs bench --connect <all servers> at once,
+  and the servers are stopped when the trial ends, fails or is interrupted. The result holds the
+  total (the clients' rates added up, latency percentiles from their merged histograms) and each
+  node's own figures. The servers have no authentication: --server-bind 0.0.0.0 exposes them to
+  whoever reaches the port, so use it only on a private network or behind a firewall.
 """
 
 
