@@ -49,10 +49,11 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
     lines.append("")
     summary = analysis.summarize(data)
     impact = analysis.threading_impact(summary, min_trials)
-    lines += ["### Best thread configuration per workload, map and key space", "",
-              analysis.markdown(analysis.best_table(impact)), "",
-              "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "
-              "speed-up = best median / median at 1 server and 1 client thread.", ""]
+    if "shards" not in data.config_columns:  # with roles, the table of nodes below says it per shard count
+        lines += ["### Best thread configuration per workload, map and key space", "",
+                  analysis.markdown(analysis.best_table(impact)), "",
+                  "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "
+                  "speed-up = best median / median at 1 server and 1 client thread.", ""]
     modes = analysis.modes_table(data)
     if len(modes):
         lines += ["### Client modes, side by side", "", analysis.markdown(modes), "",

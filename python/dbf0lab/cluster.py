@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import queue
 import re
+import shutil
 import socket
 import subprocess
 import threading
@@ -107,6 +108,9 @@ class ServerProcess:
         self.host = host
         self.run_id = uuid.uuid4().hex
         argv = host.jar_command("server", java_opts, args, limit, self.run_id)
+        if isinstance(host, LocalHost) and shutil.which("timeout"):
+            # as over SSH: a sweep killed with SIGKILL cannot stop it, so it ends at its time limit
+            argv = ["timeout", "-k", str(KILL_GRACE_SECONDS), str(int(limit) + 1), *argv]
         # its own process group, so that the terminal's Ctrl-C reaches the sweep, which stops it
         self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, process_group=0)

@@ -4,6 +4,7 @@ once, their results merged, and no server left behind, also after Ctrl-C."""
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -123,6 +124,21 @@ def test_ctrl_c_during_a_trial_leaves_no_server_and_frees_the_ports(tmp_path, ss
     assert results.read(out).trials == []
     wait_until(lambda: not servers_running(str(remote_dir)), 10, "a server still runs after Ctrl-C")
     wait_until(lambda: all(port_free(a) for a in addresses), 10, "a server port is still taken")
+
+
+@pytest.mark.slow
+def test_local_shards_are_started_and_stopped_with_each_trial(tmp_path, jar):
+    own_jar = tmp_path / "dbf0.jar"  # a path of this test's own, to find its servers by
+    shutil.copy(jar, own_jar)
+    out = tmp_path / "r.jsonl"
+    done = run_script("run_benchmarks.py", *GRID, "--shards", "2", "--jar", str(own_jar), "--out", str(out),
+                      timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (spec, result), = results.read(out).trials
+    assert spec["shards"] == 2 and result["shards"] == 2 and result["errors"] == 0
+    assert result["nodes"]["local"]["role"] == "client+server" and len(result["nodes"]["local"]["servers"]) == 2
+    assert len(result["server_exits"]) == 2
+    assert servers_running(str(tmp_path)) == [] and all(port_free(a) for a in result["servers"])
 
 
 @pytest.mark.slow

@@ -91,3 +91,14 @@ def test_a_hot_node_is_flagged_only_for_the_trials_it_generated_load_in(tmp_path
     path.write_text("".join(json.dumps(line) + "\n" for line in lines))
     table = analysis.utilisation_table(analysis.load([path]))
     assert table.iloc[0]["note"].startswith("1 trial(s) above 90% CPU")
+
+
+def test_the_committed_scaling_sample_draws_both_figures():
+    """benchmarks/sample/scaling-sample.jsonl: trial 0 of each configuration of the loopback run
+    in benchmarks/reference/scaling-vm.jsonl (what the notebook's headless test reads)."""
+    sample = SAMPLE.parent / "scaling-sample.jsonl"
+    reference = SAMPLE.parents[1] / "reference" / "scaling-vm.jsonl"
+    assert set(sample.read_text().splitlines()) <= set(reference.read_text().splitlines())
+    data = analysis.load([sample])
+    assert len(data.trials) == 12 and data.trials["shards"].tolist().count(3) == 4
+    assert figures.scaling_clients(data) is not None and figures.scaling_shards(data) is not None
