@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, run_script
-from dbf0lab import cluster, histograms, results
+from dbf0lab import analysis, analyze_cli, cluster, histograms, machine, results
 from dbf0lab.hosts import LocalHost, SshHost, SshSettings
 
 GRID = ["--preset", "smoke", "--client-threads", "2", "--set-frac", "0.1", "--duration", "PT1S", "--trials", "1",
@@ -43,6 +43,13 @@ def servers_running(marker: str) -> list[int]:
     return found
 
 
+def preinstall(jar: Path, remote_dir: Path) -> None:
+    """Puts the jar where the sweep's copy would go (the "hosts" share one folder here), so that
+    four hosts do not each copy it: test_ssh.py tests the copy, this file what comes after."""
+    remote_dir.mkdir()
+    shutil.copy(jar, remote_dir / f"dbf0-{machine.sha256_of(jar)[:16]}.jar")
+
+
 def port_free(address: str) -> bool:
     host, _, port = address.rpartition(":")
     with socket.socket() as s:
@@ -64,6 +71,7 @@ def wait_until(check, seconds: float, what: str) -> None:
 def test_two_server_hosts_and_two_client_hosts_over_ssh(tmp_path, sshd_factory, java, jar):
     s1, s2, c1, c2 = (sshd_factory.start() for _ in range(4))
     out, remote_dir = tmp_path / "r.jsonl", tmp_path / "remote"
+    preinstall(jar, remote_dir)
     done = run_script("run_benchmarks.py", *GRID, "--servers", f"{s1.host},{s2.host}", "--clients",
                       f"{c1.host},{c2.host}", *remote_args(sshd_factory, java, remote_dir), "--out", str(out),
                       timeout=90)
@@ -93,17 +101,17 @@ def test_two_server_hosts_and_two_client_hosts_over_ssh(tmp_path, sshd_factory, 
     assert all(port_free(a) for a in result["servers"])
     assert not list(remote_dir.glob("run-*.pid"))
 
-    analysed = run_script("analyze.py", str(out), "--no-figures")
-    assert analysed.returncode == 0, analysed.stderr
-    assert "### Trials with servers and clients on separate hosts" in analysed.stdout
+    report = analyze_cli.report(analysis.load([out]))  # what analyze.py prints, without another interpreter
+    assert "### Trials with servers and clients on separate hosts" in report
     for node in nodes:
-        assert node in analysed.stdout
+        assert f"| {node} |" in report
 
 
 @pytest.mark.slow
 def test_ctrl_c_during_a_trial_leaves_no_server_and_frees_the_ports(tmp_path, sshd_factory, java, jar):
     s1, s2 = sshd_factory.start(), sshd_factory.start()
     out, remote_dir, log = tmp_path / "r.jsonl", tmp_path / "remote", tmp_path / "stderr.txt"
+    preinstall(jar, remote_dir)
     argv = [sys.executable, str(REPO / "scripts" / "run_benchmarks.py"), *GRID, "--duration", "PT60S",
             "--servers", f"{s1.host},{s2.host}", "--clients", "local",
             *remote_args(sshd_factory, java, remote_dir), "--out", str(out)]
