@@ -274,7 +274,3 @@ def local_or_remote_sampler(host: Host, limit: float):
     if isinstance(host, SshHost):
         return utilisation.RemoteSampler(host.ssh, limit + host.local_grace()).start()
     return utilisation.Sampler().start()
-
-
-def is_local(host: Host) -> bool:
-    return isinstance(host, LocalHost)
