@@ -127,7 +127,6 @@ class KeyedBenchmarkTest {
       "--workload E --client-mode persistent",
       "--workload A --insert-frac 0.1 --client-mode persistent",
       "--records 70000 --client-mode persistent",                // 2-byte keys hold 65,536
-      "--records 100 --history never-written.jsonl",             // the load phase is not in the history
       "--workload C --client-mode persistent --history-keys 8",
       "--records 100 --connect 127.0.0.1:1,127.0.0.1:2 --client-mode persistent", // loads one server only
       "--workload C --connect 127.0.0.1:1 --sharded-client --client-mode persistent"})
