@@ -7,6 +7,7 @@ import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
 import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.bench.options.WalCliOptions;
@@ -178,7 +179,8 @@ public final class Benchmark implements Callable<Integer> {
           + "map when the server runs here, in v2 batches of 1,000 with --connect), then choose keys among them by "
           + "--key-dist instead of fresh random bytes (default: none, the seed's random keys; "
           + YcsbWorkload.DEFAULT_RECORDS + " with --workload); with --history the loaded records are in the history too; "
-          + "not with --history-keys or several --connect servers")
+          + "not with --history-keys; with several --connect servers each record is loaded into the server its key is "
+          + "placed on")
   Long records;
 
   @Option(names = "--key-dist", paramLabel = "DIST",
@@ -319,11 +321,12 @@ public final class Benchmark implements Callable<Integer> {
     require(historyKeys == null || keyLength >= 4 || historyKeys <= 1 << (8 * keyLength),
         "--history-keys " + historyKeys + " does not fit in " + keyLength + "-byte keys");
     KeyedWorkload keyed = keyedWorkload(mode);
+    // ShardedLoadWorker goes through futures and has no FrameHistory: its operations would be missing.
+    require(history == null || shards.isEmpty() || mode == ClientMode.PER_OP,
+        "--history cannot go with several --connect servers or --sharded-client in a v2 client mode: the sharded "
+            + "client's operations are not recorded (per-op mode records them)");
     require(keyed == null || historyKeys == null,
         "--history-keys cannot go with --records or --workload: the keyed workload chooses its own keys");
-    // The load phase fills one server only, and the sharded worker draws the seed's random keys.
-    require(keyed == null || shards.isEmpty(),
-        "--records and --workload cannot go with several --connect servers or --sharded-client");
     return BenchmarkConfig.builder()
         .serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
         .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
@@ -402,7 +405,8 @@ public final class Benchmark implements Callable<Integer> {
       server.start();
       address = server.getLocalAddress();
     } else if (config.keyed() != null) {
-      loadOverV2(config.keyed(), address, loaderLog(config, history));
+      loadOverV2(config.keyed(), config.shards().isEmpty() ? List.of(address) : config.shards(),
+          loaderLog(config, history));
     }
     try {
       LOG.info("benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {} B, value {} B, setFrac {}, {} s, server {}",
@@ -491,13 +495,15 @@ public final class Benchmark implements Callable<Integer> {
   private static final int LOAD_BATCH = 1_000;
 
   /**
-   * The load phase against a server elsewhere (--connect): the records go in v2 batches of
-   * {@value #LOAD_BATCH} SETs over one connection, each batch acknowledged before the next.
+   * The load phase against servers elsewhere (--connect): the records go in v2 batches of
+   * {@value #LOAD_BATCH} SETs over one connection per server, each batch acknowledged before the
+   * next; a batch is split by server and its replies put back in order ({@link ShardedKeyValueClient}).
    */
-  private static void loadOverV2(KeyedWorkload keyed, InetSocketAddress address, LoaderLog history)
+  private static void loadOverV2(KeyedWorkload keyed, List<InetSocketAddress> servers, LoaderLog history)
       throws IOException {
     long start = System.nanoTime();
-    try (KeyValueClient client = KeyValueClient.connect(address)) {
+    // with several servers each record goes to the one its key is placed on, as the run's clients place it
+    try (ShardedKeyValueClient client = ShardedKeyValueClient.connect(servers)) {
       List<Request> batch = new ArrayList<>(LOAD_BATCH);
       int admitted = 0; // the batch's first `admitted` SETs go into the history
       for (long i = 0; i < keyed.records(); i++) {
@@ -554,8 +560,8 @@ public final class Benchmark implements Callable<Integer> {
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       if (!config.shards().isEmpty() && config.clientMode() != ClientMode.PER_OP) {
-        workers.add(new ShardedLoadWorker("client-" + i, config.shards(), source(config, historyKeys, i, random),
-            random, config.v2Load()));
+        workers.add(new ShardedLoadWorker("client-" + i, config.shards(),
+            frames(config, space, historyKeys, i, random, false), config.v2Load()));
         continue;
       }
       if (config.clientMode() == ClientMode.PER_OP) {
