@@ -6,7 +6,6 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
-import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
