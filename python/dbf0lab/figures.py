@@ -17,7 +17,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import FuncFormatter, NullLocator
 
 from . import analysis
 from .analysis import DATASET, Results
@@ -257,15 +257,17 @@ def maps(data: Results) -> Figure | None:
             ax.bar(pos, rows["median"], width, yerr=err, capsize=2, color=KEY_DIST_COLORS.get(dist, "#7f7f7f"),
                    label=f"{dist} keys")
             for px, value in zip(pos, rows["median"]):
-                if pd.notna(value):
-                    ax.text(px, value, analysis._thousands(value), ha="center", va="bottom", fontsize=6, rotation=90)
-        ax.set_xticks(x, maps_present, fontsize=8)
+                if pd.notna(value):  # inside the bar, from its foot: clear of the error bars
+                    ax.text(px, 0, " " + analysis._thousands(value), ha="center", va="bottom", fontsize=6,
+                            rotation=90, color="white")
+        ax.set_xticks(x, maps_present, fontsize=8, rotation=20)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: analysis._thousands(v)))
         ax.set_title(" · ".join(str(v) for v in panel), fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     axes[0][0].set_ylabel("ops/s (median over trials; bars: IQR)")
     axes[0][0].set_ylim(bottom=0)
-    axes[0][-1].legend(fontsize=8, loc="lower right")
-    fig.suptitle("The map ladder: one lock → read/write lock → 16 stripes → ConcurrentHashMap")
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=len(dists), fontsize=8)
+    fig.suptitle("The map ladder: one global lock → a read/write lock → 16 stripes → ConcurrentHashMap")
     return fig
 
 
