@@ -17,7 +17,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import FuncFormatter, NullLocator
 
 from . import analysis
 from .analysis import DATASET, Results
@@ -194,6 +194,8 @@ def server_models(data: Results) -> Figure | None:
         return None  # several client modes: that is the client-modes figure's comparison
     if "shards" in summary:
         return None  # trials with roles: the scaling figures show them
+    if summary["map_type"].nunique() > 1:
+        return None  # several maps (the maps preset): that is the maps figure's comparison
     summary = summary[summary["server_model"].notna()].copy()
     model_order = {"pool": 0, "virtual": 1, "nio": 2}
     summary["_m"] = summary["server_model"].map(model_order).fillna(len(model_order))
@@ -220,6 +222,54 @@ def server_models(data: Results) -> Figure | None:
     ax.set_ylabel("ops/s (median; bars: IQR)")
     ax.set_title("Server models with persistent connections")
     ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+MAP_LADDER = ("hashtable", "synchronized", "rwlock", "striped", "concurrent")
+KEY_DIST_COLORS = {"uniform": "#1f77b4", "zipfian": "#d62728", "hotspot": "#ff7f0e", "latest": "#2ca02c",
+                   "exponential": "#9467bd"}
+
+
+def maps(data: Results) -> Figure | None:
+    """The maps preset: the ladder of locking (one global lock, a read/write lock, 16 stripes,
+    ConcurrentHashMap) left to right, one panel per workload, a bar per key distribution: median
+    ops/s with IQR error bars and the median written on each bar. None for results that do not
+    vary the map over a keyed workload."""
+    summary = analysis.summarize(data)
+    if "key_dist" not in summary or summary["key_dist"].isna().all() or summary["map_type"].nunique() < 2:
+        return None
+    summary = summary[summary["key_dist"].notna() & (summary["n"] > 0)].copy()
+    order = {m: i for i, m in enumerate(MAP_LADDER)}
+    maps_present = sorted(summary["map_type"].unique(), key=lambda m: (order.get(m, len(order)), m))
+    dists = [d for d in KEY_DIST_COLORS if d in set(summary["key_dist"])] + \
+        sorted(set(summary["key_dist"]) - set(KEY_DIST_COLORS))
+    panel_columns = [DATASET, "workload"] if _several(summary) else ["workload"]
+    panels = list(dict.fromkeys(summary.sort_values("set_frac")[panel_columns].itertuples(index=False, name=None)))
+    fig = Figure(figsize=(max(6.0, 1.3 * len(maps_present)) * len(panels) / 1.6, 4.0), layout="constrained")
+    axes = fig.subplots(1, len(panels), squeeze=False, sharey=True)
+    x = np.arange(len(maps_present))
+    width = 0.8 / len(dists)
+    for ax, panel in zip(axes[0], panels):
+        part = summary[summary[panel_columns].apply(tuple, axis=1) == panel]
+        for i, dist in enumerate(dists):
+            # several rows per (map, dist) would be other axes varying: the preset fixes them, so take the first
+            rows = part[part["key_dist"] == dist].drop_duplicates("map_type").set_index("map_type").reindex(maps_present)
+            err = np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]])
+            pos = x + (i - (len(dists) - 1) / 2) * width
+            ax.bar(pos, rows["median"], width, yerr=err, capsize=2, color=KEY_DIST_COLORS.get(dist, "#7f7f7f"),
+                   label=f"{dist} keys")
+            for px, value in zip(pos, rows["median"]):
+                if pd.notna(value):  # inside the bar, from its foot: clear of the error bars
+                    ax.text(px, 0, " " + analysis._thousands(value), ha="center", va="bottom", fontsize=6,
+                            rotation=90, color="white")
+        ax.set_xticks(x, maps_present, fontsize=8, rotation=20)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: analysis._thousands(v)))
+        ax.set_title(" · ".join(str(v) for v in panel), fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("ops/s (median over trials; bars: IQR)")
+    axes[0][0].set_ylim(bottom=0)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=len(dists), fontsize=8)
+    fig.suptitle("The map ladder: one global lock → a read/write lock → 16 stripes → ConcurrentHashMap")
     return fig
 
 
@@ -331,6 +381,7 @@ FIGURES: dict[str, Callable[[Results], Figure | None]] = {
     "server-models": server_models,
     "scaling-clients": scaling_clients,
     "scaling-shards": scaling_shards,
+    "maps": maps,
 }
 
 
