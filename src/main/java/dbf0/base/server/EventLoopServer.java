@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No client can stall a loop: reads and writes never block, and a client that stops reading
  * its replies is simply not read from any more once 1 MiB of replies waits for it
- * (backpressure), so its pipeline cannot grow the server's memory without bound. Connections
+ * (backpressure), so its pipeline cannot grow the server's memory without bound. Nor can a
+ * slow disk: a session waiting for its writes returns {@link ByteSession.Next#AWAIT}, and the
+ * loop parks that connection until the future's completion wakes it. Connections
  * idle for longer than the idle timeout are closed; past the connection limit, new connections
  * are closed at once.
  */
