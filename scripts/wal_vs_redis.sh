@@ -7,7 +7,8 @@
 #   scripts/wal_vs_redis.sh /tmp/walredis [JAR ...]
 # With JARs (two builds, say), each runs right after Redis in every configuration, so that the
 # machine's drift hits them alike. Environment: MODEL (virtual; nio, pool), ROUNDS (1),
-# PAIRS (Redis:dbf0 policies, default "always:always everysec:interval no:never").
+# PAIRS (Redis:dbf0 policies, default "always:always everysec:interval no:never"), N_ALWAYS
+# (requests under always, 50000) and N_OTHER (200000).
 # Prints one line per run, then per configuration the median SET/s of each and the median of
 # the per-round ratios to Redis.
 set -euo pipefail
@@ -45,8 +46,8 @@ for round in $(seq "$rounds"); do
   for pair in $pairs; do
     redis_policy=${pair%%:*}
     dbf0_policy=${pair##*:}
-    n=200000
-    if [ "$redis_policy" = always ]; then n=50000; fi
+    n=${N_OTHER:-200000}
+    if [ "$redis_policy" = always ]; then n=${N_ALWAYS:-50000}; fi
     for p in 1 16; do
       rm -rf "$base/redis" && mkdir -p "$base/redis"
       redis-server --port 6390 --appendonly yes --appendfsync "$redis_policy" --save '' --dir "$base/redis" \
