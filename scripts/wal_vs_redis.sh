@@ -6,7 +6,7 @@
 #   redis-benchmark -p PORT -t set -d 64 -r 100000 -c 50 -n N -q  [-P 16]
 #   scripts/wal_vs_redis.sh /tmp/walredis [JAR ...]
 # With JARs (two builds, say), each runs right after Redis in every configuration, so that the
-# machine's drift hits them alike. Environment: MODEL (virtual; nio, pool), ROUNDS (1),
+# machine's drift hits them alike, in the given order in odd rounds and reversed in even ones. Environment: MODEL (virtual; nio, pool), ROUNDS (1),
 # PAIRS (Redis:dbf0 policies, default "always:always everysec:interval no:never"), N_ALWAYS
 # (requests under always, 50000) and N_OTHER (200000).
 # Prints one line per run, then per configuration the median SET/s of each and the median of
@@ -43,6 +43,11 @@ bench() { # label policy port n pipeline
   echo "$1|$2|$5|$rps" >> "$results"
 }
 for round in $(seq "$rounds"); do
+  order=("${jars[@]}")
+  if [ $((round % 2)) -eq 0 ]; then
+    order=()
+    for ((i = ${#jars[@]} - 1; i >= 0; i--)); do order+=("${jars[$i]}"); done
+  fi
   for pair in $pairs; do
     redis_policy=${pair%%:*}
     dbf0_policy=${pair##*:}
@@ -57,7 +62,7 @@ for round in $(seq "$rounds"); do
       bench "redis" "$redis_policy" 6390 "$n" "$p"; echo "   (round $round)"
       kill "$redis_pid"; wait "$redis_pid" 2>/dev/null || true
 
-      for jar in "${jars[@]}"; do
+      for jar in "${order[@]}"; do
         rm -rf "$base/dbf0"
         java -jar "$jar" server --port 9390 --bind 127.0.0.1 --server-model "$model" --data-dir "$base/dbf0" \
           --fsync "$dbf0_policy" > "$base/dbf0.log" 2>&1 &
