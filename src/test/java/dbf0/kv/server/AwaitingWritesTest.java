@@ -348,4 +348,29 @@ class AwaitingWritesTest {
       assertThat(V2SessionTest.replies(socket.getInputStream().readAllBytes())).isEqualTo(expected);
     }
   }
+
+  @Test
+  void aV1SetWaitsWithoutBlockingTheLoopAndClosesOnceDoneOrFailed() throws Exception {
+    HeldStore store = new HeldStore();
+    try (KeyValueServer server = start(ServerModel.NIO, store)) {
+      ByteArrayWrapper key = ByteArrayWrapper.of('a');
+      try (Socket v1 = connect(server); Socket other = connect(server)) {
+        v1.getOutputStream().write(dbf0.kv.protocol.V1Codec.encodeSet(key, ByteArrayWrapper.of('1')));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> store.held() == 1);
+        other.getOutputStream().write(resp("PING"));
+        assertThat(read(other, "+PONG\r\n")).isEqualTo("+PONG\r\n");
+        assertThat(silent(v1)).as("v1 closes only once its SET is done").isTrue();
+        store.release();
+        assertThat(v1.getInputStream().read()).as("closed, no reply").isEqualTo(-1);
+        assertThat(store.get(key)).isEqualTo(ByteArrayWrapper.of('1'));
+      }
+      try (Socket v1 = connect(server)) {
+        v1.getOutputStream().write(dbf0.kv.protocol.V1Codec.encodeSet(key, ByteArrayWrapper.of('2')));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> store.held() == 1);
+        store.fail("disk on fire");
+        assertThat(v1.getInputStream().read()).as("closed, nobody to tell").isEqualTo(-1);
+        assertThat(store.get(key)).isEqualTo(ByteArrayWrapper.of('1'));
+      }
+    }
+  }
 }
