@@ -188,7 +188,7 @@ final class V2Session implements ByteSession {
           overlay.put(delete.key(), null);
           yield elementSize(OK);
         }
-        default -> elementSize(OK); // PING
+        default -> throw new IllegalStateException("a batch holds only GET, SET and DELETE: " + op);
       };
       if (size > budget) {
         reply(out, new Response.Error("batch reply would exceed the " + limits.maxFrameBytes()
@@ -231,7 +231,7 @@ final class V2Session implements ByteSession {
           budget -= elementSize(reply);
           replies[i] = reply;
         }
-        default -> replies[i] = OK; // PING
+        default -> throw new IllegalStateException("a batch holds only GET, SET and DELETE: " + op);
       }
       if (writes.get(i) != null) {
         submitted.add(writes.get(i));

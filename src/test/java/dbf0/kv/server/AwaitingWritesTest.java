@@ -373,4 +373,44 @@ class AwaitingWritesTest {
       }
     }
   }
+
+  @Test
+  void aConnectionWaitingForItsWritesIsNotClosedAsIdle() throws Exception {
+    HeldStore store = new HeldStore();
+    try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults()
+        .withBindAddress(new InetSocketAddress("127.0.0.1", 0)).withModel(ServerModel.NIO).withThreads(1)
+        .withIdleTimeout(Duration.ofMillis(200)), store)) {
+      server.start();
+      try (Socket socket = connect(server)) {
+        socket.getOutputStream().write(resp("SET a 1"));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> store.held() == 1);
+        Thread.sleep(1_000); // five idle timeouts: the server, not the client, is the slow one
+        assertThat(server.getOpenConnections()).isEqualTo(1);
+        store.release();
+        assertThat(read(socket, "+OK\r\n")).isEqualTo("+OK\r\n");
+      }
+    }
+  }
+
+  @Test
+  void aBatchWhoseWriteFailsAnswersErrorsForItAndForTheReadsOfIt() throws Exception {
+    HeldStore store = new HeldStore();
+    try (KeyValueServer server = start(ServerModel.NIO, store); Socket socket = connect(server)) {
+      socket.getOutputStream().write(V2SessionTest.session(new dbf0.kv.protocol.Request.Batch(java.util.List.of(
+          new dbf0.kv.protocol.Request.Set(ByteArrayWrapper.of('b'), ByteArrayWrapper.of('2')),
+          new dbf0.kv.protocol.Request.Get(ByteArrayWrapper.of('b')),
+          new dbf0.kv.protocol.Request.Get(ByteArrayWrapper.of('c'))))));
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> store.held() == 1);
+      store.fail("disk on fire");
+      socket.shutdownOutput();
+      var replies = V2SessionTest.replies(socket.getInputStream().readAllBytes());
+      assertThat(replies).hasSize(1);
+      var elements = ((dbf0.kv.protocol.Response.Batch) replies.get(0)).replies();
+      assertThat(elements.get(0)).isEqualTo(new dbf0.kv.protocol.Response.Error("not stored: disk on fire"));
+      assertThat(elements.get(1)).as("the value read from the failed write is not shown")
+          .isInstanceOf(dbf0.kv.protocol.Response.Error.class);
+      assertThat(elements.get(2)).isEqualTo(new dbf0.kv.protocol.Response.NotFound());
+      assertThat(store.get(ByteArrayWrapper.of('b'))).isNull();
+    }
+  }
 }
