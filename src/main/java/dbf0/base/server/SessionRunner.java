@@ -25,7 +25,11 @@ public final class SessionRunner {
     OutputBuffer output = new OutputBuffer(INITIAL_BUFFER);
     ByteSession.Next next = ByteSession.Next.READ_MORE;
     while (true) {
-      if (next != ByteSession.Next.FLUSH_FIRST) {
+      if (next == ByteSession.Next.AWAIT) {
+        // A thread per connection can afford to block: the replies written so far went out
+        // below, and only this connection waits for its writes to become durable.
+        session.awaiting().join();
+      } else if (next != ByteSession.Next.FLUSH_FIRST) {
         ByteBuffer buffer = input.forWriting(session.bytesNeeded());
         int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
         if (n < 0) {
@@ -35,7 +39,8 @@ public final class SessionRunner {
         buffer.position(buffer.position() + n);
       }
       // After FLUSH_FIRST the replies went out below (a blocking write waits for the client to
-      // take them), and the session decodes more of what is already buffered.
+      // take them), and after AWAIT the writes are done: the session goes on with what is
+      // already buffered.
       try {
         next = session.onRead(input.forReading(), output);
       } finally {

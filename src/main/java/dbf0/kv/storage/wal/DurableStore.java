@@ -288,6 +288,7 @@ public final class DurableStore implements Store, Closeable {
     return submit(new WalRecord.Delete(key));
   }
 
+  @Override
   public CompletableFuture<Boolean> clearAsync() {
     return submit(new WalRecord.Clear());
   }
