@@ -49,15 +49,22 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
     lines.append("")
     summary = analysis.summarize(data)
     impact = analysis.threading_impact(summary, min_trials)
-    lines += ["### Best thread configuration per workload, map and key space", "",
-              analysis.markdown(analysis.best_table(impact)), "",
-              "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "
-              "speed-up = best median / median at 1 server and 1 client thread.", ""]
+    if "shards" not in data.config_columns:  # with roles, the table of nodes below says it per shard count
+        lines += ["### Best thread configuration per workload, map and key space", "",
+                  analysis.markdown(analysis.best_table(impact)), "",
+                  "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "
+                  "speed-up = best median / median at 1 server and 1 client thread.", ""]
     modes = analysis.modes_table(data)
     if len(modes):
         lines += ["### Client modes, side by side", "", analysis.markdown(modes), "",
                   "p99 µs = median over trials of each trial's 99th-percentile latency (HdrHistogram); "
                   "× first = median ops/s over the workload's first row (the seed's v1 when measured).", ""]
+    roles = analysis.cluster_table(data)
+    if len(roles):
+        lines += ["### Trials with servers and clients on separate hosts", "", analysis.markdown(roles), "",
+                  "Per node: a client's own ops/s and p99, or how many servers it ran; total: the sum of the "
+                  "clients' ops/s per trial, and the p99 of the trial's merged client histograms "
+                  "(percentiles of separate clients are never averaged); medians over trials.", ""]
     usage = analysis.utilisation_table(data)
     if len(usage):
         lines += ["### Utilisation per node", "", analysis.markdown(usage), "",

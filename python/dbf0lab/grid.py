@@ -115,6 +115,10 @@ AXES: tuple[Axis, ...] = (
     # not "workload": the analysis already derives a column of that name from set_frac (read-heavy, ...)
     Axis("ycsb_workload", "--ycsb-workload", str, "YCSB core workloads: A, B, C, D, F (mix and key distribution)",
          flag="--workload"),
+    # Not a Benchmark argument: the sweep starts this many `dbf0 server` processes, spread round-robin
+    # over the --servers hosts, and the clients --connect to all of them (sweep of roles, cluster.py).
+    Axis("shards", "--shards", int, "server processes per trial, spread round-robin over the --servers hosts; "
+         "every client spreads its keys over all of them (default: one per server host)"),
 )
 
 
@@ -296,6 +300,8 @@ def problems(config: Mapping[str, Any]) -> list[str]:
         out.append(f"selector_threads must be 0..client_threads ({config.get('client_threads')}), got {selectors}")
     elif selectors and v1:
         out.append("selector_threads needs a v2 client mode (persistent, pipelined or batched)")
+    if "shards" in config and config["shards"] < 1:
+        out.append(f"shards must be at least 1, got {config['shards']}")
     if "records" in config and config["records"] < 1:
         out.append(f"records must be at least 1, got {config['records']}")
     if "key_dist" in config and "records" not in config and "ycsb_workload" not in config:
@@ -392,6 +398,13 @@ PRESETS: dict[str, Preset] = {
         "the map ladder: one global lock (hashtable, synchronized), a read/write lock, 16 striped locks, "
         "ConcurrentHashMap; read- and write-heavy, uniform and zipfian keys over 100,000 records; nio server "
         "with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s (40 trials, about 3 minutes)"),
+    "scaling": Preset(
+        _cross(3, client_threads=[1, 2, 4, 8], shards=[1, 2, 3], server_threads=[1], server_model=["nio"],
+               client_mode=["batched"], batch=[100], pipeline=[2], map_type=["concurrent"], key_length=[16],
+               value_length=[64], set_frac=[0.1], seconds=[2], warmup=[1]),
+        "scale-out: 1, 2, 3 `dbf0 server` processes (nio, one loop each) started for each trial on the "
+        "--servers hosts, every --clients host running 1,2,4,8 batched client threads (100 per frame, 2 in "
+        "flight) against all of them; read-heavy, 3 trials of 2 s (36 trials, about 4 minutes on loopback)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

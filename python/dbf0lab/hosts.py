@@ -76,9 +76,14 @@ class Host:
     def prepare(self, jar: Path, jar_sha256: str) -> None:
         raise NotImplementedError
 
+    def jar_command(self, verb: str, java_opts: Sequence[str], args: Sequence[str], timeout: float,
+                    run_id: str) -> list[str]:
+        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server)."""
+        raise NotImplementedError
+
     def bench_command(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float,
                       run_id: str) -> list[str]:
-        raise NotImplementedError
+        return self.jar_command("bench", java_opts, bench_args, timeout, run_id)
 
     def probe_command(self) -> list[str]:
         raise NotImplementedError
@@ -172,8 +177,8 @@ class LocalHost(Host):
     def prepare(self, jar: Path, jar_sha256: str) -> None:
         self.jar = jar.resolve()
 
-    def bench_command(self, java_opts, bench_args, timeout, run_id):
-        return [self.java, *java_opts, "-jar", str(self.jar), "bench", *bench_args]
+    def jar_command(self, verb, java_opts, args, timeout, run_id):
+        return [self.java, *java_opts, "-jar", str(self.jar), verb, *args]
 
     def probe_command(self):
         return ["sh", "-c", machine.PROBE_SCRIPT, "sh", self.java, str(self.jar)]
@@ -192,6 +197,7 @@ class SshHost(Host):
         self.label = label
         self.settings = settings
         self.destination = f"{user}@{host}" if user else host  # as ssh and scp take it
+        self.hostname = host  # where other nodes reach a server this host runs on a wildcard address
         self.port = int(port) if port else None
         self.jar: str | None = None
         self.copied_jar = False  # whether prepare() had to send the jar
@@ -235,10 +241,9 @@ class SshHost(Host):
     def _pidfile(self, run_id: str) -> str:
         return f"{self.settings.remote_dir.rstrip('/') or '.'}/run-{run_id}.pid"
 
-    def bench_command(self, java_opts, bench_args, timeout, run_id):
+    def jar_command(self, verb, java_opts, args, timeout, run_id):
         q = shlex.quote
-        java = " ".join(q(a) for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, "bench",
-                                        *bench_args])
+        java = " ".join(q(a) for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, verb, *args])
         pidfile = q(self._pidfile(run_id))
         limit = f"{int(timeout) + 1}"
         script = (f"if command -v timeout >/dev/null 2>&1; then t='timeout -k {KILL_GRACE_SECONDS} {limit}'; "

@@ -2,6 +2,7 @@ package dbf0.base.server;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A protocol's side of one connection: bytes in, bytes out, no sockets. The server model (a
@@ -24,7 +25,15 @@ public interface ByteSession {
      * again with the input still buffered, whether or not new bytes arrive. Stopping here is what
      * keeps one read full of pipelined requests from building an unbounded pile of replies.
      */
-    FLUSH_FIRST
+    FLUSH_FIRST,
+    /**
+     * The session waits for work in flight (writes a log has not made durable yet) before it can
+     * answer or decode more: once {@link #awaiting()} completes, call again with the input still
+     * buffered, whether or not new bytes arrive. Send the replies already written meanwhile, but
+     * read nothing new. A thread per connection simply blocks on the future; an event loop stops
+     * reading the connection and serves its others until the future's completion wakes it.
+     */
+    AWAIT
   }
 
   /**
@@ -38,6 +47,16 @@ public interface ByteSession {
    *     already in {@code out} (an error reply, for instance), closes, and logs one line
    */
   Next onRead(ByteBuffer in, OutputBuffer out) throws IOException;
+
+  /**
+   * After {@link Next#AWAIT}: the future to wait for. It completes normally (a failed write is
+   * answered with an error reply, not by failing this future), possibly on another thread.
+   *
+   * @return the future that ends the wait
+   */
+  default CompletableFuture<?> awaiting() {
+    return CompletableFuture.completedFuture(null);
+  }
 
   /**
    * How many bytes the input buffer must be able to hold for the next call to make progress;

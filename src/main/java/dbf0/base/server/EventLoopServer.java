@@ -27,7 +27,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No client can stall a loop: reads and writes never block, and a client that stops reading
  * its replies is simply not read from any more once 1 MiB of replies waits for it
- * (backpressure), so its pipeline cannot grow the server's memory without bound. Connections
+ * (backpressure), so its pipeline cannot grow the server's memory without bound. Nor can a
+ * slow disk: a session waiting for its writes returns {@link ByteSession.Next#AWAIT}, and the
+ * loop parks that connection until the future's completion wakes it. Connections
  * idle for longer than the idle timeout are closed; past the connection limit, new connections
  * are closed at once.
  */
@@ -157,6 +159,11 @@ public final class EventLoopServer implements Closeable {
     boolean paused;
     /** The peer shut down its side; close once everything buffered is answered and sent. */
     boolean inputClosed;
+    /**
+     * The session returned AWAIT: nothing is read or decoded until its future completes and
+     * puts this connection on the loop's {@code resumed} queue.
+     */
+    boolean awaiting;
 
     Connection(SocketChannel channel) {
       this.channel = channel;
@@ -166,6 +173,12 @@ public final class EventLoopServer implements Closeable {
   private final class Loop implements Runnable {
     final Selector selector;
     final Queue<SocketChannel> incoming = new ConcurrentLinkedQueue<>();
+    /**
+     * Connections whose awaited future completed. The future completes on another thread (the
+     * log writer's), which must not touch a connection the loop owns: it only queues it here and
+     * wakes the selector, and the loop resumes the session on its own thread.
+     */
+    final Queue<Connection> resumed = new ConcurrentLinkedQueue<>();
     Thread thread;
     long lastIdleCheck = System.nanoTime();
 
@@ -186,6 +199,7 @@ public final class EventLoopServer implements Closeable {
           // fill, iterate and clear on every pass (that iteration showed up in profiles).
           selector.select(this::handle, idleCheckMillis());
           registerIncoming();
+          resumeAwaited();
           closeIdle();
         }
       } catch (Throwable e) {
@@ -267,7 +281,7 @@ public final class EventLoopServer implements Closeable {
         }
         c.lastActive = System.nanoTime();
         decode(c);
-        if (c.closeAfterWrite || c.paused) {
+        if (c.closeAfterWrite || c.paused || c.awaiting) {
           break;
         }
         if (n < room || c.output.pending() >= HIGH_WATER_MARK) {
@@ -288,12 +302,40 @@ public final class EventLoopServer implements Closeable {
       if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
         c.closeAfterWrite = true;
       }
+      if (next == ByteSession.Next.AWAIT) {
+        // The loop must not block on the writes (every other connection on it would wait too):
+        // it stops reading this one, and the future's completion hands it back (resumeAwaited).
+        c.awaiting = true;
+        c.session.awaiting().whenComplete((ignored, failure) -> {
+          resumed.add(c);
+          selector.wakeup();
+        });
+      }
+    }
+
+    /** Goes on with each connection whose writes completed: their replies, then its buffered input. */
+    private void resumeAwaited() {
+      Connection c;
+      while ((c = resumed.poll()) != null) {
+        if (c.key == null || !c.key.isValid()) {
+          continue; // closed while it waited (idle, server closing): nothing left to answer
+        }
+        c.awaiting = false;
+        c.lastActive = System.nanoTime();
+        try {
+          decode(c);
+          drive(c);
+        } catch (Throwable e) {
+          fail(c, e);
+        }
+      }
     }
 
     /**
      * Sends what it can, and while the replies drain completely resumes a paused session on its
      * buffered input; then sets what the connection waits for. Reading stops while replies pile
-     * up (backpressure), while the session is paused, and after the peer's end of stream.
+     * up (backpressure), while the session is paused or awaits its writes, and after the peer's
+     * end of stream.
      */
     private void drive(Connection c) throws IOException {
       while (true) {
@@ -303,7 +345,7 @@ public final class EventLoopServer implements Closeable {
         }
         if (!done) {
           c.lastActive = System.nanoTime();
-          boolean keepReading = !c.closeAfterWrite && !c.paused && !c.inputClosed
+          boolean keepReading = !c.closeAfterWrite && !c.paused && !c.awaiting && !c.inputClosed
               && c.output.pending() < HIGH_WATER_MARK;
           c.key.interestOps(SelectionKey.OP_WRITE | (keepReading ? SelectionKey.OP_READ : 0));
           return;
@@ -311,6 +353,10 @@ public final class EventLoopServer implements Closeable {
         c.output.trimTo(INITIAL_BUFFER);
         if (c.closeAfterWrite) {
           close(c);
+          return;
+        }
+        if (c.awaiting) {
+          c.key.interestOps(0); // neither read nor decode until resumeAwaited
           return;
         }
         if (c.paused) {
@@ -335,7 +381,8 @@ public final class EventLoopServer implements Closeable {
       }
       lastIdleCheck = now;
       for (SelectionKey key : selector.keys()) {
-        if (key.attachment() instanceof Connection c && now - c.lastActive > idleTimeoutNanos) {
+        // A connection awaiting its writes is not idle: the server, not the client, is slow.
+        if (key.attachment() instanceof Connection c && !c.awaiting && now - c.lastActive > idleTimeoutNanos) {
           fail(c, new IOException("idle for " + Duration.ofNanos(idleTimeoutNanos).toMillis() + " ms; closing"));
         }
       }

@@ -72,6 +72,11 @@ final class ProtocolSession implements ByteSession {
   }
 
   @Override
+  public java.util.concurrent.CompletableFuture<?> awaiting() {
+    return protocol.awaiting();
+  }
+
+  @Override
   public int bytesNeeded() {
     return protocol == null ? 0 : protocol.bytesNeeded();
   }

@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import dbf0.base.server.ByteSession;
 import dbf0.base.server.OutputBuffer;
+import dbf0.base.server.PendingReplies;
 import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
@@ -12,6 +13,7 @@ import dbf0.kv.server.resp.RespConnection;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -25,6 +27,10 @@ import org.slf4j.LoggerFactory;
  * answers {@code -ERR unknown command} and the connection stays open. A malformed or
  * over-limit request gets {@code -ERR Protocol error} and the connection is closed, since its
  * framing can no longer be trusted.
+ *
+ * <p>Writes (SET, MSET, DEL, FLUSHALL) are submitted and their replies queued: the writes of
+ * one read reach the store together, so that a write-ahead log makes them durable with one
+ * fsync, and any other command waits for them before it runs ({@link PendingReplies}).
  *
  * <p>This class is the connection: parsing, backpressure, the refusal of HTTP and the
  * {@code --no-inline} switch. The commands are in {@link dbf0.kv.server.resp}, one class each,
@@ -54,58 +60,124 @@ final class RespSession implements ByteSession {
 
   @Override
   public Next onRead(ByteBuffer in, OutputBuffer out) throws ProtocolException {
+    PendingReplies pending = connection.pending();
     while (true) {
-      if (out.aboveHighWater()) {
-        return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
+      if (held != null) {
+        // What came behind this connection's writes runs once they are answered: a GET sees them.
+        if (!pending.writeCompleted(out)) {
+          return await();
+        }
+        Object next = held;
+        held = null;
+        if (next instanceof ProtocolException fatal) {
+          throw fatal; // its error reply, if any, was queued behind the writes and is written now
+        }
+        @SuppressWarnings("unchecked")
+        List<byte[]> args = (List<byte[]>) next;
+        if (run(args, out)) {
+          return Next.CLOSE_AFTER_WRITE;
+        }
       }
-      DecodeResult<List<byte[]>> parsed;
-      boolean inline = !parser.inArray() && in.hasRemaining() && in.get(in.position()) != '*';
-      try {
-        parsed = parser.next(in);
-      } catch (ProtocolException e) {
-        out.put(Resp.error("ERR " + e.getMessage()));
-        throw e;
+      if (out.aboveHighWater() || pending.full()) {
+        if (!pending.writeCompleted(out) && pending.full()) {
+          return await(); // at most PendingReplies.MAX_IN_FLIGHT writes of one connection in flight
+        }
+        if (out.aboveHighWater()) {
+          return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
+        }
       }
       List<byte[]> args;
-      switch (parsed) {
-        case DecodeResult.Incomplete<List<byte[]>> incomplete -> {
-          needed = incomplete.neededBytes();
-          return Next.READ_MORE;
+      try {
+        args = nextCommand(in, pending, out);
+      } catch (ProtocolException fatal) {
+        if (pending.writeCompleted(out)) {
+          throw fatal;
         }
-        case DecodeResult.Frame<List<byte[]>> frame -> args = frame.value();
-        // The parser throws on every error (RESP framing cannot be resynchronised); were it ever
-        // to answer one, it is fatal as a thrown one is.
-        case DecodeResult.Invalid<List<byte[]>> invalid -> {
-          out.put(Resp.error("ERR " + invalid.message()));
-          throw new ProtocolException(invalid.message());
-        }
+        held = fatal; // the writes before it are still answered, then the connection closes
+        continue;
       }
-      needed = 0;
-      if (inline) {
-        refuseHttp(args);
-        if (!context.options.inlineCommands() && !args.isEmpty()) {
-          out.put(Resp.error("ERR inline commands are off on this server (--no-inline): send RESP arrays, as redis-cli does"));
-          throw new ProtocolException("inline command refused: inline commands are off (--no-inline)");
-        }
+      if (args == null) {
+        // The end of this read: its writes were all submitted, now they are waited for together.
+        return pending.writeCompleted(out) ? Next.READ_MORE : await();
       }
       if (args.isEmpty()) {
         continue; // a blank inline line: Redis ignores it too
       }
       firstCommand = false;
       context.commandsProcessed.increment();
-      boolean quit;
-      try {
-        quit = COMMANDS.execute(args, connection, context, out);
-      } catch (StorageFailureException e) {
-        // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF
-        // cannot be written; reads go on. An MSET may have kept some pairs.
-        out.put(Resp.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
-        quit = false;
+      if (!pending.isEmpty() && !COMMANDS.defersReply(args, connection)) {
+        held = args; // not a write that can join the ones in flight: it waits for them
+        continue;
       }
-      if (quit) {
+      if (run(args, out)) {
         return Next.CLOSE_AFTER_WRITE;
       }
     }
+  }
+
+  /** The next command, or null if the input holds no complete one; refuses HTTP and, if off, inline commands. */
+  private List<byte[]> nextCommand(ByteBuffer in, PendingReplies pending, OutputBuffer out) throws ProtocolException {
+    boolean inline = !parser.inArray() && in.hasRemaining() && in.get(in.position()) != '*';
+    DecodeResult<List<byte[]>> parsed;
+    try {
+      parsed = parser.next(in);
+    } catch (ProtocolException e) {
+      byte[] error = Resp.error("ERR " + e.getMessage());
+      pending.reply(out, o -> o.put(error));
+      throw e;
+    }
+    List<byte[]> args;
+    switch (parsed) {
+      case DecodeResult.Incomplete<List<byte[]>> incomplete -> {
+        needed = incomplete.neededBytes();
+        return null;
+      }
+      case DecodeResult.Frame<List<byte[]>> frame -> args = frame.value();
+      // The parser throws on every error (RESP framing cannot be resynchronised); were it ever
+      // to answer one, it is fatal as a thrown one is.
+      case DecodeResult.Invalid<List<byte[]>> invalid -> {
+        byte[] error = Resp.error("ERR " + invalid.message());
+        pending.reply(out, o -> o.put(error));
+        throw new ProtocolException(invalid.message());
+      }
+    }
+    needed = 0;
+    if (inline) {
+      refuseHttp(args);
+      if (!context.options.inlineCommands() && !args.isEmpty()) {
+        byte[] error = Resp.error("ERR inline commands are off on this server (--no-inline): send RESP arrays, "
+            + "as redis-cli does");
+        pending.reply(out, o -> o.put(error));
+        throw new ProtocolException("inline command refused: inline commands are off (--no-inline)");
+      }
+    }
+    return args;
+  }
+
+  /** Runs one command; true if the connection should close once its reply is written (QUIT). */
+  private boolean run(List<byte[]> args, OutputBuffer out) {
+    try {
+      return COMMANDS.execute(args, connection, context, out);
+    } catch (StorageFailureException e) {
+      // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF cannot
+      // be written; reads go on. (The writers defer their replies and answer this themselves.)
+      out.put(Resp.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
+      return false;
+    }
+  }
+
+  /** A decoded command, or a fatal error, that waits for this connection's writes before it. */
+  private Object held;
+  private CompletableFuture<?> awaiting;
+
+  private Next await() {
+    awaiting = connection.pending().allDone();
+    return Next.AWAIT;
+  }
+
+  @Override
+  public CompletableFuture<?> awaiting() {
+    return awaiting;
   }
 
   /**

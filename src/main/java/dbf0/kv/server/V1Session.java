@@ -19,6 +19,8 @@ final class V1Session implements ByteSession {
 
   private final Store store;
   private boolean done;
+  /** The SET's write, once submitted. */
+  private java.util.concurrent.CompletableFuture<Boolean> write;
 
   V1Session(Store store) {
     this.store = store;
@@ -26,6 +28,9 @@ final class V1Session implements ByteSession {
 
   @Override
   public Next onRead(ByteBuffer in, OutputBuffer out) throws java.io.IOException {
+    if (write != null) {
+      return afterWrite();
+    }
     V1Request request;
     switch (V1Codec.decodeRequest(in)) {
       case DecodeResult.Incomplete<V1Request> incomplete -> {
@@ -37,16 +42,31 @@ final class V1Session implements ByteSession {
     }
     done = true;
     if (request.op() == V1Codec.SET) {
-      try {
-        store.put(request.key(), request.value());
-      } catch (dbf0.kv.storage.StorageFailureException e) {
-        // v1 SET has no reply, so there is nobody to tell: close and log, as for any failure.
-        throw new java.io.IOException("v1 SET not stored: " + e.getMessage(), e);
-      }
-    } else {
-      out.put(V1Codec.encodeGetResponse(store.get(request.key())));
+      // Submitted, not waited for here: the server model waits (an event loop without blocking).
+      write = store.putAsync(request.key(), request.value());
+      return afterWrite();
+    }
+    out.put(V1Codec.encodeGetResponse(store.get(request.key())));
+    return Next.CLOSE_AFTER_WRITE;
+  }
+
+  private Next afterWrite() throws java.io.IOException {
+    if (!write.isDone()) {
+      return Next.AWAIT;
+    }
+    try {
+      write.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      // v1 SET has no reply, so there is nobody to tell: close and log, as for any failure.
+      Throwable cause = e.getCause() != null ? e.getCause() : e;
+      throw new java.io.IOException("v1 SET not stored: " + cause.getMessage(), cause);
     }
     return Next.CLOSE_AFTER_WRITE;
+  }
+
+  @Override
+  public java.util.concurrent.CompletableFuture<?> awaiting() {
+    return write.handle((stored, failure) -> null);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import dbf0.base.server.ByteSession;
 import dbf0.base.server.OutputBuffer;
+import dbf0.base.server.PendingReplies;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
@@ -16,11 +17,17 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Protocol v2 on the server: a persistent connection of length-prefixed frames, every request
  * answered in order. All the complete frames in one read are answered together, so a pipelining
  * client's requests cost one read and one write system call for many operations.
+ *
+ * <p>Writes (SET, DELETE, a BATCH's) are submitted to the store and answered once it has done
+ * them: every write of one read is submitted before any is waited for, so that a store with a
+ * write-ahead log can make them durable with one fsync ({@link PendingReplies} says why and how
+ * far). A GET, PING or BATCH behind them runs once they are answered, so it sees them.
  *
  * <p>Errors: a malformed frame whose length was sane gets an ERROR reply and the connection goes
  * on (the next frame starts right after it); a frame longer than the limit or a bad preamble gets
@@ -45,103 +52,105 @@ final class V2Session implements ByteSession {
 
   @Override
   public Next onRead(ByteBuffer in, OutputBuffer out) throws ProtocolException {
-    try {
-      if (!preambleSeen) {
+    if (!preambleSeen) {
+      try {
         if (!V2Codec.decodePreamble(in)) {
           return Next.READ_MORE;
         }
-        preambleSeen = true;
+      } catch (ProtocolException fatal) {
+        reply(out, new Response.Error(fatal.getMessage()));
+        throw fatal;
       }
-      while (true) {
-        if (out.aboveHighWater() || pending.size() >= MAX_PENDING_WRITES) {
-          settle(out);
-          if (out.aboveHighWater()) {
-            return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
-          }
-        }
-        DecodeResult<Request> result = V2Codec.decodeRequest(in, limits);
-        switch (result) {
-          case DecodeResult.Incomplete<Request> incomplete -> {
-            settle(out);
-            needed = incomplete.neededBytes();
-            return Next.READ_MORE;
-          }
-          case DecodeResult.Frame<Request> frame -> {
-            switch (frame.value()) {
-              case Request.Set set -> pending.add(new PendingWrite(store.putAsync(set.key(), set.value()), false));
-              case Request.Delete delete -> pending.add(new PendingWrite(store.deleteAsync(delete.key()), true));
-              default -> {
-                settle(out); // a GET sees this connection's earlier writes
-                reply(out, apply(frame.value()));
-              }
-            }
-          }
-          case DecodeResult.Invalid<Request> invalid -> {
-            settle(out);
-            reply(out, new Response.Error(invalid.message()));
-          }
-        }
-      }
-    } catch (ProtocolException fatal) {
-      settle(out);
-      reply(out, new Response.Error(fatal.getMessage()));
-      throw fatal;
+      preambleSeen = true;
     }
-  }
-
-  /**
-   * A SET or DELETE submitted to the store and not yet answered. Consecutive writes in one read
-   * (a pipelining client's) are all submitted before the session waits for any, so a store with
-   * a write-ahead log commits them with one fsync instead of one each; the replies still go out
-   * in request order, and anything else (a GET, a PING, a batch, an error) first waits for the
-   * writes before it. At most {@value #MAX_PENDING_WRITES} wait at once.
-   */
-  private record PendingWrite(java.util.concurrent.CompletableFuture<Boolean> done, boolean isDelete) {}
-
-  static final int MAX_PENDING_WRITES = 1024;
-
-  private final List<PendingWrite> pending = new ArrayList<>();
-
-  /** Waits for the pending writes, in order, and appends their replies. */
-  private void settle(OutputBuffer out) {
-    for (PendingWrite write : pending) {
-      Response response;
+    while (true) {
+      if (held != null) {
+        // A request that must see this connection's earlier writes runs once they are answered.
+        if (!pending.writeCompleted(out)) {
+          return await();
+        }
+        Object request = held;
+        held = null;
+        if (request instanceof ProtocolException fatal) {
+          reply(out, new Response.Error(fatal.getMessage()));
+          throw fatal;
+        }
+        if (request instanceof Request.Batch batch) {
+          submitBatch(batch, out);
+        } else {
+          reply(out, apply((Request) request));
+        }
+      }
+      if (out.aboveHighWater() || pending.full()) {
+        if (!pending.writeCompleted(out) && pending.full()) {
+          return await();
+        }
+        if (out.aboveHighWater()) {
+          return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
+        }
+      }
+      DecodeResult<Request> result;
       try {
-        boolean found = write.done().join();
-        response = write.isDelete() && !found ? NOT_FOUND : OK;
-      } catch (java.util.concurrent.CompletionException e) {
-        response = new Response.Error("not stored: " + e.getCause().getMessage());
+        result = V2Codec.decodeRequest(in, limits);
+      } catch (ProtocolException fatal) {
+        held = fatal; // its error reply goes after the replies of the writes before it
+        continue;
       }
-      reply(out, response);
+      switch (result) {
+        case DecodeResult.Incomplete<Request> incomplete -> {
+          needed = incomplete.neededBytes();
+          // The end of this read: its writes were all submitted, now they are waited for together.
+          return pending.writeCompleted(out) ? Next.READ_MORE : await();
+        }
+        case DecodeResult.Frame<Request> frame -> {
+          switch (frame.value()) {
+            case Request.Set set -> pending.add(store.putAsync(set.key(), set.value()), 1,
+                (o, stored, failure) -> reply(o, failure == null ? OK : notStored(failure)));
+            case Request.Delete delete -> pending.add(store.deleteAsync(delete.key()), 1,
+                (o, found, failure) -> reply(o, failure != null ? notStored(failure) : found ? OK : NOT_FOUND));
+            default -> held = frame.value(); // a GET, PING or BATCH: after the writes before it
+          }
+        }
+        case DecodeResult.Invalid<Request> invalid -> {
+          Response error = new Response.Error(invalid.message());
+          pending.reply(out, o -> reply(o, error)); // reads nothing: it need not wait, only keep its place
+        }
+      }
     }
-    pending.clear();
   }
 
   /**
-   * Runs one request; a write the store could not make durable (a disk failure under a
-   * write-ahead log) is answered ERROR, and the connection goes on: reads still work.
+   * The replies of writes submitted to the store and not yet answered (see {@link PendingReplies}
+   * for why the writes of one read are all submitted before any is waited for).
    */
-  private Response apply(Request request) {
-    try {
-      return run(request);
-    } catch (dbf0.kv.storage.StorageFailureException e) {
-      return new Response.Error("not stored: " + e.getMessage());
-    }
+  private final PendingReplies pending = new PendingReplies();
+  /** A decoded request, or a fatal error, that waits for the pending writes before it. */
+  private Object held;
+  private CompletableFuture<?> awaiting;
+
+  private Next await() {
+    awaiting = pending.allDone();
+    return Next.AWAIT;
   }
 
-  private Response run(Request request) {
+  @Override
+  public CompletableFuture<?> awaiting() {
+    return awaiting;
+  }
+
+  private static Response notStored(Throwable failure) {
+    return new Response.Error("not stored: " + failure.getMessage());
+  }
+
+  /** Runs a request that writes nothing: a GET or a PING (writes and batches are submitted). */
+  private Response apply(Request request) {
     return switch (request) {
       case Request.Get get -> {
         ByteArrayWrapper value = store.get(get.key());
         yield value == null ? NOT_FOUND : new Response.Value(value);
       }
-      case Request.Set set -> {
-        store.put(set.key(), set.value());
-        yield OK;
-      }
-      case Request.Delete delete -> store.delete(delete.key()) ? OK : NOT_FOUND;
       case Request.Ping ping -> OK;
-      case Request.Batch batch -> applyBatch(batch);
+      default -> throw new IllegalStateException("not run synchronously: " + request);
     };
   }
 
@@ -153,15 +162,46 @@ final class V2Session implements ByteSession {
    * the store's bound on value lengths ({@link Store#largestValueBytes()}) already shows that the
    * reply fits ({@link #mayOutgrow}).
    *
+   * <p>Then every write of the batch is submitted at once and the batch's reply waits for them
+   * all (one fsync for the batch under a log, not one per write). A GET of a key the batch wrote
+   * earlier is answered from the overlay, since that write is not in the store until it is
+   * durable; if that write then fails, the GET's element is an ERROR too, so the client is never
+   * shown a value that was not kept. Other GETs read the store now.
+   *
    * <p>Race, honestly: another connection can grow a value between the check and the apply. The
    * apply then keeps a budget too, and a GET whose value no longer fits is answered with an
    * ERROR element in place of the value; the batch's writes are applied either way.
    */
-  private Response applyBatch(Request.Batch batch) {
+  private void submitBatch(Request.Batch batch, OutputBuffer out) {
     long budget = limits.maxFrameBytes() - BATCH_HEADER;
-    if (!mayOutgrow(batch, budget)) {
-      return applyChecked(batch, budget);
+    if (mayOutgrow(batch, budget) && !fits(batch, budget)) {
+      reply(out, new Response.Error("batch reply would exceed the " + limits.maxFrameBytes()
+          + "-byte frame limit; nothing applied (ask for fewer or smaller values per batch)"));
+      return;
     }
+    submitChecked(batch, budget);
+  }
+
+  /**
+   * Whether the reply could pass the budget at all, judged without a lookup: every element is at
+   * most a VALUE of the longest value the store or the batch holds. With 1,000 GETs of 64-byte
+   * values that is 69 KB against 16 MiB, and the dry run ({@link #fits}), which reads every GET's
+   * value once more only to size it, is skipped. A value that grows past the bound meanwhile is
+   * the race the apply already guards against.
+   */
+  private boolean mayOutgrow(Request.Batch batch, long budget) {
+    long largest = store.largestValueBytes();
+    for (Request op : batch.ops()) {
+      if (op instanceof Request.Set set) {
+        largest = Math.max(largest, set.value().length());
+      }
+    }
+    long perElement = 1 + 4 + largest; // VALUE: type byte, length, bytes
+    return largest > budget || perElement > budget / Math.max(1, batch.ops().size());
+  }
+
+  /** The dry run: whether the reply fits, from the values the GETs would read now. */
+  private boolean fits(Request.Batch batch, long budget) {
     Map<ByteArrayWrapper, ByteArrayWrapper> overlay = new HashMap<>();
     long size = 0;
     for (Request op : batch.ops()) {
@@ -178,48 +218,80 @@ final class V2Session implements ByteSession {
           overlay.put(delete.key(), null);
           yield elementSize(OK);
         }
-        default -> elementSize(apply(op)); // PING: no effect, fixed size
+        default -> throw new IllegalStateException("a batch holds only GET, SET and DELETE: " + op);
       };
       if (size > budget) {
-        return new Response.Error("batch reply would exceed the " + limits.maxFrameBytes()
-            + "-byte frame limit; nothing applied (ask for fewer or smaller values per batch)");
+        return false;
       }
     }
-    return applyChecked(batch, budget);
+    return true;
   }
 
-  /**
-   * Whether the reply could pass the budget at all, judged without a lookup: every element is at
-   * most a VALUE of the longest value the store or the batch holds. With 1,000 GETs of 64-byte
-   * values that is 69 KB against 16 MiB, and the dry run, which reads every GET's value twice
-   * (once to size it, once to answer), is skipped. A value that grows past the bound meanwhile
-   * is the race the apply pass already guards against.
-   */
-  private boolean mayOutgrow(Request.Batch batch, long budget) {
-    long largest = store.largestValueBytes();
-    for (Request op : batch.ops()) {
-      if (op instanceof Request.Set set) {
-        largest = Math.max(largest, set.value().length());
+  /** Submits the batch's writes, answers its GETs, and queues the reply until the writes are done. */
+  private void submitChecked(Request.Batch batch, long budget) {
+    List<Request> ops = batch.ops();
+    int n = ops.size();
+    Response[] replies = new Response[n];
+    List<CompletableFuture<Boolean>> writes = new ArrayList<>(java.util.Collections.nCopies(n, null));
+    int[] readFrom = new int[n]; // for a GET answered from the overlay: the write it read
+    Map<ByteArrayWrapper, Integer> writtenBy = new HashMap<>();
+    List<CompletableFuture<Boolean>> submitted = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      readFrom[i] = -1;
+      Request op = ops.get(i);
+      switch (op) {
+        case Request.Set set -> {
+          writes.set(i, store.putAsync(set.key(), set.value()));
+          writtenBy.put(set.key(), i);
+        }
+        case Request.Delete delete -> {
+          writes.set(i, store.deleteAsync(delete.key()));
+          writtenBy.put(delete.key(), i);
+        }
+        case Request.Get get -> {
+          Integer writer = writtenBy.get(get.key());
+          ByteArrayWrapper value;
+          if (writer != null) {
+            readFrom[i] = writer;
+            value = ops.get(writer) instanceof Request.Set set ? set.value() : null;
+          } else {
+            value = store.get(get.key());
+          }
+          Response reply = value == null ? NOT_FOUND : new Response.Value(value);
+          if (elementSize(reply) > budget) {
+            reply = new Response.Error("value grew past the batch's reply limit while the batch ran");
+          }
+          budget -= elementSize(reply);
+          replies[i] = reply;
+        }
+        default -> throw new IllegalStateException("a batch holds only GET, SET and DELETE: " + op);
+      }
+      if (writes.get(i) != null) {
+        submitted.add(writes.get(i));
+        budget -= elementSize(OK);
       }
     }
-    long perElement = 1 + 4 + largest; // VALUE: type byte, length, bytes
-    return largest > budget || perElement > budget / Math.max(1, batch.ops().size());
+    CompletableFuture<Void> all = CompletableFuture.allOf(submitted.toArray(CompletableFuture<?>[]::new));
+    pending.add(all, submitted.size(), (o, ignored, failure) -> {
+      for (int i = 0; i < n; i++) {
+        if (writes.get(i) != null) {
+          replies[i] = outcome(writes.get(i), ops.get(i) instanceof Request.Delete);
+        } else if (readFrom[i] >= 0 && writes.get(readFrom[i]).isCompletedExceptionally()) {
+          replies[i] = new Response.Error("not stored: the batch's earlier write of this key failed");
+        }
+      }
+      reply(o, new Response.Batch(List.of(replies)));
+    });
   }
 
-  /** Applies the batch in order; a reply that would pass what is left of the budget becomes an ERROR element. */
-  private Response applyChecked(Request.Batch batch, long budget) {
-    List<Response> replies = new ArrayList<>(batch.ops().size());
-    for (Request op : batch.ops()) {
-      Response reply = apply(op);
-      long bytes = elementSize(reply);
-      if (bytes > budget) {
-        reply = new Response.Error("value grew past the batch's reply limit while the batch ran");
-        bytes = elementSize(reply);
-      }
-      budget -= bytes;
-      replies.add(reply);
+  /** The reply to one completed write. */
+  private static Response outcome(CompletableFuture<Boolean> write, boolean isDelete) {
+    try {
+      boolean found = write.join();
+      return isDelete && !found ? NOT_FOUND : OK;
+    } catch (java.util.concurrent.CompletionException e) {
+      return notStored(e.getCause() != null ? e.getCause() : e);
     }
-    return new Response.Batch(replies);
   }
 
   /** Bytes a reply takes as an element of a batch reply: its frame without the frame header. */

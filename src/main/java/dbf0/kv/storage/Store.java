@@ -90,6 +90,20 @@ public interface Store {
   }
 
   /**
+   * As {@link #putAsync}, for {@link #clear}.
+   *
+   * @return a future that completes (true) once every key is removed as promised
+   */
+  default CompletableFuture<Boolean> clearAsync() {
+    try {
+      clear();
+      return CompletableFuture.completedFuture(Boolean.TRUE);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
    * True if {@code key} has a value.
    *
    * @param key the key

@@ -228,4 +228,19 @@ class BenchmarkCliTest {
   void helpNamesBothProtocolsLimits() {
     assertThat(run("--help").out()).doesNotContain("a v1 key/value server").contains("1048576").contains("65536");
   }
+
+  @Test
+  void recordsLoadedWithADataDirGoThroughTheLog(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    // Reads only (setFrac 0): the log then holds exactly the loaded records.
+    Run run = run("1", "1", "concurrent", "8", "16", "0", "PT0.2S", "--client-mode", "persistent",
+        "--records", "3000", "--data-dir", dir.toString(), "--fsync", "never");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    try (var store = dbf0.kv.storage.wal.DurableStore.open(
+        new dbf0.kv.storage.MapStore(new java.util.concurrent.ConcurrentHashMap<>()),
+        dbf0.kv.storage.wal.WalOptions.defaults(dir))) {
+      assertThat(store.recovery().records()).isEqualTo(3000);
+      assertThat(store.size()).as("a restart finds every loaded record").isEqualTo(3000);
+    }
+  }
 }

@@ -32,13 +32,21 @@ final class SessionFeeder {
 
   /** Calls the session on what is buffered, without new bytes (after FLUSH_FIRST, say). */
   ByteSession.Next resume() throws IOException {
-    try {
-      last = session.onRead(input.forReading(), output);
-    } finally {
-      input.afterReading();
-    }
+    do {
+      if (last == ByteSession.Next.AWAIT) {
+        session.awaiting().join(); // as the thread-per-connection runner does
+      }
+      try {
+        last = session.onRead(input.forReading(), output);
+      } finally {
+        input.afterReading();
+      }
+    } while (last == ByteSession.Next.AWAIT && awaitWrites);
     return last;
   }
+
+  /** Whether {@link #resume} waits through AWAIT as a server would (true) or returns it. */
+  boolean awaitWrites = true;
 
   /** Delivers the bytes split at {@code split} (two reads), then returns the output so far. */
   byte[] feedSplit(byte[] bytes, int split) throws IOException {

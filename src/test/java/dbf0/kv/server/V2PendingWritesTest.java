@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.base.server.PendingReplies;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
@@ -86,7 +87,7 @@ class V2PendingWritesTest {
 
   @Test
   void aLongPipelineOfWritesIsSubmittedInBoundedGroupsAndAnsweredInOrder() throws Exception {
-    int n = 3 * V2Session.MAX_PENDING_WRITES + 7;
+    int n = 3 * PendingReplies.MAX_IN_FLIGHT + 7;
     List<Request> requests = new ArrayList<>();
     List<Response> expected = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -108,7 +109,7 @@ class V2PendingWritesTest {
     feeder.feed(bytes, 0, bytes.length); // one read holding the whole pipeline
     assertThat(V2SessionTest.replies(feeder.output.toByteArray())).isEqualTo(expected);
     assertThat(store.maxOutstanding).as("writes submitted before any wait").isGreaterThan(1)
-        .isLessThanOrEqualTo(V2Session.MAX_PENDING_WRITES);
+        .isLessThanOrEqualTo(PendingReplies.MAX_IN_FLIGHT);
     assertThat(store.outstanding).as("every write waited for before its reply").isZero();
   }
 }

@@ -2,7 +2,9 @@ package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
 import dbf0.kv.protocol.Resp;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * DEL key [key ...]: removes the keys and answers how many existed, as Redis does. A key named
@@ -22,13 +24,26 @@ final class Del implements RespCommand {
 
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    long deleted = 0;
+    // Every key is submitted before any is waited for; the count is known once all are done.
+    List<CompletableFuture<Boolean>> deletes = new ArrayList<>(args.size() - 1);
     for (int i = 1; i < args.size(); i++) {
-      if (context.store().delete(Reply.key(args.get(i)))) {
-        deleted++;
-      }
+      deletes.add(context.store().deleteAsync(Reply.key(args.get(i))));
     }
-    out.put(Resp.integer(deleted));
+    Reply.whenDone(connection, CompletableFuture.allOf(deletes.toArray(CompletableFuture<?>[]::new)), deletes.size(),
+        (o, done) -> {
+          long deleted = 0;
+          for (CompletableFuture<Boolean> delete : deletes) {
+            if (delete.join()) { // done by now: allOf completed
+              deleted++;
+            }
+          }
+          o.put(Resp.integer(deleted));
+        });
     return false;
+  }
+
+  @Override
+  public boolean defersReply() {
+    return true;
   }
 }

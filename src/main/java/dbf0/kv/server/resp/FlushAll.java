@@ -22,8 +22,12 @@ final class FlushAll implements RespCommand {
 
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    context.store().clear();
-    out.put(Reply.OK);
+    Reply.whenDone(connection, context.store().clearAsync(), 1, (o, cleared) -> o.put(Reply.OK));
     return false;
+  }
+
+  @Override
+  public boolean defersReply() {
+    return true;
   }
 }

@@ -6,6 +6,7 @@ import dbf0.kv.protocol.Resp;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
 
 /** Replies and argument conversions the commands share, so each writes them the same way. */
 final class Reply {
@@ -67,25 +68,47 @@ final class Reply {
   }
 
   /**
-   * Checks the key/value pairs of {@code args} from index {@code from} against the limits, and
-   * answers the first that is over with an error.
+   * Checks the key/value pairs of {@code args} from index {@code from} against the limits.
    *
-   * @return true if one was over (the error is written; the command must not go on)
+   * @return the error answering the first pair that is over (the command must not go on), or null
    */
-  static boolean tooLarge(List<byte[]> args, int from, RespContext context, OutputBuffer out) {
+  static byte[] overLimit(List<byte[]> args, int from, RespContext context) {
     int maxKey = context.limits().maxKeyBytes();
     int maxValue = context.limits().maxValueBytes();
     for (int i = from; i + 1 < args.size(); i += 2) {
       if (args.get(i).length > maxKey) {
-        out.put(Resp.error("ERR key of " + args.get(i).length + " bytes exceeds the " + maxKey + "-byte limit"));
-        return true;
+        return Resp.error("ERR key of " + args.get(i).length + " bytes exceeds the " + maxKey + "-byte limit");
       }
       if (args.get(i + 1).length > maxValue) {
-        out.put(Resp.error("ERR value of " + args.get(i + 1).length + " bytes exceeds the " + maxValue
-            + "-byte limit"));
-        return true;
+        return Resp.error("ERR value of " + args.get(i + 1).length + " bytes exceeds the " + maxValue + "-byte limit");
       }
     }
-    return false;
+    return null;
+  }
+
+  /** A reply that needs no waiting, from a command that defers its replies: it keeps its place. */
+  static void now(RespConnection connection, OutputBuffer out, byte[] reply) {
+    connection.pending().reply(out, o -> o.put(reply));
+  }
+
+  /**
+   * Queues the reply to {@code writes} writes that complete {@code done}: {@code ok} once they
+   * are done, or {@code -ERR not stored: ...} if the store could not keep one (a log's disk
+   * failed), as Redis answers when its AOF cannot be written.
+   */
+  static <T> void whenDone(RespConnection connection, CompletableFuture<T> done, int writes,
+      java.util.function.BiConsumer<OutputBuffer, T> ok) {
+    connection.pending().add(done, writes, (o, result, failure) -> {
+      if (failure != null) {
+        o.put(notStored(failure));
+      } else {
+        ok.accept(o, result);
+      }
+    });
+  }
+
+  /** The error for a write the store could not keep. */
+  static byte[] notStored(Throwable failure) {
+    return Resp.error("ERR not stored: " + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
   }
 }

@@ -36,4 +36,17 @@ public interface RespCommand {
    * @return true to close the connection once the reply is written (QUIT), false to go on
    */
   boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out);
+
+  /**
+   * True for a command that only submits writes (SET, MSET, DEL, FLUSHALL): it queues its reply,
+   * errors included, on {@link RespConnection#pending()} instead of writing it to {@code out},
+   * and the session goes on decoding the commands behind it before the writes are done, so that
+   * a pipeline's writes reach the log together. Any other command runs only once every queued
+   * reply is written (it may read what those writes wrote), and writes its reply straight out.
+   *
+   * @return whether the reply is deferred
+   */
+  default boolean defersReply() {
+    return false;
+  }
 }

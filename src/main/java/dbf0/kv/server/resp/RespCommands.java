@@ -66,12 +66,31 @@ public final class RespCommands {
           + "', with args beginning with: " + argsPreview(args)));
       return false;
     }
-    int arity = command.arity();
-    if (arity >= 0 ? args.size() != arity : args.size() < -arity) {
+    if (!arityFits(command, args)) {
       Reply.wrongArgs(out, command.names().get(0).toLowerCase(Locale.ROOT));
       return false;
     }
     return command.execute(args, connection, context, out);
+  }
+
+  /**
+   * Whether {@link #execute} would run {@code args} as a command that
+   * {@linkplain RespCommand#defersReply() defers its reply}: one that may go on while this
+   * connection's earlier writes are in flight. Anything else (another command, or an error such
+   * as a wrong arity) must wait for them, to keep the replies in order.
+   *
+   * @param args the command's name, then its arguments
+   * @param connection the state of the connection the command came on
+   * @return true if the command only queues its reply
+   */
+  public boolean defersReply(List<byte[]> args, RespConnection connection) {
+    RespCommand command = find(args.get(0));
+    return command != null && command.defersReply() && !connection.refusedTransaction() && arityFits(command, args);
+  }
+
+  private static boolean arityFits(RespCommand command, List<byte[]> args) {
+    int arity = command.arity();
+    return arity >= 0 ? args.size() == arity : args.size() >= -arity;
   }
 
   private static String argsPreview(List<byte[]> args) {

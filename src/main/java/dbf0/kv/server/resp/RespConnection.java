@@ -1,5 +1,6 @@
 package dbf0.kv.server.resp;
 
+import dbf0.base.server.PendingReplies;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -14,6 +15,7 @@ public final class RespConnection {
   private int protocol = 2;
   private byte[] name;
   private boolean refusedTransaction;
+  private final PendingReplies pending = new PendingReplies();
 
   /** @param id unique among the server's connections, as CLIENT ID and HELLO report it */
   public RespConnection(long id) {
@@ -60,6 +62,17 @@ public final class RespConnection {
 
   void refusedTransaction(boolean refused) {
     refusedTransaction = refused;
+  }
+
+  /**
+   * The replies of this connection's writes still in flight, in order: the commands that
+   * {@linkplain RespCommand#defersReply() defer their reply} queue it here, and the session
+   * writes them once the writes are done.
+   *
+   * @return the connection's queue of waiting replies
+   */
+  public PendingReplies pending() {
+    return pending;
   }
 
   @Override

@@ -26,13 +26,21 @@ final class Set implements RespCommand {
 
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    if (args.size() > 3) {
-      out.put(Resp.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
-          + Reply.lower(args.get(3)).toUpperCase(Locale.ROOT)));
-    } else if (!Reply.tooLarge(args, 1, context, out)) {
-      context.store().put(Reply.key(args.get(1)), new ByteArrayWrapper(args.get(2)));
-      out.put(Reply.OK);
+    byte[] error = args.size() > 3
+        ? Resp.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
+            + Reply.lower(args.get(3)).toUpperCase(Locale.ROOT))
+        : Reply.overLimit(args, 1, context);
+    if (error != null) {
+      Reply.now(connection, out, error);
+    } else {
+      Reply.whenDone(connection, context.store().putAsync(Reply.key(args.get(1)), new ByteArrayWrapper(args.get(2))),
+          1, (o, stored) -> o.put(Reply.OK));
     }
     return false;
+  }
+
+  @Override
+  public boolean defersReply() {
+    return true;
   }
 }

@@ -477,4 +477,123 @@ class DurableStoreTest {
     assertThat(Files.size(dir.resolve(DurableStore.LOG_NAME))).isEqualTo(
         WalRecord.encodedSize(new WalRecord.Put(b("a"), b("1"))));
   }
+
+  /** A directory whose log's force waits until the test lets it go: a stalled disk. */
+  static final class StalledForce implements LogDirectory {
+    final LogDirectory disk;
+    final CountDownLatch entered = new CountDownLatch(1);
+    final CountDownLatch release = new CountDownLatch(1);
+
+    StalledForce(LogDirectory disk) {
+      this.disk = disk;
+    }
+
+    @Override
+    public LogFile open(String name) throws IOException {
+      LogFile file = disk.open(name);
+      return new LogFile() {
+        @Override
+        public long size() throws IOException {
+          return file.size();
+        }
+
+        @Override
+        public int read(java.nio.ByteBuffer dst, long position) throws IOException {
+          return file.read(dst, position);
+        }
+
+        @Override
+        public void write(java.nio.ByteBuffer src, long position) throws IOException {
+          file.write(src, position);
+        }
+
+        @Override
+        public void force() throws IOException {
+          entered.countDown();
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            throw new java.io.InterruptedIOException("stalled force interrupted");
+          }
+          file.force();
+        }
+
+        @Override
+        public void truncate(long size) throws IOException {
+          file.truncate(size);
+        }
+
+        @Override
+        public void close() throws IOException {
+          file.close();
+        }
+      };
+    }
+
+    @Override
+    public boolean exists(String name) throws IOException {
+      return disk.exists(name);
+    }
+
+    @Override
+    public void delete(String name) throws IOException {
+      disk.delete(name);
+    }
+
+    @Override
+    public void rename(String from, String to) throws IOException {
+      disk.rename(from, to);
+    }
+
+    @Override
+    public void sync() throws IOException {
+      disk.sync();
+    }
+
+    @Override
+    public String describe(String name) {
+      return disk.describe(name);
+    }
+
+    @Override
+    public void close() throws IOException {
+      disk.close();
+    }
+  }
+
+  @Test
+  void aFullQueueBlocksTheSubmitterUntilTheWriterDrainsItAndLosesNothing() throws Exception {
+    StalledForce stalled = new StalledForce(new SimulatedDirectory().mount());
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), opts(FsyncPolicy.ALWAYS),
+        stalled)) {
+      // The writer takes the first write and stalls in its fsync, with an empty queue behind it.
+      List<java.util.concurrent.CompletableFuture<Boolean>> writes = new ArrayList<>();
+      writes.add(store.putAsync(b("first"), b("v")));
+      assertThat(stalled.entered.await(10, TimeUnit.SECONDS)).isTrue();
+      for (int i = 0; i < DurableStore.QUEUE_CAPACITY; i++) {
+        writes.add(store.putAsync(b("k" + i), b("v" + i))); // fills the queue: none of these blocks
+      }
+      java.util.concurrent.atomic.AtomicBoolean returned = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CompletableFuture<Boolean>> last =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      Thread submitter = Thread.ofPlatform().start(() -> {
+        last.set(store.putAsync(b("one too many"), b("v")));
+        returned.set(true);
+      });
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+          .until(() -> submitter.getState() == Thread.State.WAITING);
+      assertThat(returned).as("the submitter past the bound waits for room").isFalse();
+      assertThat(writes).noneMatch(java.util.concurrent.CompletableFuture::isDone);
+
+      stalled.release.countDown();
+      submitter.join(10_000);
+      assertThat(returned).isTrue();
+      assertThat(last.get().get(10, TimeUnit.SECONDS)).isTrue();
+      for (var write : writes) {
+        assertThat(write.get(10, TimeUnit.SECONDS)).isTrue();
+      }
+      assertThat(store.size()).isEqualTo(DurableStore.QUEUE_CAPACITY + 2);
+      assertThat(store.stats().recordsWritten()).isEqualTo(DurableStore.QUEUE_CAPACITY + 2L);
+    }
+  }
 }
