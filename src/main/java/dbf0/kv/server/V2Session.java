@@ -242,14 +242,14 @@ final class V2Session implements ByteSession {
       switch (op) {
         case Request.Set set -> {
           writes.set(i, store.putAsync(set.key(), set.value()));
-          writtenBy.put(set.key(), i);
+          noteWriter(writtenBy, set.key(), i, writes.get(i));
         }
         case Request.Delete delete -> {
           writes.set(i, store.deleteAsync(delete.key()));
-          writtenBy.put(delete.key(), i);
+          noteWriter(writtenBy, delete.key(), i, writes.get(i));
         }
         case Request.Get get -> {
-          Integer writer = writtenBy.get(get.key());
+          Integer writer = writtenBy.isEmpty() ? null : writtenBy.get(get.key());
           ByteArrayWrapper value;
           if (writer != null) {
             readFrom[i] = writer;
@@ -271,7 +271,10 @@ final class V2Session implements ByteSession {
         budget -= elementSize(OK);
       }
     }
-    CompletableFuture<Void> all = CompletableFuture.allOf(submitted.toArray(CompletableFuture<?>[]::new));
+    // A store without a log (MapStore) has done every write already: no need to build allOf's tree.
+    CompletableFuture<Void> all = submitted.stream().allMatch(CompletableFuture::isDone)
+        ? CompletableFuture.completedFuture(null)
+        : CompletableFuture.allOf(submitted.toArray(CompletableFuture<?>[]::new));
     pending.add(all, submitted.size(), (o, ignored, failure) -> {
       for (int i = 0; i < n; i++) {
         if (writes.get(i) != null) {
@@ -282,6 +285,24 @@ final class V2Session implements ByteSession {
       }
       reply(o, new Response.Batch(List.of(replies)));
     });
+  }
+
+  /**
+   * Remembers which operation last wrote {@code key}, for the batch's later GETs of it, unless the
+   * write has already succeeded: then the store holds it, and a GET reads it there like any other
+   * (a store without a log does every write at once, and so skips this map). A write that is
+   * still pending or has failed is remembered, so that its GET answers with its value or its
+   * failure, as the batch's description says.
+   */
+  private static void noteWriter(Map<ByteArrayWrapper, Integer> writtenBy, ByteArrayWrapper key, int i,
+      CompletableFuture<Boolean> write) {
+    if (write.isDone() && !write.isCompletedExceptionally()) {
+      if (!writtenBy.isEmpty()) {
+        writtenBy.remove(key); // an earlier pending write of the key is overtaken by this done one
+      }
+    } else {
+      writtenBy.put(key, i);
+    }
   }
 
   /** The reply to one completed write. */

@@ -106,6 +106,20 @@ class V2BatchSizingTest {
   }
 
   @Test
+  void getsSeeTheBatchsOwnEarlierWritesReadBackFromAStoreThatHasDoneThem() throws Exception {
+    ReadCountingStore store = new ReadCountingStore(true);
+    ByteArrayWrapper key = ByteArrayWrapper.of(7);
+    ByteArrayWrapper one = ByteArrayWrapper.of(1);
+    ByteArrayWrapper two = ByteArrayWrapper.of(2);
+    List<Response> replies = run(store, ProtocolLimits.DEFAULTS, new Request.Batch(List.of(
+        new Request.Set(key, one), new Request.Get(key), new Request.Delete(key), new Request.Get(key),
+        new Request.Set(key, two), new Request.Get(key))));
+    assertThat(((Response.Batch) replies.get(0)).replies()).containsExactly(new Response.Ok(),
+        new Response.Value(one), new Response.Ok(), new Response.NotFound(), new Response.Ok(), new Response.Value(two));
+    assertThat(store.gets).as("a MapStore has done each write: its GETs read the store").isEqualTo(3);
+  }
+
+  @Test
   void aStoreWithoutABoundIsSizedByADryRun() throws Exception {
     ReadCountingStore store = new ReadCountingStore(false);
     ByteArrayWrapper key = ByteArrayWrapper.of(1);
