@@ -307,7 +307,8 @@ def redis_comparison(frame: pd.DataFrame) -> Figure:
     """dbf0 against Redis with the same redis-benchmark runs (scripts/compare_redis.py): requests
     per second of each, and the median of the pair ratios written above each pair of bars."""
     summary = analysis.redis_summary(frame)
-    labels = [f"{r.test}\n{r.command}" for r in summary.itertuples()]
+    labels = [(f"appendfsync {r.policy}\n" if "policy" in summary else "") + f"{r.test}\n{r.command}"
+              for r in summary.itertuples()]
     x = np.arange(len(summary))
     fig = Figure(figsize=(9, 3.8), layout="constrained")
     ax = fig.subplots()

@@ -92,3 +92,14 @@ def test_no_durability_figure_or_table_without_the_fsync_axis(tmp_path):
     path.write_text(json.dumps([s, {"set": 1, "get": 1}]) + "\n")
     data = analysis.load([path])
     assert figures.durability(data) is None and analysis.durability_table(data).empty
+
+
+def test_the_redis_figure_names_the_policy_of_an_aof_comparison():
+    import pandas as pd
+    rows = [{"server": server, "policy": policy, "test": "c50", "command": "SET", "pair": 0, "rps": rps}
+            for policy, pair in (("always", (2_000, 3_000)), ("no", (30_000, 20_000)))
+            for server, rps in zip(("redis", "dbf0"), pair)]
+    fig = figures.redis_comparison(pd.DataFrame(rows))
+    labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert labels == ["appendfsync always\nc50\nSET", "appendfsync no\nc50\nSET"]
+    assert len(fig.axes[0].patches) == 4
