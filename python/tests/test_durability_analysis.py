@@ -103,3 +103,18 @@ def test_the_redis_figure_names_the_policy_of_an_aof_comparison():
     labels = [t.get_text() for t in fig.axes[0].get_xticklabels()]
     assert labels == ["appendfsync always\nc50\nSET", "appendfsync no\nc50\nSET"]
     assert len(fig.axes[0].patches) == 4
+
+
+def test_the_real_sample_draws_the_figure_and_the_table():
+    """benchmarks/sample/durability-sample.jsonl: trial 0 of every configuration of the committed
+    durability-vm.jsonl, line for line (the notebook's test input)."""
+    from conftest import REPO
+    sample = REPO / "benchmarks" / "sample" / "durability-sample.jsonl"
+    committed = set((REPO / "benchmarks" / "reference" / "durability-vm.jsonl").read_text().splitlines())
+    assert set(sample.read_text().splitlines()) <= committed
+    data = analysis.load([sample])
+    table = analysis.durability_table(data)
+    assert len(table) == 32 and set(table["fsync"]) == {"none", "never", "interval", "always"}
+    assert (table["trials"] == 1).all()
+    fig = figures.durability(data)
+    assert len(fig.axes[0].patches) == 4 * 8  # 4 policies x (2 modes x 2 servers x 2 workloads)
