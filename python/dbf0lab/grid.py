@@ -135,7 +135,7 @@ AXES: tuple[Axis, ...] = (
     Axis("ycsb_workload", "--ycsb-workload", str, "YCSB core workloads: A, B, C, D, F (mix and key distribution)",
          flag="--workload"),
     Axis("fsync", "--fsync", str, "the server's write-ahead log: none (no log), never, interval (100 ms), always; "
-         "each trial with a log gets a fresh data directory, removed when it ends (--data-root says where)",
+         "each trial with a log gets a fresh data directory, removed when it ends (where: see the data root option)",
          flag="--fsync", to_args=log_args),
 )
 
