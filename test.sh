@@ -20,7 +20,8 @@ echo "test.sh: using JDK at $JAVA_HOME" >&2
 # jcstress tests (jcstress/), the same way: compiled here, run briefly by .ci/run, and at length by
 # the commands in docs/correctness.md.
 ./mvnw -B -q -f jcstress/pom.xml package
-# The YCSB binding (ycsb/): built and its record-format test run, so that it cannot rot either.
+# The YCSB binding (ycsb/): built and its tests run (the record format, and the binding against a
+# real server on 127.0.0.1 with both connection kinds), so that it cannot rot either.
 ./mvnw -B -q -f ycsb/pom.xml package
 
 dbf0_use_venv "$PWD"

@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Runs YCSB's own client (through the dbf0 binding in ycsb/) and dbf0 bench on the same YCSB
 # workload, record count, connections and duration, each against a fresh `dbf0 server`, and
-# prints both throughputs and p99 latencies.
+# prints both throughputs, p99 latencies, the ratio, and the CPU each client and the server spent
+# per operation.
 #
-#   scripts/ycsb_vs_bench.sh [WORKLOAD [RECORDS [THREADS [SECONDS]]]]    # defaults: A 100000 4 10
+#   scripts/ycsb_vs_bench.sh [WORKLOAD [RECORDS [THREADS [SECONDS [ROUNDS]]]]]   # defaults: A 100000 4 10 1
 #
-# Both sides use blocking v2 connections, one per client thread, one operation at a time (bench
-# --client-mode persistent). What still differs, and is printed: YCSB's records are 10 fields of
-# 100 bytes (1,120 bytes in the binding's format) under 23-byte "user..." keys, bench's are one
-# 1,120-byte value under 16-byte keys; YCSB's update writes one field, so the binding reads the
-# record and writes it back (two round trips) where bench writes once; YCSB's F does its read and
-# write in two round trips, bench's in one frame. Set DBF0_YCSB_SKIP_BUILD=1 to use the jars as
-# they are.
+# With ROUNDS > 1 the two alternate (YCSB, bench, YCSB, bench, ...) and the medians are printed
+# too, so that a noisy machine hits both sides alike.
+#
+# What is made the same: blocking v2 connections, one per client thread, one operation at a time
+# (bench --client-mode persistent, the binding's default dbf0.connection=blocking); a 1,120-byte
+# value (YCSB's 10 fields of 100 bytes in the binding's format); 23-byte keys (YCSB's "user" and a
+# hashed number is 22-23 bytes); and one SET per update: YCSB runs with writeallfields=true, since
+# by default its update writes one field, which the binding can only do by reading the record and
+# writing it back (two round trips). Set DBF0_YCSB_PARTIAL_UPDATES=1 to keep YCSB's default. What
+# still differs: YCSB's read-modify-write (F) is two round trips, bench's one frame; each side's
+# own client code (docs/ycsb.md has the measured costs). DBF0_YCSB_SKIP_BUILD=1 uses the jars as
+# they are; DBF0_YCSB_CONNECTION=client runs the binding over KeyValueClient instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh
@@ -21,7 +27,10 @@ workload=${1:-A}
 records=${2:-100000}
 threads=${3:-4}
 seconds=${4:-10}
+rounds=${5:-1}
 port=${DBF0_YCSB_PORT:-19577}
+connection=${DBF0_YCSB_CONNECTION:-blocking}
+case "$rounds" in ''|*[!0-9]*|0) echo "ycsb_vs_bench.sh: ROUNDS is a positive whole number, got '$rounds'" >&2; exit 2 ;; esac
 
 if [ -z "${DBF0_YCSB_SKIP_BUILD:-}" ]; then
   ./mvnw -B -q install -DskipTests
@@ -37,45 +46,88 @@ case "$workload" in
   F) mix="-p readproportion=0.5 -p updateproportion=0 -p readmodifywriteproportion=0.5 -p requestdistribution=zipfian" ;;
   *) echo "ycsb_vs_bench.sh: workload is A, B, C, D or F (E needs range scans, which dbf0 has not)" >&2; exit 2 ;;
 esac
+if [ -z "${DBF0_YCSB_PARTIAL_UPDATES:-}" ]; then mix="$mix -p writeallfields=true"; fi
 
+out=$(mktemp -d /tmp/dbf0-ycsb.XXXXXX)
 server_pid=
 start_server() {
   java -jar target/dbf0.jar server --server-model nio --threads 2 --map concurrent --bind 127.0.0.1 --port "$port" \
-    2>/tmp/dbf0-ycsb-server.log &
+    >>"$out/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do
     if (exec 3<>/dev/tcp/127.0.0.1/"$port") 2>/dev/null; then return; fi
     sleep 0.1
   done
-  echo "ycsb_vs_bench.sh: the server did not start; see /tmp/dbf0-ycsb-server.log" >&2
+  echo "ycsb_vs_bench.sh: the server did not start; see $out/server.log" >&2
   exit 1
 }
 stop_server() {
-  kill "$server_pid" 2>/dev/null || true
-  wait "$server_pid" 2>/dev/null || true
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+    server_pid=
+  fi
 }
 trap stop_server EXIT
-
-ycsb() {
-  java -jar ycsb/target/dbf0-ycsb.jar "$1" -db dbf0.ycsb.Dbf0Client -p workload=site.ycsb.workloads.CoreWorkload \
-    -p dbf0.port="$port" -p recordcount="$records" -p operationcount=2000000000 -p maxexecutiontime="$seconds" \
-    -threads "$threads" $mix 2>/dev/null
+# CPU seconds (user + system) the server has used so far (Linux /proc; fields 14 and 15 in ticks)
+server_cpu() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' /proc/"$server_pid"/stat; }
+# runs a command, its stdout to $1, and writes its children's CPU seconds to $1.cpu
+timed() {
+  local file=$1; shift
+  python3 -c 'import resource, subprocess, sys
+code = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "w"), stderr=subprocess.DEVNULL)
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1] + ".cpu", "w").write(str(r.ru_utime + r.ru_stime))
+sys.exit(code)' "$file" "$@"
 }
 
-start_server
-ycsb -load > /tmp/dbf0-ycsb-load.txt
-ycsb -t > /tmp/dbf0-ycsb-run.txt
-stop_server
-ycsb_ops=$(awk -F', ' '/^\[OVERALL\], Throughput/ {print $3}' /tmp/dbf0-ycsb-run.txt)
-ycsb_p99=$(awk -F', ' '/^\[(READ|UPDATE|INSERT|READ-MODIFY-WRITE)\], 99thPercentileLatency/ {printf "%s %s  ", $1, $3}' /tmp/dbf0-ycsb-run.txt)
+# shellcheck disable=SC2206 # $mix is several words on purpose
+ycsb_args=(-db dbf0.ycsb.Dbf0Client -p workload=site.ycsb.workloads.CoreWorkload -p dbf0.port="$port"
+  -p dbf0.connection="$connection" -p recordcount="$records" -p operationcount=2000000000
+  -p maxexecutiontime="$seconds" -threads "$threads" $mix)
 
-start_server
-bench_json=$(java -jar target/dbf0.jar bench 2 "$threads" concurrent 16 1120 0.5 "${seconds}s" --client-mode persistent \
-  --connect 127.0.0.1:"$port" --workload "$workload" --records "$records" 2>/dev/null)
-stop_server
-bench_ops=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["ops_per_sec"])' "$bench_json")
-bench_p99=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["p99_us"])' "$bench_json")
+summary=$out/summary.tsv
+for round in $(seq "$rounds"); do
+  start_server
+  timed "$out/ycsb-load.txt" java -jar ycsb/target/dbf0-ycsb.jar -load "${ycsb_args[@]}"
+  s0=$(server_cpu)
+  timed "$out/ycsb-run.txt" java -jar ycsb/target/dbf0-ycsb.jar -t "${ycsb_args[@]}"
+  s1=$(server_cpu)
+  stop_server
+  y_ops=$(awk -F', ' '/^\[OVERALL\], Throughput/ {print $3}' "$out/ycsb-run.txt")
+  y_ms=$(awk -F', ' '/^\[OVERALL\], RunTime/ {print $3}' "$out/ycsb-run.txt")
+  y_p99=$(awk -F', ' '/^\[(READ|UPDATE|INSERT|READ-MODIFY-WRITE)\], 99thPercentileLatency/ {printf "%s %s ", $1, $3}' "$out/ycsb-run.txt")
 
-echo "workload $workload, $records records, $threads client threads, ${seconds} s, nio server with 2 loops"
-echo "YCSB 0.17.0 + dbf0 binding: ${ycsb_ops} ops/s; p99 us per operation: ${ycsb_p99}"
-echo "dbf0 bench --workload:      ${bench_ops} ops/s; p99 us, all operations: ${bench_p99}"
+  start_server
+  s2=$(server_cpu)
+  timed "$out/bench.json" java -jar target/dbf0.jar bench 2 "$threads" concurrent 23 1120 0.5 "${seconds}s" \
+    --client-mode persistent --connect 127.0.0.1:"$port" --workload "$workload" --records "$records"
+  s3=$(server_cpu)
+  stop_server
+  python3 - "$round" "$y_ops" "$y_ms" "$(cat "$out/ycsb-run.txt.cpu")" "$s0" "$s1" "$out/bench.json" "$seconds" \
+    "$(cat "$out/bench.json.cpu")" "$s2" "$s3" "$y_p99" >>"$summary" <<'PY'
+import json, sys
+(rnd, y_ops, y_ms, y_cpu, s0, s1, bench, secs, b_cpu, s2, s3, y_p99) = sys.argv[1:]
+y_ops = float(y_ops); y_n = y_ops * float(y_ms) / 1000
+b = json.load(open(bench)); b_ops = b["ops_per_sec"]; b_n = b_ops * float(secs)
+us = lambda cpu, n: 1e6 * float(cpu) / n
+print("\t".join(str(x) for x in [rnd, round(y_ops), round(b_ops), round(b_ops / y_ops, 2),
+      round(us(y_cpu, y_n), 1), round(us(b_cpu, b_n), 1),
+      round(us(float(s1) - float(s0), y_n), 1), round(us(float(s3) - float(s2), b_n), 1), b["p99_us"], y_p99]))
+PY
+done
+
+echo "workload $workload, $records records, $threads client threads, ${seconds} s, nio server with 2 loops, binding over $connection"
+echo "CPU is per measured operation: a client's whole process (JVM start and, for bench, its load phase included);"
+echo "the server's during YCSB's run phase, and during bench's load phase and run."
+python3 - "$summary" <<'PY'
+import statistics, sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+print("round  YCSB ops/s  bench ops/s  bench/YCSB  client us/op YCSB bench  server us/op YCSB bench  p99 us bench; YCSB")
+for r in rows:
+    print(f"{r[0]:>5}  {r[1]:>10}  {r[2]:>11}  {r[3]:>10}  {r[4]:>17} {r[5]:>5}  {r[6]:>17} {r[7]:>5}  {r[8]}; {r[9]}")
+if len(rows) > 1:
+    med = lambda i: statistics.median(float(r[i]) for r in rows)
+    print(f"median {med(1):>10.0f}  {med(2):>11.0f}  {med(3):>10.2f}  {med(4):>17.1f} {med(5):>5.1f}  {med(6):>17.1f} {med(7):>5.1f}")
+PY
+rm -rf "$out"

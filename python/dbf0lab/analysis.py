@@ -92,7 +92,12 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results
     trials = pd.DataFrame(trial_rows, columns=_columns(trial_rows, config))
     if len(trials):
         seconds = trials["measured_seconds"].where(trials["measured_seconds"].notna(), trials["seconds"])
-        trials["ops_per_sec"] = (trials["set"] + trials["get"]) / seconds.astype(float)
+        ops = (trials["set"] + trials["get"]) / seconds.astype(float)
+        if NODES in trials and "ops_per_sec" in trials:
+            # a trial with roles: its clients measured separate intervals, and the sweep added up
+            # their rates (cluster.merge); the counts over the longest interval would understate it
+            ops = ops.where(trials[NODES].isna(), trials["ops_per_sec"])
+        trials["ops_per_sec"] = ops
     else:
         trials["ops_per_sec"] = pd.Series(dtype=float)
     failures = pd.DataFrame(failure_rows, columns=_columns(failure_rows, config))
@@ -100,6 +105,7 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results
 
 
 UTILISATION = "utilisation"
+NODES = "nodes"  # a trial with roles (--servers, --clients): each node's own figures
 CLIENT_CPU_LIMIT = 90.0  # % of all cores busy (user + system) on a node that runs load generators
 
 
@@ -137,9 +143,12 @@ def utilisation_table(data: Results) -> pd.DataFrame:
             return float(g[column].max()) if column in g else float("nan")
 
         roles = sorted({str(r) for r in g["role"].dropna()})
-        hot = int((g["cpu_busy_pct_median"] > CLIENT_CPU_LIMIT).sum())
+        # only the trials where this node generated load: a node that was a server in one layout
+        # and a client in another is flagged for the client trials alone
+        as_client = g[g["role"].astype(str).str.contains("client")]
+        hot = int((as_client["cpu_busy_pct_median"] > CLIENT_CPU_LIMIT).sum())
         note = ""
-        if hot and any("client" in r for r in roles):
+        if hot:
             note = f"{hot} trial(s) above {CLIENT_CPU_LIMIT:g}% CPU: the load generator may be the bottleneck"
         rows.append({
             DATASET: dataset, "node": node, "role": "/".join(roles), "trials": len(g),
@@ -482,3 +491,39 @@ def durability_table(data: Results) -> pd.DataFrame:
     if s[DATASET].nunique() > 1:
         table.insert(0, "dataset", s[DATASET])
     return table
+
+
+# Trials with roles (run_benchmarks.py --servers/--clients) ------------------------------------------
+
+def cluster_table(data: Results) -> pd.DataFrame:
+    """One row per node of every configuration that ran with roles: its role, and over the
+    configuration's trials the median of its ops/s and p99 (clients) or its servers (servers),
+    followed by the configuration's total: median ops/s over trials, and the median over trials
+    of the p50/p99 read off each trial's merged histogram."""
+    if NODES not in data.trials or data.trials[NODES].isna().all():
+        return pd.DataFrame()
+    trials = data.trials[data.trials[NODES].notna()]
+    keys = [c for c in data.config_columns if c in trials and trials[c].notna().any()]
+    varying = [k for k in keys if trials[k].nunique(dropna=False) > 1] or [k for k in ("shards",) if k in keys]
+    rows = []
+    for config, g in trials.sort_values(varying, kind="stable").groupby(keys, dropna=False, sort=False):
+        config = dict(zip(keys, config if isinstance(config, tuple) else (config,)))
+        name = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in config.items() if k in varying)
+        per_node: dict[str, list[dict]] = {}
+        for nodes in g[NODES]:
+            for node, entry in nodes.items():
+                per_node.setdefault(node, []).append(entry)
+        for node, entries in per_node.items():
+            role = entries[0].get("role", "")
+            ops = [e["ops_per_sec"] for e in entries if "ops_per_sec" in e]
+            p99 = [e["p99_us"] for e in entries if "p99_us" in e]
+            served = max((len(e.get("servers", [])) for e in entries), default=0)
+            rows.append({"configuration": name, "node": node, "role": role,
+                         "ops/s (median)": _thousands(pd.Series(ops).median()) if ops else "",
+                         "p99 µs (median)": f"{pd.Series(p99).median():,.0f}" if p99 else "",
+                         "servers": served or "", "trials": len(entries)})
+        rows.append({"configuration": name, "node": "**total**", "role": f"{g['client_hosts'].iloc[0]} client hosts",
+                     "ops/s (median)": _thousands(g["ops_per_sec"].median()),
+                     "p99 µs (median)": f"{g['p99_us'].median():,.0f}" if "p99_us" in g else "",
+                     "servers": int(g["shards"].iloc[0]), "trials": len(g)})
+    return pd.DataFrame(rows)

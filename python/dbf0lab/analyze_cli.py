@@ -55,7 +55,7 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
                   "× no log = median ops/s / the same configuration's without a log; p50/p99 µs, fsyncs/s and "
                   "records/fsync = medians over trials of each trial's figure, the last two counted by the log "
                   "over the measured interval (empty where the policy forced nothing).", ""]
-    else:
+    elif "shards" not in data.config_columns:  # with roles, the table of nodes below says it per shard count
         summary = analysis.summarize(data)
         impact = analysis.threading_impact(summary, min_trials)
         lines += ["### Best thread configuration per workload, map and key space", "",
@@ -67,6 +67,12 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
         lines += ["### Client modes, side by side", "", analysis.markdown(modes), "",
                   "p99 µs = median over trials of each trial's 99th-percentile latency (HdrHistogram); "
                   "× first = median ops/s over the workload's first row (the seed's v1 when measured).", ""]
+    roles = analysis.cluster_table(data)
+    if len(roles):
+        lines += ["### Trials with servers and clients on separate hosts", "", analysis.markdown(roles), "",
+                  "Per node: a client's own ops/s and p99, or how many servers it ran; total: the sum of the "
+                  "clients' ops/s per trial, and the p99 of the trial's merged client histograms "
+                  "(percentiles of separate clients are never averaged); medians over trials.", ""]
     usage = analysis.utilisation_table(data)
     if len(usage):
         lines += ["### Utilisation per node", "", analysis.markdown(usage), "",

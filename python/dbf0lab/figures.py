@@ -17,7 +17,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.ticker import NullLocator
+from matplotlib.ticker import FuncFormatter, NullLocator
 
 from . import analysis
 from .analysis import DATASET, Results
@@ -196,6 +196,10 @@ def server_models(data: Results) -> Figure | None:
         return None
     if "client_mode" in summary and summary["client_mode"].nunique() > 1:
         return None  # several client modes: that is the client-modes figure's comparison
+    if "shards" in summary:
+        return None  # trials with roles: the scaling figures show them
+    if summary["map_type"].nunique() > 1:
+        return None  # several maps (the maps preset): that is the maps figure's comparison
     summary = summary[summary["server_model"].notna()].copy()
     model_order = {"pool": 0, "virtual": 1, "nio": 2}
     summary["_m"] = summary["server_model"].map(model_order).fillna(len(model_order))
@@ -222,6 +226,54 @@ def server_models(data: Results) -> Figure | None:
     ax.set_ylabel("ops/s (median; bars: IQR)")
     ax.set_title("Server models with persistent connections")
     ax.grid(axis="y", alpha=0.3)
+    return fig
+
+
+MAP_LADDER = ("hashtable", "synchronized", "rwlock", "striped", "concurrent")
+KEY_DIST_COLORS = {"uniform": "#1f77b4", "zipfian": "#d62728", "hotspot": "#ff7f0e", "latest": "#2ca02c",
+                   "exponential": "#9467bd"}
+
+
+def maps(data: Results) -> Figure | None:
+    """The maps preset: the ladder of locking (one global lock, a read/write lock, 16 stripes,
+    ConcurrentHashMap) left to right, one panel per workload, a bar per key distribution: median
+    ops/s with IQR error bars and the median written on each bar. None for results that do not
+    vary the map over a keyed workload."""
+    summary = analysis.summarize(data)
+    if "key_dist" not in summary or summary["key_dist"].isna().all() or summary["map_type"].nunique() < 2:
+        return None
+    summary = summary[summary["key_dist"].notna() & (summary["n"] > 0)].copy()
+    order = {m: i for i, m in enumerate(MAP_LADDER)}
+    maps_present = sorted(summary["map_type"].unique(), key=lambda m: (order.get(m, len(order)), m))
+    dists = [d for d in KEY_DIST_COLORS if d in set(summary["key_dist"])] + \
+        sorted(set(summary["key_dist"]) - set(KEY_DIST_COLORS))
+    panel_columns = [DATASET, "workload"] if _several(summary) else ["workload"]
+    panels = list(dict.fromkeys(summary.sort_values("set_frac")[panel_columns].itertuples(index=False, name=None)))
+    fig = Figure(figsize=(max(6.0, 1.3 * len(maps_present)) * len(panels) / 1.6, 4.0), layout="constrained")
+    axes = fig.subplots(1, len(panels), squeeze=False, sharey=True)
+    x = np.arange(len(maps_present))
+    width = 0.8 / len(dists)
+    for ax, panel in zip(axes[0], panels):
+        part = summary[summary[panel_columns].apply(tuple, axis=1) == panel]
+        for i, dist in enumerate(dists):
+            # several rows per (map, dist) would be other axes varying: the preset fixes them, so take the first
+            rows = part[part["key_dist"] == dist].drop_duplicates("map_type").set_index("map_type").reindex(maps_present)
+            err = np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]])
+            pos = x + (i - (len(dists) - 1) / 2) * width
+            ax.bar(pos, rows["median"], width, yerr=err, capsize=2, color=KEY_DIST_COLORS.get(dist, "#7f7f7f"),
+                   label=f"{dist} keys")
+            for px, value in zip(pos, rows["median"]):
+                if pd.notna(value):  # inside the bar, from its foot: clear of the error bars
+                    ax.text(px, 0, " " + analysis._thousands(value), ha="center", va="bottom", fontsize=6,
+                            rotation=90, color="white")
+        ax.set_xticks(x, maps_present, fontsize=8, rotation=20)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: analysis._thousands(v)))
+        ax.set_title(" · ".join(str(v) for v in panel), fontsize=10)
+        ax.grid(axis="y", alpha=0.3)
+    axes[0][0].set_ylabel("ops/s (median over trials; bars: IQR)")
+    axes[0][0].set_ylim(bottom=0)
+    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=len(dists), fontsize=8)
+    fig.suptitle("The map ladder: one global lock → a read/write lock → 16 stripes → ConcurrentHashMap")
     return fig
 
 
@@ -293,6 +345,98 @@ def durability(data: Results) -> Figure | None:
     return fig
 
 
+def _scaling_summary(data: Results) -> pd.DataFrame | None:
+    """The summary of the trials with roles (a shards column), or None when there are none."""
+    if "shards" not in data.config_columns:
+        return None
+    summary = analysis.summarize(data)
+    summary = summary[(summary["n"] > 0) & summary["shards"].notna()].copy()
+    if summary.empty:
+        return None
+    summary["shards"] = summary["shards"].astype(int)
+    return summary
+
+
+def _scaling_panels(summary: pd.DataFrame) -> list[tuple]:
+    """One panel per dataset and workload (usually one)."""
+    columns = [DATASET, "workload"]
+    return list(dict.fromkeys(summary[columns].itertuples(index=False, name=None)))
+
+
+def scaling_clients(data: Results) -> Figure | None:
+    """The scaling curve: total ops/s (median over trials, IQR band) against client threads per
+    client host, one line per number of server shards. None without trials with roles."""
+    summary = _scaling_summary(data)
+    if summary is None:
+        return None
+    panels = _scaling_panels(summary)
+    fig = Figure(figsize=(5.2 * len(panels), 3.8), layout="constrained")
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    shard_counts = sorted(summary["shards"].unique())
+    cmap = matplotlib.colormaps["viridis"]
+    for ax, (dataset, workload) in zip(axes, panels):
+        part = summary[(summary[DATASET] == dataset) & (summary["workload"] == workload)]
+        for k, shards in enumerate(shard_counts):
+            line = part[part["shards"] == shards].sort_values("client_threads")
+            if line.empty:
+                continue
+            color = cmap(0.8 * k / max(1, len(shard_counts) - 1))  # not viridis's pale yellow end
+            ax.plot(line["client_threads"], line["median"], marker="o", ms=4, color=color,
+                    label=f"{shards} server{'s' if shards > 1 else ''}")
+            ax.fill_between(line["client_threads"], line["q25"], line["q75"], color=color, alpha=0.2)
+        clients = sorted(part["client_threads"].unique())
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(clients, [str(int(c)) for c in clients])
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("client threads per client host")
+        ax.set_ylabel("total ops/s (median over trials, IQR)")
+        ax.set_title(f"{dataset} · {workload}" if _several(summary) else workload, fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle("Scaling curve: throughput against client threads")
+    return fig
+
+
+def scaling_shards(data: Results) -> Figure | None:
+    """Total ops/s against the number of server shards, one line per client thread count, with
+    the linear ideal from one shard (dashed) for the largest client thread count. None without
+    trials with roles, or with one shard count only."""
+    summary = _scaling_summary(data)
+    if summary is None or summary["shards"].nunique() < 2:
+        return None
+    panels = _scaling_panels(summary)
+    fig = Figure(figsize=(5.2 * len(panels), 3.8), layout="constrained")
+    axes = fig.subplots(1, len(panels), squeeze=False)[0]
+    threads = sorted(summary["client_threads"].unique())
+    cmap = matplotlib.colormaps["plasma"]
+    for ax, (dataset, workload) in zip(axes, panels):
+        part = summary[(summary[DATASET] == dataset) & (summary["workload"] == workload)]
+        for k, t in enumerate(threads):
+            line = part[part["client_threads"] == t].sort_values("shards")
+            if line.empty:
+                continue
+            color = cmap(0.85 * k / max(1, len(threads) - 1))
+            err = np.vstack([line["median"] - line["q25"], line["q75"] - line["median"]])
+            ax.errorbar(line["shards"], line["median"], yerr=err, marker="o", ms=4, capsize=3, color=color,
+                        label=f"{int(t)} client thr")
+            if t == threads[-1] and (line["shards"] == 1).any():
+                one = float(line.loc[line["shards"] == 1, "median"].iloc[0])
+                xs = np.array(sorted(line["shards"]))
+                ax.plot(xs, one * xs, linestyle="--", color=color, alpha=0.6,
+                        label=f"linear from 1 server ({int(t)} thr)")
+        shards = sorted(part["shards"].unique())
+        ax.set_xticks(shards, [str(s) for s in shards])
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("server processes (shards)")
+        ax.set_ylabel("total ops/s (median over trials, IQR)")
+        ax.set_title(f"{dataset} · {workload}" if _several(summary) else workload, fontsize=9)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.suptitle("Throughput against the number of server shards")
+    return fig
+
+
 FIGURES: dict[str, Callable[[Results], Figure | None]] = {
     "best-configurations": best_configurations,
     "threading-impact": threading_impact,
@@ -300,6 +444,9 @@ FIGURES: dict[str, Callable[[Results], Figure | None]] = {
     "client-modes": client_modes,
     "server-models": server_models,
     "durability": durability,
+    "scaling-clients": scaling_clients,
+    "scaling-shards": scaling_shards,
+    "maps": maps,
 }
 
 

@@ -137,6 +137,10 @@ AXES: tuple[Axis, ...] = (
     Axis("fsync", "--fsync", str, "the server's write-ahead log: none (no log), never, interval (100 ms), always; "
          "each trial with a log gets a fresh data directory, removed when it ends (where: see the data root option)",
          flag="--fsync", to_args=log_args),
+    # Not a Benchmark argument: the sweep starts this many `dbf0 server` processes, spread round-robin
+    # over the --servers hosts, and the clients --connect to all of them (sweep of roles, cluster.py).
+    Axis("shards", "--shards", int, "server processes per trial, spread round-robin over the --servers hosts; "
+         "every client spreads its keys over all of them (default: one per server host)"),
 )
 
 
@@ -326,6 +330,8 @@ def problems(config: Mapping[str, Any]) -> list[str]:
         out.append(f"selector_threads must be 0..client_threads ({config.get('client_threads')}), got {selectors}")
     elif selectors and v1:
         out.append("selector_threads needs a v2 client mode (persistent, pipelined or batched)")
+    if "shards" in config and config["shards"] < 1:
+        out.append(f"shards must be at least 1, got {config['shards']}")
     if "records" in config and config["records"] < 1:
         out.append(f"records must be at least 1, got {config['records']}")
     if "key_dist" in config and "records" not in config and "ycsb_workload" not in config:
@@ -430,6 +436,13 @@ PRESETS: dict[str, Preset] = {
         "the write-ahead log's cost: no log, then fsync never, interval (100 ms) and always; persistent and "
         "pipelined (16 in flight) clients, 16 connections to a virtual-thread or nio server (2 threads), "
         "write-heavy and balanced; each trial a fresh log; 3 trials of 3 s (96 trials, about 7 minutes)"),
+    "scaling": Preset(
+        _cross(3, client_threads=[1, 2, 4, 8], shards=[1, 2, 3], server_threads=[1], server_model=["nio"],
+               client_mode=["batched"], batch=[100], pipeline=[2], map_type=["concurrent"], key_length=[16],
+               value_length=[64], set_frac=[0.1], seconds=[2], warmup=[1]),
+        "scale-out: 1, 2, 3 `dbf0 server` processes (nio, one loop each) started for each trial on the "
+        "--servers hosts, every --clients host running 1,2,4,8 batched client threads (100 per frame, 2 in "
+        "flight) against all of them; read-heavy, 3 trials of 2 s (36 trials, about 4 minutes on loopback)"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),

@@ -79,9 +79,15 @@ class Host:
     def prepare(self, jar: Path, jar_sha256: str) -> None:
         raise NotImplementedError
 
+    def jar_command(self, verb: str, java_opts: Sequence[str], args: Sequence[str], timeout: float,
+                    run_id: str, data_root: str | None = None) -> list[str]:
+        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server); grid.DATA_DIR in
+        args becomes a fresh directory under data_root, removed when the command ends."""
+        raise NotImplementedError
+
     def bench_command(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float,
                       run_id: str, data_root: str | None = None) -> list[str]:
-        raise NotImplementedError
+        return self.jar_command("bench", java_opts, bench_args, timeout, run_id, data_root)
 
     def probe_command(self) -> list[str]:
         raise NotImplementedError
@@ -179,8 +185,9 @@ class LocalHost(Host):
     def prepare(self, jar: Path, jar_sha256: str) -> None:
         self.jar = jar.resolve()
 
-    def bench_command(self, java_opts, bench_args, timeout, run_id, data_root=None):
-        return [self.java, *java_opts, "-jar", str(self.jar), "bench", *bench_args]
+    def jar_command(self, verb, java_opts, args, timeout, run_id, data_root=None):
+        # a DATA_DIR in args was replaced by run_bench already: the directory is made here, in Python
+        return [self.java, *java_opts, "-jar", str(self.jar), verb, *args]
 
     def run_bench(self, java_opts, bench_args, timeout, data_root=None):
         if not needs_data_dir(bench_args):
@@ -209,6 +216,7 @@ class SshHost(Host):
         self.label = label
         self.settings = settings
         self.destination = f"{user}@{host}" if user else host  # as ssh and scp take it
+        self.hostname = host  # where other nodes reach a server this host runs on a wildcard address
         self.port = int(port) if port else None
         self.jar: str | None = None
         self.copied_jar = False  # whether prepare() had to send the jar
@@ -252,14 +260,14 @@ class SshHost(Host):
     def _pidfile(self, run_id: str) -> str:
         return f"{self.settings.remote_dir.rstrip('/') or '.'}/run-{run_id}.pid"
 
-    def bench_command(self, java_opts, bench_args, timeout, run_id, data_root=None):
+    def jar_command(self, verb, java_opts, args, timeout, run_id, data_root=None):
         q = shlex.quote
         java = " ".join(q(a) if a != DATA_DIR else '"$d"'
-                        for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, "bench", *bench_args])
+                        for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, verb, *args])
         pidfile = q(self._pidfile(run_id))
         limit = f"{int(timeout) + 1}"
         setup = cleanup = ""
-        if needs_data_dir(bench_args):
+        if needs_data_dir(args):
             # a fresh directory on the host, removed however the trial ends (a cancelled trial's
             # shell gets SIGTERM or SIGHUP from the dropped connection)
             root = q(data_root) if data_root else '"${TMPDIR:-/tmp}"'

@@ -279,7 +279,10 @@ def _report(bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str,
         outcome.failed += 1
         what = f"FAILED ({result['error']})"
     else:
-        ops = (result["set"] + result["get"]) / (result.get("seconds") or spec["seconds"])
+        if "nodes" in result:  # a trial with roles: the sum of its clients' rates (cluster.merge)
+            ops = result["ops_per_sec"]
+        else:
+            ops = (result["set"] + result["get"]) / (result.get("seconds") or spec["seconds"])
         what = f"{ops:,.0f} ops/s"
     warnings = result.get("warnings") or []
     if warnings:
@@ -291,3 +294,88 @@ def _report(bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str,
     if not bar.disable:
         bar.set_postfix_str(what if len(what) < 30 else "failed", refresh=False)
         bar.update(1)
+
+
+# Trials with roles (--servers, --clients): one trial at a time over every host --------------------
+
+CLUSTER_HOST = "cluster"  # the trial's "host" field: it ran on all of them
+
+
+def estimated_cluster_seconds(plan: Plan, remote: bool) -> float:
+    """Serial trials: each trial's duration and warm-up, a server JVM start, a client JVM."""
+    per = [s["seconds"] + s.get("warmup", 0) + 2 * JVM_OVERHEAD_SECONDS + (2 * SSH_OVERHEAD_SECONDS if remote else 0)
+           for s in plan.todo]
+    return sum(per)
+
+
+def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> Outcome:
+    """Runs the plan's trials one after the other, each on all the layout's hosts (cluster.py).
+    Returns when all ran, or on Ctrl-C / SIGTERM, with every server stopped."""
+    from . import cluster
+
+    log = options.log
+    outcome = Outcome()
+    if not plan.todo:
+        log(f"all {plan.total} trials are already in {plan.out}; nothing to run")
+        return outcome
+    existing = results.read(plan.out).machines if plan.out.exists() else []
+    previous_sigterm = signal.signal(signal.SIGTERM, _raise_interrupt)
+    running = cluster.Running()
+    hosts = layout.hosts()
+    worker: threading.Thread | None = None
+    try:
+        with results.Appender(plan.out) as out:
+            ready = _prepare_hosts(hosts, jar, repo, log)
+            lost = {h.label for h in hosts} - {h.label for h, _ in ready}
+            if lost:  # a trial needs every server and client host it was planned for
+                raise HostError(f"cannot run trials without {', '.join(sorted(lost))}")
+            _record_machines(out, [info for _, info in ready], existing)
+            bar = tqdm(total=len(plan.todo), unit="trial", desc="sweep", dynamic_ncols=True, smoothing=0.1,
+                       disable=not _want_bar(options.progress))
+            try:
+                for spec in plan.todo:
+                    finished: queue.Queue[dict[str, Any]] = queue.Queue()
+                    started, started_at = time.monotonic(), now()
+                    limit = options.timeout or default_timeout(spec["seconds"] + spec.get("warmup", 0))
+
+                    def trial(spec=spec, limit=limit, finished=finished):
+                        try:
+                            finished.put(cluster.run_trial(spec, benchmark_args(spec), layout, options.java_opts,
+                                                           limit, running, options.utilisation,
+                                                           cluster.local_or_remote_sampler,
+                                                           lambda text: bar.write(text, file=sys.stderr)))
+                        except Exception as e:  # recorded as the trial's failure; the sweep goes on
+                            finished.put({"error": f"{type(e).__name__}: {e}"})
+
+                    worker = threading.Thread(target=trial, name="cluster trial", daemon=True)
+                    worker.start()
+                    while True:  # the main thread waits here, where Ctrl-C can reach it
+                        try:
+                            result = finished.get(timeout=0.2)
+                            break
+                        except queue.Empty:
+                            continue
+                    worker.join()
+                    if result.get("cancelled"):
+                        break
+                    result.update(host=CLUSTER_HOST, started_at=started_at,
+                                  wall_seconds=round(time.monotonic() - started, 3))
+                    out.trial(spec, result)
+                    outcome.ran += 1
+                    _report(bar, outcome, spec, result, len(plan.todo))
+            finally:
+                bar.close()
+    except KeyboardInterrupt:
+        outcome.interrupted = True
+        running.cancelled.set()
+        for h in hosts:
+            h.cancel()
+        running.stop_servers()
+        if worker is not None:
+            worker.join(timeout=60)
+    finally:
+        running.cancelled.set()
+        running.stop_servers()  # nothing should be left; this makes sure of it on any error
+        signal.signal(signal.SIGTERM, previous_sigterm)
+    outcome.not_run = len(plan.todo) - outcome.ran
+    return outcome

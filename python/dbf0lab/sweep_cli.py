@@ -12,10 +12,10 @@ import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import machine, sweep
+from . import cluster, machine, sweep
 from . import grid as grids
 from .grid import PRESETS, Grid, benchmark_args
-from .hosts import HostError, SshSettings, parse_hosts, read_hosts_file
+from .hosts import HostError, SshHost, SshSettings, parse_hosts, read_hosts_file
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -46,6 +46,15 @@ remote hosts:
   host (scp, into --remote-dir), each host then runs one trial at a time, all hosts at once, and
   the results come back into the local file. ssh and scp run in BatchMode: set up key login
   first (ssh-agent, --identity, or ~/.ssh/config). Every host needs a JDK 21+ (--remote-java).
+
+servers and clients on separate hosts:
+  --servers H,... --clients H,... (or a grid with --shards, which defaults both to local) runs one
+  trial at a time on all of them: the servers are started for the trial (dbf0 server, the spec's
+  server threads, model and map), every client host runs bench --connect <all servers> at once,
+  and the servers are stopped when the trial ends, fails or is interrupted. The result holds the
+  total (the clients' rates added up, latency percentiles from their merged histograms) and each
+  node's own figures. The servers have no authentication: --server-bind 0.0.0.0 exposes them to
+  whoever reaches the port, so use it only on a private network or behind a firewall.
 """
 
 
@@ -125,7 +134,28 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("--remote-dir", default=".dbf0-bench",
                    help="where the jar goes on remote hosts, relative to the login directory or absolute "
                         "(default: .dbf0-bench)")
+    c = p.add_argument_group("servers and clients on separate hosts")
+    c.add_argument("--servers", type=comma_list(str), metavar="H[,H...]",
+                   help="run each trial's `dbf0 server` processes on these hosts ('local' or [user@]host[:port]), "
+                        "one per host or --shards of them round-robin; the trial waits until each listens and "
+                        "stops them all when it ends (default with --clients or --shards: local)")
+    c.add_argument("--clients", type=comma_list(str), metavar="H[,H...]",
+                   help="run `bench --connect <every server>` on each of these hosts at once; the trial's result "
+                        "adds up their throughput and merges their latency histograms (default with --servers "
+                        "or --shards: local)")
+    c.add_argument("--server-bind", default="127.0.0.1", metavar="ADDRESS",
+                   help="the address every server listens on (server --bind; default: 127.0.0.1, reachable "
+                        "from its own host only). On a cluster, a private address or 0.0.0.0: the servers have "
+                        "no authentication, so keep the port away from untrusted networks")
+    c.add_argument("--server-port", type=int, default=0, metavar="PORT",
+                   help="the port of the first server on each host, the next ones counting up from it "
+                        "(default: 0, any free port, read from the line each server prints)")
     return p
+
+
+def cluster_mode(args: argparse.Namespace, grid: Grid) -> bool:
+    """Trials with roles: asked for by --servers/--clients, or by a grid that varies the shard count."""
+    return bool(args.servers or args.clients) or any("shards" in f.names for f in grid.factors)
 
 
 def make_grid(args: argparse.Namespace) -> Grid:
@@ -173,6 +203,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"  {problem}", file=sys.stderr)
         return 2
     names = list(args.hosts) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
+    roles = cluster_mode(args, grid)
+    if roles:
+        if names:
+            print("run_benchmarks.py: error: --hosts runs whole trials on each host; with --servers/--clients "
+                  "(or --shards) name the hosts by role instead", file=sys.stderr)
+            return 2
+        if not 0 <= args.server_port <= 65535:
+            print(f"run_benchmarks.py: error: --server-port must be 0..65535, got {args.server_port}", file=sys.stderr)
+            return 2
+        server_names, client_names = args.servers or ["local"], args.clients or ["local"]
+        for what, listed in (("--servers", server_names), ("--clients", client_names)):
+            if len(listed) != len(set(listed)):
+                print(f"run_benchmarks.py: error: a host is named twice in {what}: {listed}", file=sys.stderr)
+                return 2
+        # a host in both lists is one host: one jar copy, one sampler, its role "client+server"
+        names = list(dict.fromkeys([*server_names, *client_names]))
     names = names or ["local"]
     out = args.out or default_out(args.preset, names)
     plan = sweep.make_plan(grid, out, args.order_seed, args.retry_failed)
@@ -186,6 +232,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as e:
         raise SystemExit(f"run_benchmarks.py: {e}")
 
+    layout = None
+    if roles:
+        by_name = {h.label: h for h in hosts}
+        layout = cluster.Layout([by_name[n] for n in server_names], [by_name[n] for n in client_names],
+                                bind=args.server_bind, port=args.server_port)
     configs = len(grid.configurations())
     print(f"plan: {plan.total} trials = {configs} configurations x {grid.trials} trials "
           f"(preset {args.preset}{', changed' if plan.grid != PRESETS[args.preset].grid else ''})",
@@ -194,15 +245,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {line}")
     print(f"results: {out}" + (f" ({plan.already} of these trials already there: skipped)" if plan.already else ""),
           )
-    print(f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): {', '.join(h.label for h in hosts)}; "
-          f"estimated time {sweep.format_seconds(plan.estimated_seconds(hosts))}")
+    if layout is not None:
+        remote = any(isinstance(h, SshHost) for h in hosts)
+        print(f"to run: {len(plan.todo)} trials, one at a time, servers on {', '.join(h.label for h in layout.servers)} "
+              f"(bind {args.server_bind}), clients on {', '.join(h.label for h in layout.clients)}; "
+              f"estimated time {sweep.format_seconds(sweep.estimated_cluster_seconds(plan, remote))}")
+    else:
+        print(f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): {', '.join(h.label for h in hosts)}; "
+              f"estimated time {sweep.format_seconds(plan.estimated_seconds(hosts))}")
     logged = [v for v in grid.axis_values().get("fsync", []) if v != grids.NO_LOG]
     if logged and "local" in names:
         root = args.data_root or tempfile.gettempdir()
         print(f"data dirs (fsync {', '.join(logged)}): fresh under {root} for each trial, on "
               f"{machine.filesystem_of(root)}")
     if args.dry_run:
-        if plan.todo:
+        if plan.todo and layout is not None:
+            first = plan.todo[0]
+            shards = first.get("shards", len(layout.servers))
+            print(f"first trial: {shards} x java -jar {args.jar} server "
+                  f"{' '.join(cluster.server_args(first, args.server_bind, args.server_port))}, then on each client "
+                  f"java -jar {args.jar} bench {' '.join(benchmark_args(first))} --connect <the {shards} servers>")
+        elif plan.todo:
             print(f"first trial: java -jar {args.jar} bench {' '.join(benchmark_args(plan.todo[0]))}",
                   )
         print("dry run: nothing was run")
@@ -215,7 +278,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     options = sweep.Options(java_opts=args.java_opt, timeout=args.timeout, progress=args.progress,
                             utilisation=args.utilisation, data_root=args.data_root)
     try:
-        outcome = sweep.run(plan, hosts, args.jar, REPO, options)
+        if layout is not None:
+            outcome = sweep.run_cluster(plan, layout, args.jar, REPO, options)
+        else:
+            outcome = sweep.run(plan, hosts, args.jar, REPO, options)
     except HostError as e:
         raise SystemExit(f"run_benchmarks.py: {e}")
     if outcome.interrupted:

@@ -61,3 +61,28 @@ def test_redis_comparison_from_a_real_pair():
     assert (summary["pairs"] == 1).all() and (summary["ratio"] > 0).all()
     fig = figures.redis_comparison(frame)
     assert len(fig.axes[0].patches) == 2 * len(summary)
+
+
+def test_maps_figure_climbs_the_ladder_with_a_bar_per_key_distribution():
+    # benchmarks/sample/maps-sample.jsonl: trial 0 of each configuration of benchmarks/reference/maps-vm.jsonl
+    data = analysis.load([SAMPLES / "maps-sample.jsonl"])
+    fig = figures.maps(data)
+    assert isinstance(fig, Figure)
+    panels = [ax for ax in fig.axes if ax.get_xticklabels()]
+    assert [ax.get_title() for ax in panels] == ["read-heavy", "write-heavy"]
+    for ax in panels:
+        assert [t.get_text() for t in ax.get_xticklabels()] == list(figures.MAP_LADDER)
+        bars = ax.patches
+        assert len(bars) == 2 * 5  # uniform and zipfian for each of the five maps
+    # the first panel's first bar is hashtable's uniform read-heavy median, the sample's one trial
+    summary = analysis.summarize(data)
+    row = summary[(summary["map_type"] == "hashtable") & (summary["key_dist"] == "uniform")
+                  & (summary["workload"] == "read-heavy")]
+    assert panels[0].patches[0].get_height() == row["median"].iloc[0]
+    # the other figures stand aside: one server model and one client mode, but five maps
+    assert figures.server_models(data) is None and figures.client_modes(data) is None
+
+
+def test_maps_figure_is_none_for_other_presets():
+    assert figures.maps(analysis.load([SAMPLES / "models-sample.jsonl"])) is None
+    assert figures.maps(analysis.load([SAMPLES / "steps-sample.jsonl"])) is None

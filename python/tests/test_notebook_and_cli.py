@@ -34,17 +34,21 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
         "steps_results": [str(samples / "steps-sample.jsonl")],
         "models_results": [str(samples / "models-sample.jsonl")],
         "redis_results": [str(samples / "redis-compare-sample.jsonl")],
+        "maps_results": [str(samples / "maps-sample.jsonl")],
+        "scaling_results": [str(samples / "scaling-sample.jsonl")],
         "modes_figures_dir": str(tmp_path / "modes")})
     nb = nbformat.read(out, as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    # the three thread-sweep figures of the sample, then client modes, server models and Redis
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 3
+    # the thread-sweep figures of the sample, then client modes, server models, the map ladder,
+    # the two scaling figures and Redis
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 6
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "sample.jsonl" in injected[0].source
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == applicable(SAMPLE)
     assert sorted(p.name for p in (tmp_path / "modes").rglob("*.png")) == [
-        "client-modes.png", "redis-comparison.png", "server-models.png"]
+        "client-modes.png", "maps.png", "redis-comparison.png", "scaling-clients.png",
+        "scaling-shards.png", "server-models.png"]
 
 
 def test_analyze_prints_the_best_configuration_table_and_writes_figures(tmp_path):

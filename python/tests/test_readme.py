@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO, run_script
 
-PRESET_NAMES = ("smoke", "quick", "mid", "anchors", "seed", "steps", "models")
+PRESET_NAMES = ("smoke", "quick", "mid", "anchors", "seed", "steps", "models", "scaling")
 TIME = r"\d+ h \d+ min|\d+ min \d+ s|\d+ s"
 
 

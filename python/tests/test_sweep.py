@@ -36,9 +36,10 @@ def test_help_explains_every_option():
     for option in ["--preset", "--server-threads", "--client-threads", "--map-type", "--key-length",
                    "--value-length", "--set-frac", "--duration", "--thread-pairs", "--trials", "--out",
                    "--dry-run", "--order-seed", "--timeout", "--retry-failed", "--hosts", "--hosts-file",
-                   "--identity", "--ssh-option", "--remote-java", "--remote-dir"]:
+                   "--identity", "--ssh-option", "--remote-java", "--remote-dir", "--servers", "--clients",
+                   "--server-bind", "--server-port", "--shards"]:
         assert option in done.stdout
-    for preset in ["seed", "quick", "mid", "anchors", "smoke"]:
+    for preset in ["seed", "quick", "mid", "anchors", "smoke", "scaling"]:
         assert f"  {preset} " in done.stdout
     # every text in full, whatever the wrapping: nothing cut off mid-sentence
     flat = " ".join(done.stdout.split())

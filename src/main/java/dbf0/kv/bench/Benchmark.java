@@ -6,7 +6,7 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
-import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.bench.options.WalCliOptions;
@@ -180,7 +180,9 @@ public final class Benchmark implements Callable<Integer> {
       description = "a keyed workload: load N records before the measured interval (not counted; straight into the "
           + "map when the server runs here, in v2 batches of 1,000 with --connect), then choose keys among them by "
           + "--key-dist instead of fresh random bytes (default: none, the seed's random keys; "
-          + YcsbWorkload.DEFAULT_RECORDS + " with --workload); not with --history or several --connect servers")
+          + YcsbWorkload.DEFAULT_RECORDS + " with --workload); with --history the loaded records are in the history too; "
+          + "not with --history-keys; with several --connect servers each record is loaded into the server its key is "
+          + "placed on")
   Long records;
 
   @Option(names = "--key-dist", paramLabel = "DIST",
@@ -321,13 +323,12 @@ public final class Benchmark implements Callable<Integer> {
     require(historyKeys == null || keyLength >= 4 || historyKeys <= 1 << (8 * keyLength),
         "--history-keys " + historyKeys + " does not fit in " + keyLength + "-byte keys");
     KeyedWorkload keyed = keyedWorkload(mode);
-    // The load phase writes records the history never saw, so `dbf0 check` would flag every read of one.
-    require(keyed == null || history == null && historyKeys == null,
-        "--history and --history-keys cannot go with --records or --workload: the loaded records are not in the "
-            + "history");
-    // The load phase fills one server only, and the sharded worker draws the seed's random keys.
-    require(keyed == null || shards.isEmpty(),
-        "--records and --workload cannot go with several --connect servers or --sharded-client");
+    // ShardedLoadWorker goes through futures and has no FrameHistory: its operations would be missing.
+    require(history == null || shards.isEmpty() || mode == ClientMode.PER_OP,
+        "--history cannot go with several --connect servers or --sharded-client in a v2 client mode: the sharded "
+            + "client's operations are not recorded (per-op mode records them)");
+    require(keyed == null || historyKeys == null,
+        "--history-keys cannot go with --records or --workload: the keyed workload chooses its own keys");
     return BenchmarkConfig.builder()
         .serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
         .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
@@ -400,13 +401,14 @@ public final class Benchmark implements Callable<Integer> {
           .withDurability(wal);
       Map<ByteArrayWrapper, ByteArrayWrapper> map = MapBackends.create(config.mapType());
       if (config.keyed() != null) {
-        loadDirectly(config.keyed(), map);
+        loadDirectly(config.keyed(), map, loaderLog(config, history));
       }
       server = new KeyValueServer(options, map);
       server.start();
       address = server.getLocalAddress();
     } else if (config.keyed() != null) {
-      loadOverV2(config.keyed(), address);
+      loadOverV2(config.keyed(), config.shards().isEmpty() ? List.of(address) : config.shards(),
+          loaderLog(config, history));
     }
     try {
       LOG.info("benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {} B, value {} B, setFrac {}, {} s, server {}",
@@ -461,15 +463,39 @@ public final class Benchmark implements Callable<Integer> {
   }
 
   /**
+   * With --history, the load phase's writes go into the history too, as client number
+   * {@code clientThreads} (the load threads are 0..clientThreads-1): without them every read of a
+   * loaded record would have seen a value nobody wrote, and `dbf0 check` would reject the run.
+   * They take from the history's limit like any operation.
+   */
+  private record LoaderLog(HistoryRecorder.Log log, int client) {
+    void set(ByteArrayWrapper key, ByteArrayWrapper value, long invoke, long complete) {
+      log.completed(client, HistoryRecorder.Op.SET, key.getArray(), value.getArray(), null, invoke, complete);
+    }
+  }
+
+  private static LoaderLog loaderLog(BenchmarkConfig config, HistoryRecorder history) {
+    return history == null ? null : new LoaderLog(history.log(), config.clientThreads());
+  }
+
+  /**
    * The load phase with the server in this JVM: the records go straight into the map before the
    * server starts. Nothing of it is measured, so there is no reason to pay for the protocol, and
    * the map is not yet shared, so even {@code hashmap} is safe to fill from this one thread.
    */
-  private static void loadDirectly(KeyedWorkload keyed, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+  private static void loadDirectly(KeyedWorkload keyed, Map<ByteArrayWrapper, ByteArrayWrapper> map,
+      LoaderLog history) {
     long start = System.nanoTime();
     for (long i = 0; i < keyed.records(); i++) {
       ByteArrayWrapper key = keyed.key(i);
-      map.put(key, keyed.value(key));
+      ByteArrayWrapper value = keyed.value(key);
+      if (history != null && history.log().admit()) {
+        long invoke = System.nanoTime();
+        map.put(key, value);
+        history.set(key, value, invoke, System.nanoTime());
+      } else {
+        map.put(key, value);
+      }
     }
     LOG.info("loaded {} records into the map in {} ms", keyed.records(), (System.nanoTime() - start) / 1_000_000);
   }
@@ -478,23 +504,39 @@ public final class Benchmark implements Callable<Integer> {
   private static final int LOAD_BATCH = 1_000;
 
   /**
-   * The load phase against a server elsewhere (--connect): the records go in v2 batches of
-   * {@value #LOAD_BATCH} SETs over one connection, each batch acknowledged before the next.
+   * The load phase against servers elsewhere (--connect): the records go in v2 batches of
+   * {@value #LOAD_BATCH} SETs over one connection per server, each batch acknowledged before the
+   * next; a batch is split by server and its replies put back in order ({@link ShardedKeyValueClient}).
    */
-  private static void loadOverV2(KeyedWorkload keyed, InetSocketAddress address) throws IOException {
+  private static void loadOverV2(KeyedWorkload keyed, List<InetSocketAddress> servers, LoaderLog history)
+      throws IOException {
     long start = System.nanoTime();
-    try (KeyValueClient client = KeyValueClient.connect(address)) {
+    // with several servers each record goes to the one its key is placed on, as the run's clients place it
+    try (ShardedKeyValueClient client = ShardedKeyValueClient.connect(servers)) {
       List<Request> batch = new ArrayList<>(LOAD_BATCH);
+      int admitted = 0; // the batch's first `admitted` SETs go into the history
       for (long i = 0; i < keyed.records(); i++) {
         ByteArrayWrapper key = keyed.key(i);
         batch.add(new Request.Set(key, keyed.value(key)));
+        if (history != null && admitted == batch.size() - 1 && history.log().admit()) {
+          admitted++;
+        }
         if (batch.size() == LOAD_BATCH || i == keyed.records() - 1) {
-          for (Response reply : client.batch(batch)) {
+          long invoke = System.nanoTime();
+          List<Response> replies = client.batch(batch);
+          long complete = System.nanoTime();
+          for (Response reply : replies) {
             if (!(reply instanceof Response.Ok)) {
               throw new IOException("loading records: the server answered " + reply + " to a SET");
             }
           }
+          // every SET of a batch gets the batch's times: the client knows no better
+          for (int j = 0; j < admitted; j++) {
+            Request.Set set = (Request.Set) batch.get(j);
+            history.set(set.key(), set.value(), invoke, complete);
+          }
           batch.clear();
+          admitted = 0;
         }
       }
     }
@@ -513,7 +555,7 @@ public final class Benchmark implements Callable<Integer> {
             + (i < config.clientThreads() % config.selectorThreads() ? 1 : 0);
         Random random = new Random(seeds.nextLong());
         var worker = new SelectorLoadWorker("selector-" + i, address, share,
-            frames(config, space, historyKeys, i, random), config.v2Load());
+            frames(config, space, historyKeys, i, random, history != null), config.v2Load());
         if (history != null) {
           worker.recordHistory(history.log(), firstClient);
         }
@@ -527,14 +569,14 @@ public final class Benchmark implements Callable<Integer> {
     for (int i = 0; i < config.clientThreads(); i++) {
       Random random = new Random(seeds.nextLong());
       if (!config.shards().isEmpty() && config.clientMode() != ClientMode.PER_OP) {
-        workers.add(new ShardedLoadWorker("client-" + i, config.shards(), source(config, historyKeys, i, random),
-            random, config.v2Load()));
+        workers.add(new ShardedLoadWorker("client-" + i, config.shards(),
+            frames(config, space, historyKeys, i, random, false), config.v2Load()));
         continue;
       }
       if (config.clientMode() == ClientMode.PER_OP) {
         KeyValueSource source = config.keyed() == null
             ? source(config, historyKeys, i, random)
-            : config.keyed().readUpdateSource(space, random);
+            : tagged(config.keyed().readUpdateSource(space, random), history == null ? null : new WriteTags(i));
         var connector = new KeyValueConnector(address, "client-" + i, updateShare, source,
             KeyValueTracker.noop(), random, config.closeOrder(), config.shards());
         if (history != null) {
@@ -542,7 +584,7 @@ public final class Benchmark implements Callable<Integer> {
         }
         workers.add(perOp(connector));
       } else {
-        var worker = new V2LoadWorker("client-" + i, address, frames(config, space, historyKeys, i, random),
+        var worker = new V2LoadWorker("client-" + i, address, frames(config, space, historyKeys, i, random, history != null),
             config.v2Load(), config.orderPreserving());
         if (history != null) {
           worker.recordHistory(history.log(), i);
@@ -553,11 +595,33 @@ public final class Benchmark implements Callable<Integer> {
     return workers;
   }
 
-  /** One v2 load thread's operations: the seed's random SET/GET, or the keyed workload's. */
-  private static FrameSource frames(BenchmarkConfig config, KeySpace space, int historyKeys, int id, Random random) {
+  /**
+   * One v2 load thread's operations: the seed's random SET/GET, or the keyed workload's, with
+   * {@code tagWrites} (--history) each of its written values made unique ({@link WriteTags}).
+   */
+  private static FrameSource frames(BenchmarkConfig config, KeySpace space, int historyKeys, int id, Random random,
+      boolean tagWrites) {
     return config.keyed() == null
         ? FrameSource.seed(source(config, historyKeys, id, random), random, config.setFraction())
-        : FrameSource.keyed(config.keyed().generator(space, random));
+        : FrameSource.keyed(config.keyed().generator(space, random), tagWrites ? new WriteTags(id) : null);
+  }
+
+  /** {@code source} with every value stamped by {@code tags}; {@code source} itself when that is null. */
+  private static KeyValueSource tagged(KeyValueSource source, WriteTags tags) {
+    if (tags == null) {
+      return source;
+    }
+    return new KeyValueSource() {
+      @Override
+      public ByteArrayWrapper nextKey() {
+        return source.nextKey();
+      }
+
+      @Override
+      public ByteArrayWrapper valueFor(ByteArrayWrapper key) {
+        return tags.stamp(source.valueFor(key)); // a keyed source's values are new arrays
+      }
+    };
   }
 
   private static KeyValueSource source(BenchmarkConfig config, int historyKeys, int id, Random random) {

@@ -64,8 +64,16 @@ final class FrameSource {
 
   /** A keyed workload's operations. */
   static FrameSource keyed(KeyedWorkload.Generator generator) {
+    return keyed(generator, null);
+  }
+
+  /** A keyed workload's operations, every written value stamped by {@code tags} (null: none). */
+  static FrameSource keyed(KeyedWorkload.Generator generator, WriteTags tags) {
     return new FrameSource((ops, kinds) -> {
-      KeyedWorkload.Op op = generator.next();
+      KeyedWorkload.Op drawn = generator.next();
+      // the generator's arrays are new for each operation, so stamping them in place is safe
+      KeyedWorkload.Op op = tags == null || drawn.value() == null ? drawn
+          : new KeyedWorkload.Op(drawn.operation(), drawn.key(), tags.stamp(drawn.value()));
       switch (op.operation()) {
         case READ -> {
           ops.add(new Request.Get(op.key()));

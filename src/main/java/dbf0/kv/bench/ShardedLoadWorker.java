@@ -4,15 +4,14 @@ import dbf0.common.ByteArrayWrapper;
 import dbf0.common.RateLimitedLog;
 import dbf0.kv.client.ServerErrorException;
 import dbf0.kv.client.ShardedKeyValueClient;
+import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
-import dbf0.kv.workload.KeyValueSource;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -35,16 +34,17 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
       new RateLimitedLog(LoggerFactory.getLogger(ShardedLoadWorker.class), 5);
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private record InFlight(long sentAt, CompletableFuture<List<Response>> replies) {}
+  private record InFlight(long sentAt, FrameSource.Frame frame, CompletableFuture<List<Response>> replies) {}
 
   private final List<InetSocketAddress> servers;
   private final FrameSource frames;
   private final V2Load load;
 
-  ShardedLoadWorker(String name, List<InetSocketAddress> servers, KeyValueSource source, Random random, V2Load load) {
+  /** {@code frames}: the seed's random GET/SET or a keyed workload's operations. */
+  ShardedLoadWorker(String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
     super(name);
     this.servers = List.copyOf(servers);
-    this.frames = FrameSource.seed(source, random, load.setFraction());
+    this.frames = frames;
     this.load = load;
   }
 
@@ -73,14 +73,14 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
 
   private InFlight send(ShardedKeyValueClient client) {
     long now = System.nanoTime();
-    Request request = frames.next(load.batchSize(), false).request();
-    CompletableFuture<List<Response>> reply = switch (request) {
+    FrameSource.Frame frame = frames.next(load.batchSize(), false);
+    CompletableFuture<List<Response>> reply = switch (frame.request()) {
       case Request.Batch batch -> client.batchAsync(batch.ops());
       case Request.Set set -> client.setAsync(set.key(), set.value()).thenApply(v -> List.of(new Response.Ok()));
       case Request.Get get -> client.getAsync(get.key()).thenApply(ShardedLoadWorker::getReply);
-      default -> throw new IllegalStateException("the workload makes GETs and SETs only, not " + request);
+      case Request other -> throw new IllegalStateException("the workloads make GETs and SETs only, not " + other);
     };
-    return new InFlight(now, reply);
+    return new InFlight(now, frame, reply);
   }
 
   private static List<Response> getReply(ByteArrayWrapper value) {
@@ -105,17 +105,9 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
       return;
     }
     long now = System.nanoTime();
-    if (!latencies.counts(frame.sentAt())) {
-      return;
-    }
-    latencies.record(frame.sentAt(), now, replies.size());
-    for (Response r : replies) {
-      switch (r) {
-        case Response.Value v -> stats.countGet(true, false);
-        case Response.NotFound n -> stats.countGet(false, false);
-        case Response.Ok ok -> stats.countSet();
-        default -> errors++;
-      }
-    }
+    // counted as V2LoadWorker counts a reply frame: by what each operation asked
+    Response reply = frame.frame().request() instanceof Request.Batch ? new Response.Batch(replies) : replies.get(0);
+    errors += FrameSource.account(new DecodeResult.Frame<>(reply), frame.frame().kinds(), frame.sentAt(), now, stats,
+        latencies);
   }
 }

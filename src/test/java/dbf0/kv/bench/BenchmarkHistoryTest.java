@@ -9,6 +9,9 @@ import dbf0.kv.check.Dbf0HistoryFormat;
 import dbf0.kv.check.KvModel;
 import dbf0.kv.check.LinearizabilityChecker;
 import dbf0.kv.check.Operation;
+import dbf0.kv.server.KeyValueServer;
+import dbf0.kv.server.ServerModel;
+import dbf0.kv.server.ServerOptions;
 import java.io.BufferedReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -72,6 +76,56 @@ class BenchmarkHistoryTest {
       assertThat(ops).filteredOn(op -> op.input().kind() == KvModel.Kind.PUT)
           .as("a v1 SET has no reply: pending").allMatch(Operation::isPending);
     }
+    CheckResult<?, ?> result = check(file);
+    assertThat(result.verdict()).as(result.toString()).isEqualTo(CheckResult.Verdict.LINEARIZABLE);
+  }
+
+  /**
+   * Keyed workloads: the load phase is in the history (as client clientThreads), and every write
+   * of the run writes a value of its own, so reads of the 40 records can be told apart.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {
+      "--client-mode persistent --workload A",
+      "--client-mode batched --batch 4 --workload F",
+      "--client-mode pipelined --pipeline 4 --workload D",
+      "--client-mode per-op --key-dist zipfian"})
+  void keyedWorkloadsRecordAHistoryThatChecksLinearizable(String mode) throws Exception {
+    Path file = tmp.resolve("h.jsonl");
+    List<String> args = new ArrayList<>(List.of("2", "3", "concurrent", "8", "16", "0.5", "PT0.5S",
+        "--server-model", "nio", "--records", "40", "--history", file.toString(), "--history-limit", "3000"));
+    args.addAll(List.of(mode.split(" ")));
+    BenchmarkCliTest.Run run = BenchmarkCliTest.run(args.toArray(String[]::new));
+    assertThat(run.exitCode()).as(run.err()).isZero();
+
+    List<Operation<KvModel.Input, KvModel.Output>> ops = operations(file);
+    assertThat(ops).filteredOn(op -> op.client() == 3).as("the load phase, one SET per record")
+        .hasSize(40).allMatch(op -> op.input().kind() == KvModel.Kind.PUT && !op.isPending());
+    assertThat(ops).extracting(Operation::client).allMatch(c -> c >= 0 && c <= 3);
+    List<Operation<KvModel.Input, KvModel.Output>> writes = ops.stream()
+        .filter(op -> op.input().kind() == KvModel.Kind.PUT).toList();
+    assertThat(writes).as("the run writes").hasSizeGreaterThan(40);
+    assertThat(writes.stream().map(op -> op.input().key() + "=" + op.input().value()).distinct().count())
+        .as("no two writes of a key write the same value").isEqualTo(writes.size());
+    assertThat(ops).filteredOn(op -> !op.isPending() && Boolean.TRUE.equals(op.output().found())).isNotEmpty();
+    CheckResult<?, ?> result = check(file);
+    assertThat(result.verdict()).as(result.toString()).isEqualTo(CheckResult.Verdict.LINEARIZABLE);
+  }
+
+  /** The same check against a server elsewhere, where the records are loaded in v2 batches. */
+  @Test
+  void aKeyedHistoryOverConnectIncludesTheBatchedLoad() throws Exception {
+    Path file = tmp.resolve("h.jsonl");
+    ServerOptions options = ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(1);
+    try (KeyValueServer server = new KeyValueServer(options, new ConcurrentHashMap<>())) {
+      server.start();
+      BenchmarkCliTest.Run run = BenchmarkCliTest.run("1", "2", "concurrent", "8", "16", "0.5", "PT0.5S",
+          "--client-mode", "persistent", "--workload", "A", "--records", "1500", "--history", file.toString(),
+          "--connect", "127.0.0.1:" + server.getLocalAddress().getPort());
+      assertThat(run.exitCode()).as(run.err()).isZero();
+    }
+    List<Operation<KvModel.Input, KvModel.Output>> ops = operations(file);
+    assertThat(ops).filteredOn(op -> op.client() == 2).hasSize(1500);
     CheckResult<?, ?> result = check(file);
     assertThat(result.verdict()).as(result.toString()).isEqualTo(CheckResult.Verdict.LINEARIZABLE);
   }

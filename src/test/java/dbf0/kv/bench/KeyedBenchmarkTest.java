@@ -127,10 +127,8 @@ class KeyedBenchmarkTest {
       "--workload E --client-mode persistent",
       "--workload A --insert-frac 0.1 --client-mode persistent",
       "--records 70000 --client-mode persistent",                // 2-byte keys hold 65,536
-      "--records 100 --history never-written.jsonl",             // the load phase is not in the history
       "--workload C --client-mode persistent --history-keys 8",
-      "--records 100 --connect 127.0.0.1:1,127.0.0.1:2 --client-mode persistent", // loads one server only
-      "--workload C --connect 127.0.0.1:1 --sharded-client --client-mode persistent"})
+      "--workload C --client-mode persistent --history h.jsonl --connect 127.0.0.1:1,127.0.0.1:2"})
   void badKeyedArgumentsExitTwo(String flags) {
     BenchmarkCliTest.Run run = BenchmarkCliTest.run(("1 1 concurrent 2 8 0.5 PT1S " + flags).split(" "));
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);

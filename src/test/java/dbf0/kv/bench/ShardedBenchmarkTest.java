@@ -59,8 +59,66 @@ class ShardedBenchmarkTest {
     }
   }
 
+  /**
+   * A keyed workload over three servers: each record is loaded into the server its key is placed
+   * on, so every read finds its record, and workload F's read-modify-writes and D's inserts are
+   * counted as such.
+   */
+  @Tag("slow") // timed benchmark run of about 1 s per case
+  @ParameterizedTest
+  @ValueSource(strings = {"--client-mode per-op --key-dist zipfian",
+      "--client-mode persistent --workload C", "--client-mode batched --batch 20 --workload F",
+      "--client-mode pipelined --pipeline 4 --workload D"})
+  void keyedWorkloadsLoadEachRecordIntoItsServer(String flags) throws Exception {
+    List<Map<ByteArrayWrapper, ByteArrayWrapper>> maps = new ArrayList<>();
+    List<KeyValueServer> servers = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
+        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(1), map);
+        server.start();
+        maps.add(map);
+        servers.add(server);
+      }
+      String connect = servers.stream().map(s -> "127.0.0.1:" + s.getLocalAddress().getPort())
+          .collect(Collectors.joining(","));
+      List<String> args = new ArrayList<>(List.of("2", "2", "concurrent", "8", "16", "0.5", "PT1S",
+          "--connect", connect, "--records", "3000"));
+      args.addAll(List.of(flags.split(" ")));
+      BenchmarkCliTest.Run run = BenchmarkCliTest.run(args.toArray(String[]::new));
+      assertThat(run.exitCode()).as(run.err()).isZero();
+      JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+      assertThat(json.get("errors").getAsLong()).isZero();
+      assertThat(json.get("shards").getAsInt()).isEqualTo(3);
+      assertThat(json.get("records").getAsLong()).isEqualTo(3000);
+      assertThat(json.get("get").getAsLong()).isPositive();
+      if (!flags.contains("--workload D")) { // D reads the latest inserts, which may not have landed yet
+        assertThat(json.get("found").getAsLong()).as("every read finds its record").isEqualTo(json.get("get").getAsLong());
+      }
+      if (flags.contains("--workload F")) {
+        assertThat(json.get("read_modify_write").getAsLong()).isPositive();
+      }
+      if (flags.contains("--workload D")) {
+        assertThat(json.get("insert").getAsLong()).isPositive();
+      }
+      int loaded = 0;
+      for (int s = 0; s < 3; s++) {
+        assertThat(maps.get(s)).as("server %d got records", s).isNotEmpty();
+        for (ByteArrayWrapper key : maps.get(s).keySet()) {
+          assertThat(ShardedKeyValueClient.shardFor(key, 3)).isEqualTo(s);
+        }
+        loaded += maps.get(s).size();
+      }
+      assertThat(loaded).isGreaterThanOrEqualTo(3000);
+    } finally {
+      servers.forEach(KeyValueServer::close);
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {
+      "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode persistent --history h.jsonl", // not recorded
+      "--connect 127.0.0.1:1 --sharded-client --client-mode batched --history h.jsonl",
       "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode persistent --selector-threads 1",
       "--connect 127.0.0.1:1,127.0.0.1:2 --client-mode batched --order-preserving",
       "--connect 127.0.0.1:1, --client-mode batched",                                         // empty entry

@@ -1,8 +1,8 @@
 package dbf0.ycsb;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.client.KeyValueClient;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -19,9 +19,11 @@ import site.ycsb.Status;
  * YCSB's DB interface over one dbf0 protocol v2 connection. YCSB makes one instance per client
  * thread, so each thread has its own connection and its own blocking round trips.
  *
- * <p>Properties: {@code dbf0.host} (default 127.0.0.1) and {@code dbf0.port} (default 9000, the
- * server's). The table name is ignored: dbf0 has one key space. A record is stored as one value
- * in {@link RecordFormat}.
+ * <p>Properties: {@code dbf0.host} (default 127.0.0.1), {@code dbf0.port} (default 9000, the
+ * server's) and {@code dbf0.connection}: {@code blocking} (default; {@link BlockingConnection},
+ * the reply read on the calling thread) or {@code client} (dbf0's {@code KeyValueClient}, whose
+ * reader thread hands each reply over). The table name is ignored: dbf0 has one key space. A
+ * record is stored as one value in {@link RecordFormat}.
  *
  * <ul>
  *   <li>insert: one SET of the encoded record;
@@ -36,7 +38,7 @@ import site.ycsb.Status;
  */
 public final class Dbf0Client extends DB {
 
-  private KeyValueClient client;
+  private Connection client;
   private int fieldCount;
 
   @Override
@@ -45,8 +47,11 @@ public final class Dbf0Client extends DB {
     int port = Integer.parseInt(getProperties().getProperty("dbf0.port", "9000"));
     fieldCount = Boolean.parseBoolean(getProperties().getProperty("writeallfields", "false"))
         ? 0 : Integer.parseInt(getProperties().getProperty("fieldcount", "10"));
+    String kind = getProperties().getProperty("dbf0.connection", "blocking");
     try {
-      client = KeyValueClient.connect(host, port);
+      client = Connection.open(kind, new InetSocketAddress(host, port));
+    } catch (IllegalArgumentException e) {
+      throw new DBException(e.getMessage(), e);
     } catch (IOException e) {
       throw new DBException("cannot connect to dbf0 at " + host + ":" + port + ": " + e, e);
     }

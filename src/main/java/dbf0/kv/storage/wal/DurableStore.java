@@ -639,8 +639,9 @@ public final class DurableStore implements Store, Closeable {
         || logSize < options.rewriteGrowth() * baseSize) {
       return;
     }
-    LOG.info("the log grew to {} bytes, {}x its {} after the last rewrite: rewriting", logSize,
-        String.format("%.1f", (double) logSize / Math.max(1, baseSize)), baseSize);
+    // baseSize is 0 until the first rewrite (an empty log), so name the minimum, not a ratio.
+    LOG.info("the log grew to {} bytes (past the {}-byte minimum and {}x the {} bytes after the last rewrite): rewriting",
+        logSize, options.rewriteMinBytes(), options.rewriteGrowth(), baseSize);
     CompletableFuture<Void> done = new CompletableFuture<>();
     startRewrite(done);
   }
