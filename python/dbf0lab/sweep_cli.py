@@ -204,6 +204,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     names = list(args.hosts) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
     roles = cluster_mode(args, grid)
+    if roles and any(v != grids.NO_LOG for v in grid.axis_values().get("fsync", [])):
+        # the log belongs to the bench's own server; servers started by role get no --data-dir (yet)
+        print("run_benchmarks.py: error: --fsync needs each trial's own server: it cannot go with "
+              "--servers/--clients or --shards", file=sys.stderr)
+        return 2
     if roles:
         if names:
             print("run_benchmarks.py: error: --hosts runs whole trials on each host; with --servers/--clients "

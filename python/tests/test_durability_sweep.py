@@ -123,3 +123,10 @@ def test_one_logged_trial_per_policy_records_the_logs_figures(tmp_path, jar):
     assert by_policy["never"]["wal_fsyncs"] == 0
     assert by_policy["always"]["wal_records_per_fsync"] >= 1
     assert list(root.iterdir()) == []
+
+
+def test_a_log_with_servers_by_role_is_refused(tmp_path):
+    done = run_script("run_benchmarks.py", "--preset", "durability", "--shards", "2", "--dry-run",
+                      "--out", str(tmp_path / "r.jsonl"))
+    assert done.returncode == 2
+    assert "--fsync needs each trial's own server" in done.stderr
