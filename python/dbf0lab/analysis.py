@@ -314,16 +314,25 @@ def load_redis_comparison(paths: Iterable[str | os.PathLike[str]]) -> pd.DataFra
 
 def redis_summary(frame: pd.DataFrame) -> pd.DataFrame:
     """Per test and command: the median requests/s of Redis and of dbf0, and the median over
-    pairs of dbf0/Redis (each pair measured back to back, so drift cancels)."""
-    wide = frame.pivot_table(index=["test", "command", "pair"], columns="server", values="rps", aggfunc="first")
+    pairs of dbf0/Redis (each pair measured back to back, so drift cancels). Rows of a log
+    comparison (compare_redis.py --aof) are also kept apart by their ``policy``, and get the
+    median of dbf0's records per fsync."""
+    keys = (["policy"] if "policy" in frame else []) + ["test", "command"]
+    wide = frame.pivot_table(index=keys + ["pair"], columns="server", values="rps", aggfunc="first")
     wide = wide.dropna(subset=["redis", "dbf0"]).reset_index()
     wide["ratio"] = wide["dbf0"] / wide["redis"]
-    order = {name: i for i, name in enumerate(dict.fromkeys(frame["test"]))}
-    out = (wide.groupby(["test", "command"], sort=False)
+    order = {column: {name: i for i, name in enumerate(dict.fromkeys(frame[column]))} for column in keys}
+    out = (wide.groupby(keys, sort=False)
            .agg(redis_rps=("redis", "median"), dbf0_rps=("dbf0", "median"), ratio=("ratio", "median"),
                 pairs=("ratio", "size"))
            .reset_index())
-    return out.sort_values(["test", "command"], key=lambda c: c.map(order) if c.name == "test" else c).reset_index(drop=True)
+    if "records_per_fsync" in frame:
+        dbf0 = frame[frame["server"] == "dbf0"].copy()
+        dbf0["records_per_fsync"] = pd.to_numeric(dbf0["records_per_fsync"], errors="coerce")
+        per = dbf0.groupby(keys, sort=False)["records_per_fsync"].median().reset_index()
+        out = out.merge(per, on=keys, how="left")
+    return out.sort_values(keys, key=lambda c: c.map(order[c.name]) if c.name != "command" else c) \
+        .reset_index(drop=True)
 
 
 # Client modes and server models (presets steps and models) --------------------------------------
@@ -373,6 +382,8 @@ def modes_table(data: Results) -> pd.DataFrame:
     not vary it (the quick preset) has no modes to set side by side."""
     if "client_mode" not in data.config_columns or data.trials["client_mode"].isna().all():
         return pd.DataFrame()
+    if is_durability_study(data):
+        return pd.DataFrame()  # a row per policy would repeat each mode: durability_table sets them side by side
     summary = summarize(data)
     summary = summary[summary["client_mode"].notna()].copy()
     keys = [c for c in data.config_columns if c in summary]
@@ -407,6 +418,79 @@ def modes_table(data: Results) -> pd.DataFrame:
         "× first": summary["speedup"].map(lambda v: f"{v:.1f}×"),
         "trials": summary["n"],
     }).reset_index(drop=True)
+
+
+# The write-ahead log (preset durability) -------------------------------------------------------
+
+POLICIES = ("none", "never", "interval", "always")  # no log, then ever stronger promises
+_MODE_ORDER = {"per-op": 0, "persistent": 1, "pipelined": 2, "batched": 3}
+_MODEL_ORDER = {"pool": 0, "virtual": 1, "nio": 2}
+
+
+def is_durability_study(data: Results) -> bool:
+    """Results whose specs vary the write-ahead log's fsync policy (the durability preset)."""
+    return "fsync" in data.config_columns and data.trials.get("fsync", pd.Series(dtype=object)).notna().any()
+
+
+def durability_summary(data: Results) -> pd.DataFrame:
+    """Per configuration of a durability study: median ops/s and its IQR, and the medians over
+    trials of p50 and p99 latency, of the log's fsyncs per second and of its records per fsync
+    (both over the measured interval, as the Benchmark reports them; NaN where the policy forces
+    nothing). ``vs_none`` is the median ops/s over that of the same configuration without a log.
+    Sorted by client mode, server model, workload (write-heavy first), then policy. Empty for
+    results without an fsync axis."""
+    if not is_durability_study(data):
+        return pd.DataFrame()
+    summary = summarize(data)
+    summary = summary[summary["fsync"].notna() & (summary["n"] > 0)].copy()
+    keys = [c for c in data.config_columns if c in summary]
+    trials = data.trials.copy()
+    for column in ("p50_us", "p99_us", "wal_fsyncs_per_sec", "wal_records_per_fsync"):
+        trials[column] = pd.to_numeric(trials[column], errors="coerce") if column in trials else float("nan")
+    medians = (trials.groupby(keys, dropna=False, sort=False)
+               [["p50_us", "p99_us", "wal_fsyncs_per_sec", "wal_records_per_fsync"]].median().reset_index())
+    summary = summary.merge(medians, on=keys, how="left")
+    group = [k for k in keys if k != "fsync"]
+    base = summary[summary["fsync"] == "none"][group + ["median"]].rename(columns={"median": "_none"})
+    summary = summary.merge(base, on=group, how="left") if group else summary.assign(_none=float("nan"))
+    summary["vs_none"] = summary["median"] / summary["_none"]
+    blank = pd.Series("", index=summary.index)
+    summary["_mode"] = summary.get("client_mode", blank).map(_MODE_ORDER).fillna(9)
+    summary["_model"] = summary.get("server_model", blank).map(_MODEL_ORDER).fillna(9)
+    summary["_policy"] = summary["fsync"].map({p: i for i, p in enumerate(POLICIES)}).fillna(len(POLICIES))
+    summary["_write"] = -summary["set_frac"].astype(float)
+    order = [DATASET, "_mode", "_model", "_write", "_policy"]
+    summary = summary.sort_values(order, kind="stable")
+    return summary.drop(columns=["_none", "_mode", "_model", "_policy", "_write"]).reset_index(drop=True)
+
+
+def durability_table(data: Results) -> pd.DataFrame:
+    """The durability summary as people read it: one row per client mode, server, workload and policy."""
+    s = durability_summary(data)
+    if s.empty:
+        return s
+
+    def number(v, digits=0):
+        return "" if pd.isna(v) else f"{v:,.{digits}f}"
+
+    models = s["server_model"] if "server_model" in s else pd.Series("pool", index=s.index)
+    table = pd.DataFrame({
+        "client mode": s["client_mode"] if "client_mode" in s else "",
+        "server": [f"{m} ({int(t)} thr)" for m, t in zip(models, s["server_threads"])],
+        "workload": s["workload"],
+        "fsync": s["fsync"],
+        "median ops/s": s["median"].map(_thousands),
+        "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(s["q25"], s["q75"])],
+        "× no log": s["vs_none"].map(lambda v: "" if pd.isna(v) else f"{v:.2f}"),
+        "p50 µs": s["p50_us"].map(number),
+        "p99 µs": s["p99_us"].map(number),
+        "fsyncs/s": s["wal_fsyncs_per_sec"].map(number),
+        "records/fsync": s["wal_records_per_fsync"].map(lambda v: number(v, 1)),
+        "trials": s["n"],
+    })
+    if s[DATASET].nunique() > 1:
+        table.insert(0, "dataset", s[DATASET])
+    return table
 
 
 # Trials with roles (run_benchmarks.py --servers/--clients) ------------------------------------------

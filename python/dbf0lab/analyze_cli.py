@@ -47,9 +47,17 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             for record in own.drop_duplicates("host", keep="last").to_dict("records"):
                 lines.append(f"- measured on {record['host']}: {machine.describe(record)}")
     lines.append("")
-    summary = analysis.summarize(data)
-    impact = analysis.threading_impact(summary, min_trials)
-    if "shards" not in data.config_columns:  # with roles, the table of nodes below says it per shard count
+    durability = analysis.durability_table(data)
+    if len(durability):
+        # every row differs by its policy, which the thread table has no column for
+        lines += ["### The write-ahead log: each fsync policy side by side", "", analysis.markdown(durability), "",
+                  "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "
+                  "× no log = median ops/s / the same configuration's without a log; p50/p99 µs, fsyncs/s and "
+                  "records/fsync = medians over trials of each trial's figure, the last two counted by the log "
+                  "over the measured interval (empty where the policy forced nothing).", ""]
+    elif "shards" not in data.config_columns:  # with roles, the table of nodes below says it per shard count
+        summary = analysis.summarize(data)
+        impact = analysis.threading_impact(summary, min_trials)
         lines += ["### Best thread configuration per workload, map and key space", "",
                   analysis.markdown(analysis.best_table(impact)), "",
                   "Median ops/s over trials, ops = (set + get) / seconds; IQR = 25th to 75th percentile; "

@@ -155,6 +155,8 @@ def client_modes(data: Results) -> Figure | None:
     """Per workload, one bar per client mode (the steps v1 → persistent → pipelined → batched),
     log scale, median with IQR error bars and the figure written on each bar. None for results
     with fewer than two client modes."""
+    if analysis.is_durability_study(data):
+        return None  # each mode once per fsync policy: the durability figure sets them side by side
     summary = analysis.summarize(data)
     if "client_mode" not in summary or summary["client_mode"].nunique() < 2:
         return None  # one mode (or none): nothing to compare
@@ -187,6 +189,8 @@ def client_modes(data: Results) -> Figure | None:
 def server_models(data: Results) -> Figure | None:
     """ops/s per server model and number of client connections, for results of one client mode
     (the models preset). None otherwise."""
+    if analysis.is_durability_study(data):
+        return None  # the durability figure shows the models, policy by policy
     summary = analysis.summarize(data)
     if "server_model" not in summary or summary["server_model"].isna().all():
         return None
@@ -279,6 +283,66 @@ def _client_kind(row: dict) -> str:
     if selectors is not None and not pd.isna(selectors) and int(selectors) > 0:
         return "selector"
     return "virtual" if row.get("client_thread_kind") == "virtual" else "platform"
+
+
+POLICY_COLORS = {"none": "#bbbbbb", "never": "#2ca02c", "interval": "#ff7f0e", "always": "#d62728"}
+
+
+def durability(data: Results) -> Figure | None:
+    """The write-ahead log's cost (the durability preset), one group of bars per client mode,
+    server model and workload, one bar per fsync policy: ops/s (median, IQR), p99 latency with the
+    p50 marked, and what the log did (fsyncs per second, records per fsync: group commit). Log
+    scales throughout: the policies differ by orders of magnitude. None without an fsync axis."""
+    s = analysis.durability_summary(data)
+    if s.empty:
+        return None
+    group_columns = [c for c in (DATASET, "client_mode", "server_model", "workload")
+                     if c in s and (c != DATASET or _several(s))]
+    s["_group"] = ["\n".join(str(v) for v in row) for row in s[group_columns].itertuples(index=False, name=None)]
+    groups = list(dict.fromkeys(s["_group"]))
+    policies = [p for p in analysis.POLICIES if p in set(s["fsync"])] + \
+        sorted(set(s["fsync"]) - set(analysis.POLICIES))
+    fig = Figure(figsize=(max(10.0, 1.3 * len(groups) * 2), 8.2), layout="constrained")
+    axes = fig.subplots(2, 2)
+    x = np.arange(len(groups))
+    width = 0.8 / max(1, len(policies))
+
+    def bars(ax, column, which, errors=False, label_values=False):
+        shown = [p for p in policies if p in which]
+        for i, policy in enumerate(shown):
+            rows = s[s["fsync"] == policy].set_index("_group").reindex(groups)
+            pos = x + (i - (len(shown) - 1) / 2) * (0.8 / max(1, len(shown)))
+            err = np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]]) if errors else None
+            ax.bar(pos, rows[column], 0.8 / max(1, len(shown)), yerr=err, capsize=2,
+                   color=POLICY_COLORS.get(policy, "#7f7f7f"), label=policy)
+            if label_values:
+                for px, value in zip(pos, rows[column]):
+                    if pd.notna(value) and value > 0:
+                        ax.text(px, value * 1.1, analysis._thousands(value), ha="center", va="bottom",
+                                fontsize=6, rotation=90)
+        return shown
+
+    bars(axes[0][0], "median", policies, errors=True, label_values=True)
+    _log_bars_axes(axes[0][0], x, groups, "ops/s (median; bars: IQR)", "Throughput per fsync policy")
+    bars(axes[0][1], "p99_us", policies)
+    for i, policy in enumerate(policies):  # the p50 as a mark inside each p99 bar
+        rows = s[s["fsync"] == policy].set_index("_group").reindex(groups)
+        axes[0][1].plot(x + (i - (len(policies) - 1) / 2) * width, rows["p50_us"], "k_", ms=8,
+                        label="p50" if i == 0 else None)
+    _log_bars_axes(axes[0][1], x, groups, "latency, µs (median over trials)", "p99 latency (bars), p50 (marks)")
+    forced = [p for p in policies if s.loc[s["fsync"] == p, "wal_fsyncs_per_sec"].fillna(0).gt(0).any()]
+    for ax, column, ylabel, title in (
+            (axes[1][0], "wal_fsyncs_per_sec", "fsyncs per second (median)", "How often the log was forced"),
+            (axes[1][1], "wal_records_per_fsync", "records per fsync (median)",
+             "Group commit: records made durable per fsync")):
+        if forced:
+            bars(ax, column, forced, label_values=True)
+            _log_bars_axes(ax, x, groups, ylabel, title)
+        else:
+            ax.set_axis_off()
+            ax.set_title(f"{title}: no policy forced the log")
+    fig.suptitle("The write-ahead log: what each fsync policy costs")
+    return fig
 
 
 def _scaling_summary(data: Results) -> pd.DataFrame | None:
@@ -379,6 +443,7 @@ FIGURES: dict[str, Callable[[Results], Figure | None]] = {
     "ops-vs-client-threads": ops_vs_client_threads,
     "client-modes": client_modes,
     "server-models": server_models,
+    "durability": durability,
     "scaling-clients": scaling_clients,
     "scaling-shards": scaling_shards,
     "maps": maps,
@@ -389,7 +454,8 @@ def redis_comparison(frame: pd.DataFrame) -> Figure:
     """dbf0 against Redis with the same redis-benchmark runs (scripts/compare_redis.py): requests
     per second of each, and the median of the pair ratios written above each pair of bars."""
     summary = analysis.redis_summary(frame)
-    labels = [f"{r.test}\n{r.command}" for r in summary.itertuples()]
+    labels = [(f"appendfsync {r.policy}\n" if "policy" in summary else "") + f"{r.test}\n{r.command}"
+              for r in summary.itertuples()]
     x = np.arange(len(summary))
     fig = Figure(figsize=(9, 3.8), layout="constrained")
     ax = fig.subplots()

@@ -65,6 +65,8 @@ class Axis:
     position:   index among the Benchmark's seven positional arguments, or None
     flag:       the Benchmark flag that carries the value (for axes that are not positional)
     to_arg:     turns the spec's value into the Benchmark's argument text
+    to_args:    for an axis that is not one flag and its value: the spec's value as the whole list
+                of Benchmark arguments (replaces flag and to_arg on the command line)
     """
 
     name: str
@@ -74,6 +76,23 @@ class Axis:
     position: int | None = None
     flag: str | None = None
     to_arg: Callable[[Any], str] = str
+    to_args: Callable[[Any], list[str]] | None = None
+
+
+# Where a trial's fresh data directory goes on the Benchmark's command line: the host that runs
+# the trial makes the directory, puts its path here, and removes it when the trial ends
+# (hosts.py). '@' needs no shell quoting, so the token survives shlex.quote unchanged.
+DATA_DIR = "@DBF0_DATA_DIR@"
+NO_LOG = "none"
+
+
+def log_args(policy: str) -> list[str]:
+    """The Benchmark's write-ahead-log flags for an fsync policy: nothing for none (no log);
+    otherwise a fresh data dir and no automatic rewrite, so that a compaction never lands in one
+    trial's measured interval and not another's (scripts/wal_bench.sh does the same)."""
+    if policy == NO_LOG:
+        return []
+    return ["--data-dir", DATA_DIR, "--fsync", policy, "--rewrite-growth", "0"]
 
 
 AXES: tuple[Axis, ...] = (
@@ -115,6 +134,9 @@ AXES: tuple[Axis, ...] = (
     # not "workload": the analysis already derives a column of that name from set_frac (read-heavy, ...)
     Axis("ycsb_workload", "--ycsb-workload", str, "YCSB core workloads: A, B, C, D, F (mix and key distribution)",
          flag="--workload"),
+    Axis("fsync", "--fsync", str, "the server's write-ahead log: none (no log), never, interval (100 ms), always; "
+         "each trial with a log gets a fresh data directory, removed when it ends (where: see the data root option)",
+         flag="--fsync", to_args=log_args),
     # Not a Benchmark argument: the sweep starts this many `dbf0 server` processes, spread round-robin
     # over the --servers hosts, and the clients --connect to all of them (sweep of roles, cluster.py).
     Axis("shards", "--shards", int, "server processes per trial, spread round-robin over the --servers hosts; "
@@ -250,9 +272,16 @@ def benchmark_args(spec: Mapping[str, Any]) -> list[str]:
     """The Benchmark's arguments for one trial: the seven positional values, then the flags."""
     args = [a.to_arg(spec[a.name]) for a in positional_axes()]
     for axis in AXES:
-        if axis.flag is not None and axis.name in spec:
+        if axis.to_args is not None and axis.name in spec:
+            args += axis.to_args(spec[axis.name])
+        elif axis.flag is not None and axis.name in spec:
             args += [axis.flag, axis.to_arg(spec[axis.name])]
     return args
+
+
+def needs_data_dir(args: Sequence[str]) -> bool:
+    """Whether a trial's arguments ask its host for a fresh data directory."""
+    return DATA_DIR in args
 
 
 MAP_TYPES = ("hashmap", "hashtable", "synchronized", "rwlock", "striped", "concurrent", "skiplist")
@@ -263,6 +292,7 @@ CHOICES = {
     "client_thread_kind": ("platform", "virtual"),
     "key_dist": ("uniform", "zipfian", "hotspot", "latest", "exponential"),
     "ycsb_workload": ("A", "B", "C", "D", "F"),
+    "fsync": (NO_LOG, "never", "interval", "always"),
 }
 V1_MAX_LENGTH = 127
 
@@ -398,6 +428,14 @@ PRESETS: dict[str, Preset] = {
         "the map ladder: one global lock (hashtable, synchronized), a read/write lock, 16 striped locks, "
         "ConcurrentHashMap; read- and write-heavy, uniform and zipfian keys over 100,000 records; nio server "
         "with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s (40 trials, about 3 minutes)"),
+    "durability": Preset(
+        _cross(3, client_mode=["persistent", "pipelined"], server_model=["virtual", "nio"],
+               set_frac=[0.9, 0.5], fsync=[NO_LOG, "never", "interval", "always"], server_threads=[2],
+               client_threads=[16], map_type=["concurrent"], key_length=[16], value_length=[64], seconds=[3],
+               warmup=[1]),
+        "the write-ahead log's cost: no log, then fsync never, interval (100 ms) and always; persistent and "
+        "pipelined (16 in flight) clients, 16 connections to a virtual-thread or nio server (2 threads), "
+        "write-heavy and balanced; each trial a fresh log; 3 trials of 3 s (96 trials, about 7 minutes)"),
     "scaling": Preset(
         _cross(3, client_threads=[1, 2, 4, 8], shards=[1, 2, 3], server_threads=[1], server_model=["nio"],
                client_mode=["batched"], batch=[100], pipeline=[2], map_type=["concurrent"], key_length=[16],

@@ -16,8 +16,10 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import uuid
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from . import machine
+from .grid import DATA_DIR, needs_data_dir
 from .results import MACHINE
 
 SSH_EXIT_CONNECTION = 255  # what ssh exits with when it could not connect or authenticate
@@ -77,13 +80,14 @@ class Host:
         raise NotImplementedError
 
     def jar_command(self, verb: str, java_opts: Sequence[str], args: Sequence[str], timeout: float,
-                    run_id: str) -> list[str]:
-        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server)."""
+                    run_id: str, data_root: str | None = None) -> list[str]:
+        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server); grid.DATA_DIR in
+        args becomes a fresh directory under data_root, removed when the command ends."""
         raise NotImplementedError
 
     def bench_command(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float,
-                      run_id: str) -> list[str]:
-        return self.jar_command("bench", java_opts, bench_args, timeout, run_id)
+                      run_id: str, data_root: str | None = None) -> list[str]:
+        return self.jar_command("bench", java_opts, bench_args, timeout, run_id, data_root)
 
     def probe_command(self) -> list[str]:
         raise NotImplementedError
@@ -119,9 +123,13 @@ class Host:
             cancelled = self._cancelled
         return Completed(proc.returncode, out, err, timed_out=timed_out and not cancelled, cancelled=cancelled)
 
-    def run_bench(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float) -> Completed:
+    def run_bench(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float,
+                  data_root: str | None = None) -> Completed:
+        """Runs one trial. When its arguments hold grid.DATA_DIR, the trial gets a fresh data
+        directory under data_root (default: the host's temporary directory), removed afterwards."""
         run_id = uuid.uuid4().hex
-        done = self.run(self.bench_command(java_opts, bench_args, timeout, run_id), timeout + self.local_grace())
+        done = self.run(self.bench_command(java_opts, bench_args, timeout, run_id, data_root),
+                        timeout + self.local_grace())
         if done.timed_out or done.cancelled:
             self.cancel_remote(run_id)
         return done
@@ -177,8 +185,19 @@ class LocalHost(Host):
     def prepare(self, jar: Path, jar_sha256: str) -> None:
         self.jar = jar.resolve()
 
-    def jar_command(self, verb, java_opts, args, timeout, run_id):
+    def jar_command(self, verb, java_opts, args, timeout, run_id, data_root=None):
+        # a DATA_DIR in args was replaced by run_bench already: the directory is made here, in Python
         return [self.java, *java_opts, "-jar", str(self.jar), verb, *args]
+
+    def run_bench(self, java_opts, bench_args, timeout, data_root=None):
+        if not needs_data_dir(bench_args):
+            return super().run_bench(java_opts, bench_args, timeout)
+        directory = tempfile.mkdtemp(prefix="dbf0-wal-", dir=data_root)
+        try:
+            args = [directory if a == DATA_DIR else a for a in bench_args]
+            return super().run_bench(java_opts, args, timeout)
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
 
     def probe_command(self):
         return ["sh", "-c", machine.PROBE_SCRIPT, "sh", self.java, str(self.jar)]
@@ -241,13 +260,23 @@ class SshHost(Host):
     def _pidfile(self, run_id: str) -> str:
         return f"{self.settings.remote_dir.rstrip('/') or '.'}/run-{run_id}.pid"
 
-    def jar_command(self, verb, java_opts, args, timeout, run_id):
+    def jar_command(self, verb, java_opts, args, timeout, run_id, data_root=None):
         q = shlex.quote
-        java = " ".join(q(a) for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, verb, *args])
+        java = " ".join(q(a) if a != DATA_DIR else '"$d"'
+                        for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, verb, *args])
         pidfile = q(self._pidfile(run_id))
         limit = f"{int(timeout) + 1}"
-        script = (f"if command -v timeout >/dev/null 2>&1; then t='timeout -k {KILL_GRACE_SECONDS} {limit}'; "
-                  f"else t=''; fi; $t {java} & echo $! > {pidfile}; wait $!; rc=$?; rm -f {pidfile}; exit $rc")
+        setup = cleanup = ""
+        if needs_data_dir(args):
+            # a fresh directory on the host, removed however the trial ends (a cancelled trial's
+            # shell gets SIGTERM or SIGHUP from the dropped connection)
+            root = q(data_root) if data_root else '"${TMPDIR:-/tmp}"'
+            setup = (f"d=$(mktemp -d {root}/dbf0-wal-XXXXXX) || exit 1; "
+                     "trap 'rm -rf \"$d\"' EXIT; trap 'rm -rf \"$d\"; exit 143' HUP INT TERM; ")
+            cleanup = 'rm -rf "$d"; '
+        script = (f"{setup}if command -v timeout >/dev/null 2>&1; then t='timeout -k {KILL_GRACE_SECONDS} {limit}'; "
+                  f"else t=''; fi; $t {java} & echo $! > {pidfile}; wait $!; rc=$?; rm -f {pidfile}; "
+                  f"{cleanup}exit $rc")
         return self.ssh(script)
 
     def local_grace(self) -> float:

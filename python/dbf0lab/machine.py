@@ -85,3 +85,24 @@ def describe(info: dict[str, Any]) -> str:
     if info.get("git_commit"):
         parts.append(f"commit {info['git_commit'][:10]}" + (" (+ local changes)" if info.get("git_dirty") else ""))
     return ", ".join(parts)
+
+
+def filesystem_of(path: str | Path, mounts: str = "/proc/mounts") -> str:
+    """The file system a path lives on, as 'ext4 on /dev/vda' (the longest mount point that holds
+    the path, from /proc/mounts), or 'unknown file system' where there is no such file. What an
+    fsync costs is the disk's and the file system's: on a tmpfs it costs nothing."""
+    target = Path(path).resolve()
+    best: tuple[int, str] | None = None
+    try:
+        lines = Path(mounts).read_text().splitlines()
+    except OSError:
+        return "unknown file system"
+    for line in lines:
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        device, point, kind = fields[0], fields[1].replace("\\040", " "), fields[2]
+        if target == Path(point) or Path(point) in target.parents:
+            if best is None or len(point) > best[0]:
+                best = (len(point), f"{kind} on {device}")
+    return best[1] if best else "unknown file system"

@@ -11,6 +11,13 @@ dbf0/Redis ratios of the pairs.
     dbf0-compare-redis                                     # 3 pairs of the three standard tests
     dbf0-compare-redis --pairs 5 --requests 200000 --dbf0-model nio --dbf0-threads 2
     dbf0-compare-redis --tests c50,c1000                   # 50 against 1,000 connections
+    dbf0-compare-redis --aof always,everysec,no --dbf0-model virtual   # Redis's AOF against dbf0's log
+
+With --aof, every run starts both servers afresh with an empty data directory: Redis with
+--appendonly yes --appendfsync P, dbf0 with --data-dir and the --fsync policy that promises the
+same (always = always, everysec = interval, no = never; dbf0's interval is 100 ms, Redis's
+everysec 1 s), and runs SET only (a GET never touches either log), by default with 50
+connections with and without -P 16.
 
 (python3 scripts/compare_redis.py is the same program.) Needs redis-server and redis-benchmark
 (scripts/install-test-tools.sh installs them) and target/dbf0.jar (./build.sh).
@@ -24,6 +31,7 @@ import json
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -47,6 +55,52 @@ EXTRA_TESTS = [
 ]
 ALL_TESTS = STANDARD_TESTS + EXTRA_TESTS
 SERVERS = ("redis", "dbf0")
+# Redis appendfsync -> the dbf0 --fsync policy with the same promise (docs/storage.md)
+AOF_TO_DBF0 = {"always": "always", "everysec": "interval", "no": "never"}
+AOF_TESTS = "c50,c50-P16"
+AOF_REQUESTS = 200_000          # per run with --aof, unless --requests says otherwise
+ALWAYS_SHARE = 4                # appendfsync always runs get a quarter of that: they are the slow ones
+
+
+def choose_policies(spec: str) -> list[str]:
+    """Redis appendfsync policies from a comma-separated list, in the order always, everysec, no;
+    ValueError naming the unknown ones and the choices."""
+    wanted = [name.strip() for name in spec.split(",") if name.strip()]
+    unknown = sorted(set(wanted) - set(AOF_TO_DBF0))
+    if unknown or not wanted:
+        raise ValueError(f"unknown appendfsync polic(ies) {', '.join(unknown) or '(none given)'}; "
+                         f"choose from {', '.join(AOF_TO_DBF0)}")
+    return [p for p in AOF_TO_DBF0 if p in wanted]
+
+
+def aof_schedule(policies: Sequence[str], tests: Sequence[dict[str, Any]],
+                 pairs: int) -> Iterator[tuple[int, str, dict[str, Any], str]]:
+    """The --aof runs in order: pair by pair, policy by policy, test by test, Redis then dbf0."""
+    for pair in range(pairs):
+        for policy in policies:
+            for test in tests:
+                for server in SERVERS:
+                    yield pair, policy, test, server
+
+
+def parse_info(text: str) -> dict[str, str]:
+    """The fields of a RESP INFO reply's text: 'key:value' lines, comments and blanks left out."""
+    fields = {}
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and ":" in line:
+            key, _, value = line.partition(":")
+            fields[key] = value
+    return fields
+
+
+def log_figures(before: dict[str, str], after: dict[str, str]) -> dict[str, Any]:
+    """What dbf0's log did during one run, from INFO persistence before and after it: fsyncs, and
+    records written per fsync (None when it forced nothing, as under never)."""
+    records = int(after.get("dbf0_records_written", 0)) - int(before.get("dbf0_records_written", 0))
+    fsyncs = int(after.get("dbf0_fsyncs", 0)) - int(before.get("dbf0_fsyncs", 0))
+    return {"log_records": records, "log_fsyncs": fsyncs,
+            "records_per_fsync": round(records / fsyncs, 2) if fsyncs > 0 else None}
 
 
 def choose_tests(spec: str) -> list[dict[str, Any]]:
@@ -70,9 +124,9 @@ def schedule(tests: Sequence[dict[str, Any]], pairs: int) -> Iterator[tuple[int,
 
 
 def benchmark_command(redis_benchmark: str, port: int, test: dict[str, Any], requests: int, value_size: int,
-                      keyspace: int) -> list[str]:
-    """One redis-benchmark run of SET and GET, printing CSV."""
-    return [redis_benchmark, "-h", "127.0.0.1", "-p", str(port), "-t", "set,get", "-d", str(value_size),
+                      keyspace: int, commands: str = "set,get") -> list[str]:
+    """One redis-benchmark run of the commands (SET and GET by default), printing CSV."""
+    return [redis_benchmark, "-h", "127.0.0.1", "-p", str(port), "-t", commands, "-d", str(value_size),
             "-r", str(keyspace), "-n", str(requests), "-c", str(test["clients"]), "-P", str(test["pipeline"]),
             "--csv"]
 
@@ -103,7 +157,17 @@ def summarize(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
-    """The summary as a Markdown table."""
+    """The summary as a Markdown table; with --aof, a column for the policies and one for dbf0's
+    records per fsync."""
+    if summary and "policy" in summary[0]:
+        lines = ["| Redis appendfsync / dbf0 --fsync | test | command | Redis req/s | dbf0 req/s | dbf0 / Redis "
+                 "| dbf0 records/fsync |", "|---|---|---|---:|---:|---:|---:|"]
+        for s in summary:
+            per = s.get("records_per_fsync")
+            per = "" if per is None or per != per else f"{per:,.1f}"  # NaN != NaN: nothing was forced
+            lines.append(f"| {s['policy']} / {AOF_TO_DBF0.get(s['policy'], '?')} | {s['test']} | {s['command']} | "
+                         f"{s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} | {per} |")
+        return lines
     lines = ["| test | command | Redis req/s | dbf0 req/s | dbf0 / Redis |", "|---|---|---:|---:|---:|"]
     for s in summary:
         lines.append(f"| {s['test']} | {s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} |")
@@ -176,6 +240,45 @@ def start_servers(args) -> tuple[dict[str, int], list[subprocess.Popen]]:
     return {"redis": redis_port, "dbf0": dbf0_port}, processes
 
 
+def start_logged(args, server: str, policy: str, directory: Path) -> tuple[int, subprocess.Popen]:
+    """One server, fresh, logging into an empty directory as the Redis appendfsync policy says (dbf0
+    with the matching --fsync and no automatic rewrite, as Redis's own rewrite does not start on
+    a log this small either); returns its port once it answers PING."""
+    port = free_port()
+    if server == "redis":
+        argv = [args.redis_server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
+                "--appendfsync", policy, "--dir", str(directory), "--daemonize", "no", "--protected-mode", "yes",
+                "--loglevel", "warning"]
+    else:
+        argv = [args.java, *args.jvm_option, "-jar", str(args.jar), "server", "--bind", "127.0.0.1", "--port",
+                str(port), "--map", args.dbf0_map, "--server-model", args.dbf0_model, "--threads",
+                str(args.dbf0_threads), "--data-dir", str(directory), "--fsync", AOF_TO_DBF0[policy],
+                "--rewrite-growth", "0"]
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        wait_for_ping(port, f"{server} ({policy})", process)
+    except SystemExit:
+        stop([process])
+        raise
+    return port, process
+
+
+def info_persistence(port: int) -> dict[str, str]:
+    """INFO persistence from a server on loopback, over RESP, as fields."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"*2\r\n$4\r\nINFO\r\n$11\r\npersistence\r\n")
+        data = b""
+        while True:  # a bulk string: $<length>\r\n<text>\r\n
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            header, sep, rest = data.partition(b"\r\n")
+            if sep and header.startswith(b"$") and len(rest) >= int(header[1:]) + 2:
+                return parse_info(rest[:int(header[1:])].decode())
+    raise RuntimeError(f"no INFO reply from port {port}")
+
+
 def stop(processes: Sequence[subprocess.Popen]) -> None:
     for p in processes:
         if p.poll() is None:
@@ -187,9 +290,9 @@ def stop(processes: Sequence[subprocess.Popen]) -> None:
             p.kill()
 
 
-def run_benchmark(args, port: int, test: dict[str, Any], requests: int) -> list[dict[str, Any]]:
+def run_benchmark(args, port: int, test: dict[str, Any], requests: int, commands: str = "set,get") -> list[dict[str, Any]]:
     """One redis-benchmark run; one row per command (SET, GET) with its rate and latencies."""
-    command = benchmark_command(args.redis_benchmark, port, test, requests, args.value_size, args.keyspace)
+    command = benchmark_command(args.redis_benchmark, port, test, requests, args.value_size, args.keyspace, commands)
     result = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
     if result.returncode != 0:
         raise RuntimeError(f"redis-benchmark failed ({result.returncode}): {result.stderr.strip()[:300]}")
@@ -211,12 +314,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="dbf0-compare-redis", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pairs", type=int, default=3, help="Redis/dbf0 pairs per test (default: %(default)s)")
-    parser.add_argument("--requests", type=int, default=1_000_000, help="redis-benchmark -n (default: %(default)s)")
+    parser.add_argument("--requests", type=int, default=None,
+                        help=f"redis-benchmark -n (default: 1000000; with --aof {AOF_REQUESTS}, and a quarter of "
+                             "it under appendfsync always)")
     parser.add_argument("--value-size", type=int, default=64, help="redis-benchmark -d, bytes (default: %(default)s)")
     parser.add_argument("--keyspace", type=int, default=100_000, help="redis-benchmark -r (default: %(default)s)")
-    parser.add_argument("--tests", default=",".join(t["name"] for t in STANDARD_TESTS),
-                        help="comma-separated tests: c50, c50-P16 and c1 (the default: all three), and "
-                             "c1000 (1,000 connections)")
+    parser.add_argument("--tests", default=None,
+                        help="comma-separated tests: c50, c50-P16 and c1 (the default: all three; with --aof "
+                             f"{AOF_TESTS}), and c1000 (1,000 connections)")
+    parser.add_argument("--aof", metavar="POLICIES",
+                        help="compare the logs instead: Redis's append-only file under these appendfsync policies "
+                             "(always, everysec, no; comma-separated) against dbf0's write-ahead log under the "
+                             "matching --fsync (always, interval, never); SET only, fresh servers and data "
+                             "directories for every run")
+    parser.add_argument("--data-root", type=Path, default=None,
+                        help="--aof: where the runs' data directories go (default: the temporary directory); "
+                             "what an fsync costs depends on this disk")
     parser.add_argument("--dbf0-model", default="nio", choices=["pool", "virtual", "nio"],
                         help="dbf0's server model (default: %(default)s)")
     parser.add_argument("--dbf0-threads", type=int, default=2, help="dbf0's threads or event loops (default: %(default)s)")
@@ -226,9 +339,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", type=Path, default=None,
                         help="JSONL file to append to (default: benchmarks/results/redis-compare-HOST.jsonl)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per redis-benchmark run")
-    parser.add_argument("--warmup-requests", type=int, default=300_000,
+    parser.add_argument("--warmup-requests", type=int, default=None,
                         help="requests of a first, discarded pass against both servers, so that dbf0's JIT "
-                             "compiler has done its work before anything is measured (default: %(default)s; 0: none)")
+                             "compiler has done its work before anything is measured (default: 300000; 0: none; "
+                             "with --aof, 0: its runs each start fresh servers, and a warm-up would run against "
+                             "every one of them)")
     return parser
 
 
@@ -236,9 +351,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        tests = choose_tests(args.tests)
+        policies = choose_policies(args.aof) if args.aof is not None else None
+        tests = choose_tests(args.tests or (AOF_TESTS if policies else ",".join(t["name"] for t in STANDARD_TESTS)))
     except ValueError as e:
         parser.exit(2, f"compare_redis: {e}\n")
+    if args.requests is None:
+        args.requests = AOF_REQUESTS if policies else 1_000_000
+    if args.warmup_requests is None:
+        args.warmup_requests = 0 if policies else 300_000
+    if args.data_root is not None and not args.data_root.is_dir():
+        parser.exit(2, f"compare_redis: --data-root {args.data_root} is not a directory\n")
 
     for tool in ("redis-server", "redis-benchmark"):
         path = shutil.which(tool)
@@ -254,6 +376,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = describe_machine(args.java, args.jar)
     setup = {"dbf0_model": args.dbf0_model, "dbf0_threads": args.dbf0_threads, "dbf0_map": args.dbf0_map,
              "requests": args.requests, "value_size": args.value_size, "keyspace": args.keyspace}
+    if policies:
+        return compare_logs(args, policies, tests, out, where, setup)
     ports, processes = start_servers(args)
     rows: list[dict[str, Any]] = []
     try:
@@ -282,5 +406,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) vs Redis {redis_version(where['redis'])},"
           f" {where.get('cores')} cores, medians of {args.pairs} pairs; results in {out}\n")
     for line in summary_table(summary) + retention(summary):
+        print(line)
+    return 0
+
+
+def compare_logs(args, policies: Sequence[str], tests: Sequence[dict[str, Any]], out: Path,
+                 where: dict[str, Any], setup: dict[str, Any]) -> int:
+    """--aof: every run on a fresh server with an empty data directory, Redis then dbf0 in turn."""
+    where = {**where, "data_fs": machine.filesystem_of(args.data_root or tempfile.gettempdir())}
+    rows: list[dict[str, Any]] = []
+    total = len(policies) * len(tests) * len(SERVERS) * args.pairs
+    with out.open("a") as sink:
+        for n, (pair, policy, test, server) in enumerate(aof_schedule(policies, tests, args.pairs), 1):
+            requests = args.requests // ALWAYS_SHARE if policy == "always" else args.requests
+            started = time.monotonic()
+            with tempfile.TemporaryDirectory(prefix=f"dbf0-aof-{server}-", dir=args.data_root) as directory:
+                port, process = start_logged(args, server, policy, Path(directory))
+                try:
+                    if args.warmup_requests > 0:
+                        run_benchmark(args, port, test, args.warmup_requests, "set")
+                    before = info_persistence(port) if server == "dbf0" else {}
+                    measured = run_benchmark(args, port, test, requests, "set")
+                    log = log_figures(before, info_persistence(port)) if server == "dbf0" else {}
+                finally:
+                    stop([process])
+            for r in measured:
+                row = {"server": server, "test": test["name"], "clients": test["clients"],
+                       "pipeline": test["pipeline"], "pair": pair, "policy": policy,
+                       "dbf0_fsync": AOF_TO_DBF0[policy], **r, **log, **setup, "requests": requests,
+                       "machine": where}
+                rows.append(row)
+                sink.write(json.dumps(row) + "\n")
+                sink.flush()
+            print(f"[{n}/{total}] pair {pair + 1} appendfsync {policy:8} {test['name']:8} {server:5} "
+                  f"{time.monotonic() - started:5.1f} s  " + "  ".join(f"{r['command']} {r['rps']:,.0f}/s"
+                                                                       for r in measured)
+                  + (f"  {log['log_fsyncs']} fsyncs" if log else ""), flush=True)
+    summary = summarize(rows)
+    print(f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) write-ahead log vs Redis "
+          f"{redis_version(where['redis'])} AOF, data on {where['data_fs']}, {where.get('cores')} cores, medians "
+          f"of {args.pairs} pairs; results in {out}\n")
+    for line in summary_table(summary):
         print(line)
     return 0

@@ -108,6 +108,7 @@ class Options:
     timeout: float | None = None          # per trial; None: default_timeout(seconds)
     progress: bool | None = None          # None: a bar when stderr is a terminal, else one line a trial
     utilisation: bool = True              # sample each node's /proc once a second during every trial
+    data_root: str | None = None          # where trials with a log get their fresh data dirs (None: temp dir)
     log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr, flush=True))
 
 
@@ -210,7 +211,7 @@ def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Ap
             limit = options.timeout or default_timeout(spec["seconds"])
             sampler = _sampler(host, limit) if options.utilisation else None
             try:
-                done = host.run_bench(options.java_opts, benchmark_args(spec), limit)
+                done = host.run_bench(options.java_opts, benchmark_args(spec), limit, options.data_root)
             finally:
                 samples = sampler.stop() if sampler else []
             if done.cancelled or stop.is_set():

@@ -7,11 +7,12 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 from pathlib import Path
 from typing import Any, Sequence
 
-from . import cluster, sweep
+from . import cluster, machine, sweep
 from . import grid as grids
 from .grid import PRESETS, Grid, benchmark_args
 from .hosts import HostError, SshHost, SshSettings, parse_hosts, read_hosts_file
@@ -107,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-utilisation", dest="utilisation", action="store_false",
                    help="do not sample CPU, memory and network from /proc during each trial (by default every "
                         "node is sampled once a second and the result records per-node medians and maxima)")
+    r.add_argument("--data-root", metavar="DIR",
+                   help="--fsync trials: the directory on each host under which every trial gets its fresh data "
+                        "directory, removed when the trial ends (default: the host's temporary directory, $TMPDIR "
+                        "or /tmp). fsync costs what this directory's disk and file system make it cost: a tmpfs "
+                        "makes every policy free")
     r.add_argument("--java", help="java for local trials (default: a JDK 21+ found like ./build.sh does)")
     r.add_argument("--java-opt", action="append", default=[], metavar="OPT",
                    help="a JVM option for every trial, e.g. --java-opt=-Xmx1g (repeatable)")
@@ -198,6 +204,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     names = list(args.hosts) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
     roles = cluster_mode(args, grid)
+    if roles and any(v != grids.NO_LOG for v in grid.axis_values().get("fsync", [])):
+        # the log belongs to the bench's own server; servers started by role get no --data-dir (yet)
+        print("run_benchmarks.py: error: --fsync needs each trial's own server: it cannot go with "
+              "--servers/--clients or --shards", file=sys.stderr)
+        return 2
     if roles:
         if names:
             print("run_benchmarks.py: error: --hosts runs whole trials on each host; with --servers/--clients "
@@ -247,6 +258,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): {', '.join(h.label for h in hosts)}; "
               f"estimated time {sweep.format_seconds(plan.estimated_seconds(hosts))}")
+    logged = [v for v in grid.axis_values().get("fsync", []) if v != grids.NO_LOG]
+    if logged and "local" in names:
+        root = args.data_root or tempfile.gettempdir()
+        print(f"data dirs (fsync {', '.join(logged)}): fresh under {root} for each trial, on "
+              f"{machine.filesystem_of(root)}")
     if args.dry_run:
         if plan.todo and layout is not None:
             first = plan.todo[0]
@@ -262,8 +278,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if not args.jar.is_file():
         raise SystemExit(f"run_benchmarks.py: no jar at {args.jar}; build it with ./build.sh")
+    if args.data_root is not None and "local" in names and not Path(args.data_root).is_dir():
+        raise SystemExit(f"run_benchmarks.py: --data-root {args.data_root} is not a directory")
     options = sweep.Options(java_opts=args.java_opt, timeout=args.timeout, progress=args.progress,
-                            utilisation=args.utilisation)
+                            utilisation=args.utilisation, data_root=args.data_root)
     try:
         if layout is not None:
             outcome = sweep.run_cluster(plan, layout, args.jar, REPO, options)

@@ -36,19 +36,21 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
         "redis_results": [str(samples / "redis-compare-sample.jsonl")],
         "maps_results": [str(samples / "maps-sample.jsonl")],
         "scaling_results": [str(samples / "scaling-sample.jsonl")],
+        "durability_results": [str(samples / "durability-sample.jsonl")],
+        "aof_results": [str(samples.parent / "reference" / "redis-aof-warm-vm.jsonl")],
         "modes_figures_dir": str(tmp_path / "modes")})
     nb = nbformat.read(out, as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     # the thread-sweep figures of the sample, then client modes, server models, the map ladder,
-    # the two scaling figures and Redis
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 6
+    # the two scaling figures, the durability figure, the log against Redis's AOF, and Redis
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 8
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "sample.jsonl" in injected[0].source
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == applicable(SAMPLE)
     assert sorted(p.name for p in (tmp_path / "modes").rglob("*.png")) == [
-        "client-modes.png", "maps.png", "redis-comparison.png", "scaling-clients.png",
-        "scaling-shards.png", "server-models.png"]
+        "client-modes.png", "durability.png", "maps.png", "redis-comparison.png", "redis-comparison.png",
+        "scaling-clients.png", "scaling-shards.png", "server-models.png"]
 
 
 def test_analyze_prints_the_best_configuration_table_and_writes_figures(tmp_path):

@@ -101,3 +101,53 @@ def test_a_bad_test_name_exits_2_before_looking_for_redis(capsys):
         rc.main(["--tests", "c50,c7"])
     assert exit_.value.code == 2
     assert "unknown test(s) c7" in capsys.readouterr().err
+
+
+# --aof: Redis's append-only file against dbf0's write-ahead log ----------------------------------
+
+def test_aof_policies_map_to_the_dbf0_policy_with_the_same_promise():
+    assert rc.AOF_TO_DBF0 == {"always": "always", "everysec": "interval", "no": "never"}
+    assert rc.choose_policies("no, always") == ["always", "no"]
+    with pytest.raises(ValueError, match=r"unknown appendfsync polic\(ies\) sometimes; choose from always, everysec, no"):
+        rc.choose_policies("always,sometimes")
+
+
+def test_aof_schedule_alternates_servers_within_each_policy_and_test():
+    tests = rc.choose_tests("c50,c50-P16")
+    runs = [(pair, policy, test["name"], server) for pair, policy, test, server in
+            rc.aof_schedule(["always", "no"], tests, 1)]
+    assert runs == [(0, "always", "c50", "redis"), (0, "always", "c50", "dbf0"),
+                    (0, "always", "c50-P16", "redis"), (0, "always", "c50-P16", "dbf0"),
+                    (0, "no", "c50", "redis"), (0, "no", "c50", "dbf0"),
+                    (0, "no", "c50-P16", "redis"), (0, "no", "c50-P16", "dbf0")]
+
+
+def test_the_log_figures_of_a_run_are_the_difference_of_two_info_replies():
+    before = rc.parse_info("# Persistence\r\naof_enabled:1\r\ndbf0_records_written:100\r\ndbf0_fsyncs:10\r\n")
+    after = rc.parse_info("# Persistence\r\ndbf0_records_written:1100\r\ndbf0_fsyncs:50\r\n\r\n")
+    assert before["aof_enabled"] == "1"
+    assert rc.log_figures(before, after) == {"log_records": 1000, "log_fsyncs": 40, "records_per_fsync": 25.0}
+    assert rc.log_figures(after, after)["records_per_fsync"] is None  # nothing forced: no group to measure
+
+
+def test_an_aof_summary_keeps_the_policies_apart_and_shows_records_per_fsync():
+    rows = []
+    for policy, pair, redis, dbf0, per in (("always", 0, 100, 200, 10.0), ("always", 1, 100, 100, 30.0),
+                                           ("no", 0, 1000, 500, None)):
+        rows.append({"server": "redis", "policy": policy, "test": "c50", "command": "SET", "pair": pair, "rps": redis})
+        rows.append({"server": "dbf0", "policy": policy, "test": "c50", "command": "SET", "pair": pair, "rps": dbf0,
+                     "records_per_fsync": per})
+    summary = rc.summarize(rows)
+    assert [(s["policy"], s["pairs"]) for s in summary] == [("always", 2), ("no", 1)]
+    assert summary[0]["ratio"] == pytest.approx(1.5) and summary[0]["records_per_fsync"] == pytest.approx(20.0)
+    table = rc.summary_table(summary)
+    assert table[0].startswith("| Redis appendfsync / dbf0 --fsync | test |")
+    assert "| always / always | c50 | SET | 100 | 150 | 1.50 | 20.0 |" in table
+    assert "| no / never | c50 | SET | 1,000 | 500 | 0.50 |  |" in table
+
+
+def test_an_unknown_aof_policy_exits_2(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        rc.main(["--aof", "always,sometimes"])
+    assert exit_.value.code == 2
+    assert "unknown appendfsync polic(ies) sometimes" in capsys.readouterr().err

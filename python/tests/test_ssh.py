@@ -89,3 +89,17 @@ def _alive(pid: int) -> bool:
             return f.read().split()[2] != "Z"
     except FileNotFoundError:
         return False
+
+
+def test_a_logged_trial_over_ssh_gets_a_fresh_data_dir_that_is_removed(tmp_path, sshd_factory, java, jar):
+    a = sshd_factory.start()
+    out, remote_dir, root = tmp_path / "r.jsonl", tmp_path / "remote", tmp_path / "data"
+    root.mkdir()
+    done = run_script("run_benchmarks.py", "--preset", "durability", "--client-mode", "persistent",
+                      "--server-model", "virtual", "--set-frac", "0.9", "--client-threads", "2", "--fsync", "always",
+                      "--duration", "1", "--warmup", "200ms", "--trials", "1", "--no-progress", "--hosts", a.host,
+                      *remote_args(sshd_factory, java, remote_dir), "--data-root", str(root), "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    ((spec, result),) = results.read(out).trials
+    assert spec["fsync"] == "always" and result["fsync"] == "always" and result["wal_fsyncs"] > 0
+    assert list(root.iterdir()) == [], "the remote shell removed the trial's data dir"

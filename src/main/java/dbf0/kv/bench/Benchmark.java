@@ -12,6 +12,7 @@ import dbf0.kv.protocol.Response;
 import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.wal.PersistenceStats;
 import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
@@ -72,7 +73,9 @@ import picocli.CommandLine;
             + "seconds, ops_per_sec, latency percentiles in microseconds (p50_us, p90_us, p99_us, p999_us, "
             + "max_us), the modes, and warnings about the setup when there are any; with --records or --workload also "
             + "insert, read_modify_write and the keyed settings (records, key_dist, zipf_theta, hotspot_fraction, "
-            + "hotspot_ops_fraction, insert_frac, workload, read_frac, update_frac, rmw_frac, load).",
+            + "hotspot_ops_fraction, insert_frac, workload, read_frac, update_frac, rmw_frac, load); with --data-dir "
+            + "what the log did in the measured interval (fsync, wal_records, wal_fsyncs, wal_records_forced, "
+            + "wal_fsyncs_per_sec, wal_records_per_fsync).",
         "Exit status: 0 when operations succeeded, 1 when none did (e.g. nothing listens at --connect), "
             + "2 for bad arguments."},
     footer = {
@@ -427,10 +430,15 @@ public final class Benchmark implements Callable<Integer> {
           config.duration().toMillis() / 1000.0, address);
       KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
       List<LoadWorker> workers = workers(config, address, space, history, historyKeys);
+      // A recorder counts everything until told where the interval starts, so the warm-up's operations
+      // must be excluded before the clients start, not only once it is over.
+      workers.forEach(w -> w.latencies().measureFrom(Long.MAX_VALUE));
       workers.forEach(w -> w.start(config.clientThreadKind().builder()));
       if (!config.warmup().isZero()) {
         Thread.sleep(config.warmup());
       }
+      // the log's counters at the start of the measured interval, so the JSON reports that interval only
+      PersistenceStats logBefore = server != null && server.durableStore() != null ? server.durableStore().stats() : null;
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
       workers.forEach(w -> w.latencies().measureFrom(start));
@@ -452,13 +460,15 @@ public final class Benchmark implements Callable<Integer> {
         latencies.add(w.latencies().histogram());
         errors += w.errors();
       }
-      if (server != null && server.durableStore() != null) {
+      LogActivity log = null;
+      if (logBefore != null) {
         var p = server.durableStore().stats();
+        log = LogActivity.between(logBefore, p);
         LOG.info("benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {} bytes",
             p.policy().cliName(), p.recordsWritten(), p.fsyncs(), String.format("%.1f", p.recordsPerFsync()),
             p.logBytes());
       }
-      return new BenchmarkResult(stats, seconds, errors, latencies, config, cpuSeconds);
+      return new BenchmarkResult(stats, seconds, errors, latencies, config, log, cpuSeconds);
     } finally {
       if (server != null) {
         server.close();

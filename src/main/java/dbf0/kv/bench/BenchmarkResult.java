@@ -16,11 +16,19 @@ import org.HdrHistogram.Histogram;
  * @param seconds the measured interval: from the end of the warm-up to all clients having stopped
  * @param errors operations or connections that failed while the run was going on
  * @param latencyMicros one entry per operation, in microseconds
+ * @param log what the server's write-ahead log did in the measured interval, or null when the
+ *     run had no log (no {@code --data-dir}, or a server elsewhere)
  * @param cpuSeconds CPU time this JVM used in the measured interval, all threads (NaN if unknown):
  *     the clients' alone with {@code --connect}, server and clients together otherwise
  */
 public record BenchmarkResult(KeyValueClientStats stats, double seconds, long errors, Histogram latencyMicros,
-    BenchmarkConfig config, double cpuSeconds) {
+    BenchmarkConfig config, LogActivity log, double cpuSeconds) {
+
+  /** A result of a run without a write-ahead log, its CPU time unknown. */
+  public BenchmarkResult(KeyValueClientStats stats, double seconds, long errors, Histogram latencyMicros,
+      BenchmarkConfig config) {
+    this(stats, seconds, errors, latencyMicros, config, null, Double.NaN);
+  }
 
   /** Whether any operation completed: the rule for the Benchmark's exit status (0 if so, else 1). */
   public boolean anySucceeded() {
@@ -83,6 +91,9 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     }
     if (config.keyed() != null) {
       addKeyed(json, config.keyed());
+    }
+    if (log != null) {
+      log.addTo(json, seconds);
     }
     List<String> warnings = config.warnings();
     if (!warnings.isEmpty()) {

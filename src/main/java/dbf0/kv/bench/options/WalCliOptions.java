@@ -26,6 +26,12 @@ public final class WalCliOptions {
       description = "period of the background fsync under --fsync interval (default: ${DEFAULT-VALUE})")
   String fsyncInterval;
 
+  @Option(names = "--commit-wait-us", paramLabel = "MICROS", defaultValue = "" + WalOptions.DEFAULT_COMMIT_WAIT_MICROS,
+      description = "under --fsync always, wait up to this long for as many writes as the last fsync covered before "
+          + "forcing the next batch, so that writers whose replies just went out share one fsync; a lone writer never "
+          + "waits; 0 = off, at most " + WalOptions.MAX_COMMIT_WAIT_MICROS + " (default: ${DEFAULT-VALUE})")
+  long commitWaitMicros;
+
   @Option(names = "--recover-truncate",
       description = "start even if the log is corrupt in the middle, dropping the bad record and all after it")
   boolean recoverTruncate;
@@ -52,6 +58,6 @@ public final class WalCliOptions {
       throw new IllegalArgumentException("--rewrite-min-size must not be negative, got " + rewriteMinMib);
     }
     return new WalOptions(dataDir, FsyncPolicy.parse(fsync), interval, recoverTruncate, rewriteGrowth,
-        rewriteMinMib << 20);
+        rewriteMinMib << 20, commitWaitMicros);
   }
 }

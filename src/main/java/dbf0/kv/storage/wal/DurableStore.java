@@ -428,6 +428,7 @@ public final class DurableStore implements Store, Closeable {
         if (first != null) {
           batch.add(first);
           queue.drainTo(batch);
+          gather(batch);
           for (Task task : batch) {
             if (task instanceof Write w) {
               writes.add(w);
@@ -457,6 +458,35 @@ public final class DurableStore implements Store, Closeable {
       }
     } finally {
       shutDown();
+    }
+  }
+
+  /** Writes in the last batch committed under always: how many writers are likely about to come back. */
+  private int lastCommitWrites;
+
+  /**
+   * Group commit, gathered. Under {@code always} the writers of the last fsync got their replies
+   * together and send their next writes together, but not at the same instant: the first few
+   * arrive while the rest are still on their way, and forcing at once would split one crowd over
+   * two or three fsyncs. So, when the batch is smaller than the last commit's, wait up to
+   * {@link WalOptions#commitWaitMicros} for the others (PostgreSQL's {@code commit_delay} is the
+   * same idea). A lone writer (a last commit of one write) never waits, and neither does a batch
+   * that is already as big as the last; the wait is bounded, so a crowd that shrank costs at most
+   * one wait before the target follows it down.
+   */
+  private void gather(List<Task> batch) throws InterruptedException {
+    if (options.fsync() != FsyncPolicy.ALWAYS || options.commitWaitMicros() == 0 || batch.size() >= lastCommitWrites) {
+      return;
+    }
+    long deadline = System.nanoTime() + options.commitWaitMicros() * 1_000L;
+    while (batch.size() < lastCommitWrites) {
+      long left = deadline - System.nanoTime();
+      Task next = left <= 0 ? null : queue.poll(left, TimeUnit.NANOSECONDS);
+      if (next == null) {
+        return;
+      }
+      batch.add(next);
+      queue.drainTo(batch);
     }
   }
 
@@ -497,6 +527,7 @@ public final class DurableStore implements Store, Closeable {
       log.write(bytes.duplicate(), logSize);
       if (options.fsync() == FsyncPolicy.ALWAYS) {
         log.force();
+        lastCommitWrites = writes.size();
         fsyncs++;
         recordsForced += writes.size();
         lastFsyncMillis = System.currentTimeMillis();

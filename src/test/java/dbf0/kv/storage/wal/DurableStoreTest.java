@@ -112,6 +112,63 @@ class DurableStoreTest {
     }
   }
 
+  /** Holds the first force until released, so that the writes behind it queue up and commit together. */
+  private static DurableStore afterACommitOfTwo(StalledForce stalled, WalOptions options) throws Exception {
+    DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, stalled);
+    var first = store.putAsync(b("first"), b("v"));
+    assertThat(stalled.entered.await(10, TimeUnit.SECONDS)).isTrue();
+    var a = store.putAsync(b("a"), b("v"));
+    var c = store.putAsync(b("c"), b("v"));
+    stalled.release.countDown();
+    first.join();
+    a.join();
+    c.join();
+    assertThat(store.stats().fsyncs()).as("first alone, then a and c together").isEqualTo(2);
+    return store;
+  }
+
+  @Test
+  @Timeout(60)
+  void afterACommitOfTwoALoneWriteWaitsForASecondAndTheyShareOneFsync() throws Exception {
+    WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(WalOptions.MAX_COMMIT_WAIT_MICROS);
+    try (DurableStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
+      var x = store.putAsync(b("x"), b("v"));
+      Thread.sleep(100);
+      assertThat(x).as("waiting, up to a second, for as many writes as the last commit had").isNotDone();
+      var y = store.putAsync(b("y"), b("v"));
+      x.join();
+      y.join();
+      assertThat(store.stats().fsyncs()).isEqualTo(3);
+      assertThat(store.stats().recordsForced()).isEqualTo(5);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void withTheCommitWaitOffALoneWriteIsForcedAtOnce() throws Exception {
+    WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(0);
+    try (DurableStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
+      store.putAsync(b("x"), b("v")).join(); // no partner comes: only an unconditional force ends this
+      assertThat(store.stats().fsyncs()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  @Timeout(60)
+  void aLoneWriterNeverWaits() throws Exception {
+    // The last commit had one write, so the next one alone is as big as the last: no wait, even
+    // with the longest wait allowed (a second): ten writes one after another take far less.
+    WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(WalOptions.MAX_COMMIT_WAIT_MICROS);
+    try (DurableStore store = open(new SimulatedDirectory(), options)) {
+      long started = System.nanoTime();
+      for (int i = 0; i < 10; i++) {
+        store.put(b("k" + i), b("v"));
+      }
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+      assertThat(store.stats().fsyncs()).isEqualTo(10);
+    }
+  }
+
   @Test
   void alwaysAcknowledgesOnlyForcedRecords() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
