@@ -10,19 +10,16 @@ run's measured rate. Linux only.
     .venv/bin/python scripts/cpu-split.py [ROUNDS] [PORT]      (defaults: 3 rounds, port 9424)
 """
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TICK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(REPO / "python"))
 
+from dbf0lab.processes import cpu_seconds, java_pid  # noqa: E402
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
 
 
 def main() -> None:
@@ -41,10 +38,10 @@ def main() -> None:
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
                 time.sleep(2.5)
                 # ./dbf0 is a shell script: the JVM is its child, or itself after exec
-                jvm = _java_pid(bench.pid)
-                t0, s0, c0 = time.monotonic(), cpu_seconds(_java_pid(server.pid)), cpu_seconds(jvm)
+                jvm = java_pid(bench.pid)
+                t0, s0, c0 = time.monotonic(), cpu_seconds(java_pid(server.pid)), cpu_seconds(jvm)
                 time.sleep(4)
-                t1, s1, c1 = time.monotonic(), cpu_seconds(_java_pid(server.pid)), cpu_seconds(jvm)
+                t1, s1, c1 = time.monotonic(), cpu_seconds(java_pid(server.pid)), cpu_seconds(jvm)
                 out, _ = bench.communicate(timeout=60)
                 result = json.loads(out.strip().splitlines()[-1])
                 ops = result["ops_per_sec"] * (t1 - t0)
@@ -54,16 +51,6 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait(10)
-
-
-def _java_pid(pid: int) -> int:
-    """The java process: pid itself if it exec'd java, else its only java child."""
-    if "java" in Path(f"/proc/{pid}/comm").read_text():
-        return pid
-    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-        if "java" in Path(f"/proc/{child}/comm").read_text():
-            return int(child)
-    return pid
 
 
 if __name__ == "__main__":

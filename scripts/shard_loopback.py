@@ -22,26 +22,15 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-TICK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, str(REPO / "python"))
+
+from dbf0lab.processes import cpu_seconds, java_pid  # noqa: E402
 ALL_VARIANTS = ("plain", "one-shard", "one-shard-library", "three-shards", "three-shards-3x")
 # three-shards-3x sends frames of 3 x BATCH operations, so each server's part is about BATCH, as
 # with one server; not run unless VARIANTS names it
 VARIANTS = tuple(os.environ.get("VARIANTS", ",".join(ALL_VARIANTS[:4])).split(","))
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK  # utime + stime
-
-
-def java_pid(pid: int) -> int:
-    """The java process: pid itself if it exec'd java, else its java child (./dbf0 is a script)."""
-    if "java" in Path(f"/proc/{pid}/comm").read_text():
-        return pid
-    for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
-        if "java" in Path(f"/proc/{child}/comm").read_text():
-            return int(child)
-    return pid
 
 
 def main() -> None:
