@@ -9,6 +9,7 @@ import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(60)
 class ShardedBenchmarkTest {
 
+  /** Starts three nio servers on loopback, each over its own map; returns their --connect list. */
+  private static String startThreeServers(List<Map<ByteArrayWrapper, ByteArrayWrapper>> maps,
+      List<KeyValueServer> servers) throws IOException {
+    for (int i = 0; i < 3; i++) {
+      Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
+      KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(1), map);
+      server.start();
+      maps.add(map);
+      servers.add(server);
+    }
+    return servers.stream().map(s -> "127.0.0.1:" + s.getLocalAddress().getPort()).collect(Collectors.joining(","));
+  }
+
   @Tag("slow") // timed benchmark run of about 1 s per case
   @ParameterizedTest
   @ValueSource(strings = {"--client-mode per-op", "--client-mode persistent", "--client-mode pipelined --pipeline 8",
@@ -32,15 +46,7 @@ class ShardedBenchmarkTest {
     List<Map<ByteArrayWrapper, ByteArrayWrapper>> maps = new ArrayList<>();
     List<KeyValueServer> servers = new ArrayList<>();
     try {
-      for (int i = 0; i < 3; i++) {
-        Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
-        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(1), map);
-        server.start();
-        maps.add(map);
-        servers.add(server);
-      }
-      String connect = servers.stream().map(s -> "127.0.0.1:" + s.getLocalAddress().getPort())
-          .collect(Collectors.joining(","));
+      String connect = startThreeServers(maps, servers);
       String[] args = ("2 2 concurrent 16 64 0.5 PT1S --connect " + connect + " " + flags).split(" ");
       BenchmarkCliTest.Run run = BenchmarkCliTest.run(args);
       assertThat(run.exitCode()).as(run.err()).isZero();
@@ -94,15 +100,7 @@ class ShardedBenchmarkTest {
     List<Map<ByteArrayWrapper, ByteArrayWrapper>> maps = new ArrayList<>();
     List<KeyValueServer> servers = new ArrayList<>();
     try {
-      for (int i = 0; i < 3; i++) {
-        Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
-        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(1), map);
-        server.start();
-        maps.add(map);
-        servers.add(server);
-      }
-      String connect = servers.stream().map(s -> "127.0.0.1:" + s.getLocalAddress().getPort())
-          .collect(Collectors.joining(","));
+      String connect = startThreeServers(maps, servers);
       List<String> args = new ArrayList<>(List.of("2", "2", "concurrent", "8", "16", "0.5", "PT1S",
           "--connect", connect, "--records", "3000"));
       args.addAll(List.of(flags.split(" ")));
