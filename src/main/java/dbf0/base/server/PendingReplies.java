@@ -129,6 +129,36 @@ public final class PendingReplies {
   }
 
   /**
+   * The check a session makes before it decodes another request, the same for every protocol:
+   * past {@link #MAX_IN_FLIGHT} writes it answers what is done and, if they are still that many,
+   * waits for them; past the output's high-water mark it lets the replies drain first.
+   *
+   * @param out the connection's replies
+   * @return {@link ByteSession.Next#AWAIT} or {@link ByteSession.Next#FLUSH_FIRST} to stop
+   *     decoding, or null to decode the next request
+   */
+  public ByteSession.Next beforeDecoding(OutputBuffer out) {
+    if (!out.aboveHighWater() && !full()) {
+      return null;
+    }
+    if (!writeCompleted(out) && full()) {
+      return ByteSession.Next.AWAIT;
+    }
+    return out.aboveHighWater() ? ByteSession.Next.FLUSH_FIRST : null;
+  }
+
+  /**
+   * The end of a read: its writes were all submitted, now they are waited for together.
+   *
+   * @param out the connection's replies
+   * @return {@link ByteSession.Next#READ_MORE} once every reply is written, else
+   *     {@link ByteSession.Next#AWAIT} (on {@link #allDone()})
+   */
+  public ByteSession.Next endOfInput(OutputBuffer out) {
+    return writeCompleted(out) ? ByteSession.Next.READ_MORE : ByteSession.Next.AWAIT;
+  }
+
+  /**
    * @return a future that completes (normally, whatever the writes' outcomes) when every queued
    *     reply's future has: the moment {@link #writeCompleted} can answer them all
    */

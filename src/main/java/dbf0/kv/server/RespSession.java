@@ -65,7 +65,7 @@ final class RespSession implements ByteSession {
       if (held != null) {
         // What came behind this connection's writes runs once they are answered: a GET sees them.
         if (!pending.writeCompleted(out)) {
-          return await();
+          return Next.AWAIT;
         }
         Object next = held;
         held = null;
@@ -78,13 +78,9 @@ final class RespSession implements ByteSession {
           return Next.CLOSE_AFTER_WRITE;
         }
       }
-      if (out.aboveHighWater() || pending.full()) {
-        if (!pending.writeCompleted(out) && pending.full()) {
-          return await(); // at most PendingReplies.MAX_IN_FLIGHT writes of one connection in flight
-        }
-        if (out.aboveHighWater()) {
-          return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
-        }
+      Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
+      if (pause != null) {
+        return pause;
       }
       List<byte[]> args;
       try {
@@ -97,8 +93,7 @@ final class RespSession implements ByteSession {
         continue;
       }
       if (args == null) {
-        // The end of this read: its writes were all submitted, now they are waited for together.
-        return pending.writeCompleted(out) ? Next.READ_MORE : await();
+        return pending.endOfInput(out);
       }
       if (args.isEmpty()) {
         continue; // a blank inline line: Redis ignores it too
@@ -168,16 +163,10 @@ final class RespSession implements ByteSession {
 
   /** A decoded command, or a fatal error, that waits for this connection's writes before it. */
   private Object held;
-  private CompletableFuture<?> awaiting;
-
-  private Next await() {
-    awaiting = connection.pending().allDone();
-    return Next.AWAIT;
-  }
 
   @Override
   public CompletableFuture<?> awaiting() {
-    return awaiting;
+    return connection.pending().allDone(); // asked right after onRead returned AWAIT, nothing changed since
   }
 
   /**

@@ -67,7 +67,7 @@ final class V2Session implements ByteSession {
       if (held != null) {
         // A request that must see this connection's earlier writes runs once they are answered.
         if (!pending.writeCompleted(out)) {
-          return await();
+          return Next.AWAIT;
         }
         Object request = held;
         held = null;
@@ -81,13 +81,9 @@ final class V2Session implements ByteSession {
           reply(out, apply((Request) request));
         }
       }
-      if (out.aboveHighWater() || pending.full()) {
-        if (!pending.writeCompleted(out) && pending.full()) {
-          return await();
-        }
-        if (out.aboveHighWater()) {
-          return Next.FLUSH_FIRST; // the rest waits in the input buffer until the replies drain
-        }
+      Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
+      if (pause != null) {
+        return pause;
       }
       DecodeResult<Request> result;
       try {
@@ -99,8 +95,7 @@ final class V2Session implements ByteSession {
       switch (result) {
         case DecodeResult.Incomplete<Request> incomplete -> {
           needed = incomplete.neededBytes();
-          // The end of this read: its writes were all submitted, now they are waited for together.
-          return pending.writeCompleted(out) ? Next.READ_MORE : await();
+          return pending.endOfInput(out);
         }
         case DecodeResult.Frame<Request> frame -> {
           switch (frame.value()) {
@@ -126,16 +121,10 @@ final class V2Session implements ByteSession {
   private final PendingReplies pending = new PendingReplies();
   /** A decoded request, or a fatal error, that waits for the pending writes before it. */
   private Object held;
-  private CompletableFuture<?> awaiting;
-
-  private Next await() {
-    awaiting = pending.allDone();
-    return Next.AWAIT;
-  }
 
   @Override
   public CompletableFuture<?> awaiting() {
-    return awaiting;
+    return pending.allDone(); // asked right after onRead returned AWAIT, with nothing changed since
   }
 
   private static Response notStored(Throwable failure) {
