@@ -533,15 +533,14 @@ public final class Benchmark implements Callable<Integer> {
   private static void loadThroughLog(KeyedWorkload keyed, Store store, LoaderLog history) {
     long start = System.nanoTime();
     List<CompletableFuture<Boolean>> inFlight = new ArrayList<>(LOAD_IN_FLIGHT);
-    // for the history: each admitted write's key, value and submit time, completed after its join
-    List<Request.Set> admitted = new ArrayList<>();
-    List<Long> invoked = new ArrayList<>();
+    // for the history: each admitted write and when it was submitted, completed after its join
+    record Submitted(ByteArrayWrapper key, ByteArrayWrapper value, long invoke) {}
+    List<Submitted> admitted = new ArrayList<>();
     for (long i = 0; i < keyed.records(); i++) {
       ByteArrayWrapper key = keyed.key(i);
       ByteArrayWrapper value = keyed.value(key);
       if (history != null && history.log().admit()) {
-        admitted.add(new Request.Set(key, value));
-        invoked.add(System.nanoTime());
+        admitted.add(new Submitted(key, value, System.nanoTime()));
       }
       inFlight.add(store.putAsync(key, value));
       if (inFlight.size() == LOAD_IN_FLIGHT || i == keyed.records() - 1) {
@@ -549,12 +548,11 @@ public final class Benchmark implements Callable<Integer> {
           write.join(); // a disk failure ends the run here, loudly
         }
         long complete = System.nanoTime();
-        for (int j = 0; j < admitted.size(); j++) {
-          history.set(admitted.get(j).key(), admitted.get(j).value(), invoked.get(j), complete);
+        for (Submitted write : admitted) {
+          history.set(write.key(), write.value(), write.invoke(), complete);
         }
         inFlight.clear();
         admitted.clear();
-        invoked.clear();
       }
     }
     LOG.info("loaded {} records through the log in {} ms", keyed.records(), (System.nanoTime() - start) / 1_000_000);
