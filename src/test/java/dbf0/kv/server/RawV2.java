@@ -36,6 +36,16 @@ final class RawV2 {
         .putInt(value.length).put(value).array();
   }
 
+  static byte[] delete(String key) {
+    byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+    return ByteBuffer.allocate(1 + 4 + k.length).put((byte) 'D').putInt(k.length).put(k).array();
+  }
+
+  /** A VALUE reply's body, as a GET that found {@code value} is answered. */
+  static byte[] value(byte[] value) {
+    return ByteBuffer.allocate(1 + 4 + value.length).put((byte) 'V').putInt(value.length).put(value).array();
+  }
+
   /** A batch body: 'B', the count, then the operations' bodies back to back. */
   static byte[] batch(byte[]... ops) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
