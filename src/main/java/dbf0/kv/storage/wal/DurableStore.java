@@ -366,7 +366,9 @@ public final class DurableStore implements Store, Closeable {
    */
   private CompletableFuture<Boolean> appendDirect(WalRecord record) {
     byte[] bytes = WalRecord.encode(record); // outside the lock: the checksum holds up no one
-    // An interrupt during a FileChannel call closes the channel for every thread: keep it for after.
+    // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
+    // thread (as does an interrupt during the call, which this cannot prevent): the caller is a
+    // session's thread, so set its flag aside until the append is done.
     boolean interrupted = Thread.interrupted();
     appendLock.lock();
     try {
