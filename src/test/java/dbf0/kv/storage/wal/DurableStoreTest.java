@@ -755,6 +755,27 @@ class DurableStoreTest {
     }
   }
 
+  @Test
+  void anInterruptedCallerDoesNotCloseTheRealLogForEveryone(@TempDir Path dir) throws IOException {
+    // A FileChannel closes itself when a thread with its interrupt flag set calls it; under never
+    // the caller's own thread makes that call, so the store must set the flag aside around it.
+    WalOptions options = WalOptions.defaults(dir).withFsync(FsyncPolicy.NEVER).withRewrite(0, 0);
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+      Thread.currentThread().interrupt();
+      try {
+        assertThat(store.putAsync(b("a"), b("1"))).isCompletedWithValue(true);
+        assertThat(Thread.currentThread().isInterrupted()).as("the flag is given back").isTrue();
+      } finally {
+        Thread.interrupted();
+      }
+      store.put(b("b"), b("2"));
+      assertThat(store.stats().failure()).isNull();
+    }
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+      assertThat(contents(store)).containsOnlyKeys(b("a"), b("b"));
+    }
+  }
+
   /** A directory whose log's force waits until the test lets it go: a stalled disk. */
   static final class StalledForce implements LogDirectory {
     final LogDirectory disk;
