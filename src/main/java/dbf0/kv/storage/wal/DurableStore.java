@@ -15,6 +15,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -25,39 +26,50 @@ import org.slf4j.LoggerFactory;
  * acknowledged, and which replays that log on start-up. It wraps any store (a map): reads go
  * straight to it, writes go through the log.
  *
- * <h2>One writer thread, group commit</h2>
- * Every put, delete and clear becomes a task on a bounded queue ({@value #QUEUE_CAPACITY} tasks;
- * a full queue blocks the submitter, which is the back-pressure). One thread, the log writer,
- * takes everything queued at once, writes it with one write call, and under
- * {@link FsyncPolicy#ALWAYS} forces it with one fsync; only then does it apply the batch to the
- * wrapped store, in log order, and complete each writer's future. So concurrent writers share
- * one fsync (the more of them, the more records per fsync: {@link PersistenceStats#recordsPerFsync}),
- * a reader never sees a write that a crash could still take back, and the store holds exactly
- * what replaying the log would give, because one thread applies changes in the log's order.
+ * <h2>Who appends: the writer thread under always, the caller under interval and never</h2>
+ * Under {@link FsyncPolicy#ALWAYS} every put, delete and clear becomes a task on a bounded queue
+ * ({@value #QUEUE_CAPACITY} tasks; a full queue blocks the submitter, which is the back-pressure).
+ * One thread, the log writer, takes everything queued at once, writes it with one write call and
+ * forces it with one fsync; only then does it apply the batch to the wrapped store, in log order,
+ * and complete each writer's future. That thread is what lets concurrent writers share one fsync
+ * (group commit: the more of them, the more records per fsync,
+ * {@link PersistenceStats#recordsPerFsync}), and an fsync costs far more than the hand-off to the
+ * thread and back.
  *
- * <p>The cost is a hand-off to the writer thread and back for every write, even under
- * {@code never}; docs/storage.md measures it.
+ * <p>Under {@code interval} and {@code never} there is no fsync on a write's path to share, and
+ * the two hand-offs would be most of a write's cost (docs/storage.md measures them). So the
+ * caller's own thread encodes the record, then, holding one lock, writes it with one write call,
+ * applies it to the wrapped store and returns a completed future. The lock is what keeps the
+ * store equal to a replay of the log: appends and applies happen in one order. It serialises the
+ * applies as the writer thread did, but on the callers' threads, with no thread switch.
+ *
+ * <p>Either way a record is written before it is applied, so a reader never sees a write that a
+ * crash of the process could still take back, and the log's file, its size and the rewrite's
+ * marks change only under that lock. The writer thread stays, under every policy, for what is
+ * not a write: the background force under {@code interval} (taken without the lock, so writes
+ * go on during the fsync), rewrites, {@link #syncAsync} and close.
  *
  * <h2>Policies</h2>
  * {@code always}: a future completes after the fsync covering its record. {@code interval}: after
- * the write call; the writer forces whenever {@code fsyncInterval} has passed with unforced
- * bytes, so a power cut loses at most the writes of the last interval (plus one fsync's time).
+ * the write call; the writer wakes at least every {@code fsyncInterval} and forces if records are
+ * unforced, so a power cut loses at most the writes of the last interval (plus one fsync's time).
  * {@code never}: after the write call; only the kernel's write-back makes it durable. Under all
  * three a crash of the process alone (SIGKILL) loses no completed write: it is in the kernel.
  *
  * <h2>Failures</h2>
- * If a write or a force fails, the batch's futures fail with {@link StorageFailureException}
- * (nothing of the batch is applied) and the log is cut back to its last good size, so the next
- * batch appends after good records. If that repair fails too, or a background force under
+ * If a write or a force fails, the futures of its write (or batch, under always) fail with
+ * {@link StorageFailureException} (nothing of it is applied) and the log is cut back to its last
+ * good size, so the next append lands after good records. If that repair fails too, or a background force under
  * {@code interval} fails (acknowledged writes may then be lost: after a failed fsync Linux may
  * drop the dirty pages and report the next fsync clean), the store refuses every later write
  * until restart; reads go on.
  *
  * <h2>Rewrite (compaction)</h2>
- * The log only grows; a rewrite replaces it with one put per live key. The writer marks a point
- * between two batches, from which it copies every batch's bytes into a side buffer as well as the
- * log; a rewrite thread writes a snapshot of the store ({@link Store#forEach}) to
- * {@value #REWRITE_NAME}, then the side buffer, and the writer, between two batches again, appends
+ * The log only grows; a rewrite replaces it with one put per live key. A point between two
+ * appends is marked (under the lock), from which every append's bytes are copied into a side
+ * buffer as well as the log; a rewrite thread writes a snapshot of the store
+ * ({@link Store#forEach}) to {@value #REWRITE_NAME}, then the side buffer, and the writer
+ * thread, between two appends again (under the lock), appends
  * what the side buffer gained meanwhile, forces the new file, renames it over the log and forces
  * the directory. The snapshot may or may not see a change made after the mark (a concurrent
  * map's iterator is weakly consistent), but every such change is in the side buffer and is
@@ -84,21 +96,29 @@ public final class DurableStore implements Store, Closeable {
   private final BlockingQueue<Task> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
   /** Submitters hold it shared, close holds it alone: no task is queued after the writer's last. */
   private final ReentrantReadWriteLock closing = new ReentrantReadWriteLock();
+  /**
+   * Held for every append and the apply that follows it, and for everything else that touches
+   * the log's file, size or rewrite: log order is apply order. Not held for a background force.
+   */
+  private final ReentrantLock appendLock = new ReentrantLock();
   private final Thread writer;
+  /** Set holding both {@link #closing} and {@link #appendLock}; read holding either. */
   private boolean closed;
   /** {@link #REWRITE_BUFFER_LIMIT}; smaller in tests. */
   private volatile long rewriteBufferLimit = REWRITE_BUFFER_LIMIT;
 
-  // The writer thread's own state.
+  // Guarded by appendLock (the writer thread alone changes log, and reads it without the lock).
   private LogFile log;
   private long logSize;
   private long baseSize;
   private long unforcedRecords;
-  private long lastForceNanos = System.nanoTime();
   private RewriteJob rewrite;
+
+  // The writer thread's own state.
+  private long lastForceNanos = System.nanoTime();
   private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
 
-  // Figures for other threads (INFO), written by the writer thread only.
+  // Figures for other threads (INFO), written under appendLock.
   private volatile long statLogBytes;
   private volatile long statBaseBytes;
   private volatile long recordsWritten;
@@ -332,9 +352,57 @@ public final class DurableStore implements Store, Closeable {
     if (failure != null) {
       return CompletableFuture.failedFuture(failure);
     }
+    if (options.fsync() != FsyncPolicy.ALWAYS) {
+      return appendDirect(record);
+    }
     CompletableFuture<Boolean> done = new CompletableFuture<>();
     enqueue(new Write(record, done), done);
     return done;
+  }
+
+  /**
+   * Under {@code interval} and {@code never}: the caller's thread appends the record with one
+   * write call and applies it, under {@link #appendLock}, and the future is complete on return.
+   */
+  private CompletableFuture<Boolean> appendDirect(WalRecord record) {
+    byte[] bytes = WalRecord.encode(record); // outside the lock: the checksum holds up no one
+    // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
+    // thread (as does an interrupt during the call, which this cannot prevent): the caller is a
+    // session's thread, so set its flag aside until the append is done.
+    boolean interrupted = Thread.interrupted();
+    appendLock.lock();
+    try {
+      if (closed) {
+        return CompletableFuture.failedFuture(new StorageFailureException("the store is closed"));
+      }
+      StorageFailureException failure = broken;
+      if (failure != null) {
+        return CompletableFuture.failedFuture(failure);
+      }
+      try {
+        log.write(ByteBuffer.wrap(bytes), logSize);
+      } catch (IOException e) {
+        failure = failed("write", e);
+        repair(e);
+        return CompletableFuture.failedFuture(failure);
+      }
+      // In the kernel now, so a crash of the process cannot take it back: safe to apply and acknowledge.
+      logSize += bytes.length;
+      statLogBytes = logSize;
+      recordsWritten++;
+      unforcedRecords++;
+      if (rewrite != null) {
+        rewrite.buffer(bytes);
+      }
+      boolean result = apply(inner, record);
+      maybeRewrite();
+      return CompletableFuture.completedFuture(result);
+    } finally {
+      appendLock.unlock();
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   private void enqueue(Task task, CompletableFuture<?> done) {
@@ -374,7 +442,12 @@ public final class DurableStore implements Store, Closeable {
       if (closed) {
         return;
       }
-      closed = true;
+      appendLock.lock();
+      try {
+        closed = true; // no direct append after this, so none after the writer's last force
+      } finally {
+        appendLock.unlock();
+      }
       queue.add(new Stop()); // cannot fail for space: nothing more is queued, and the writer drains
     } catch (IllegalStateException full) {
       // The queue is full: the writer is alive and draining, so wait for room.
@@ -418,13 +491,10 @@ public final class DurableStore implements Store, Closeable {
     boolean stop = false;
     try {
       while (!stop) {
-        Task first;
-        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0 && broken == null) {
-          long wait = options.fsyncInterval().toNanos() - (System.nanoTime() - lastForceNanos);
-          first = wait <= 0 ? null : queue.poll(wait, TimeUnit.NANOSECONDS);
-        } else {
-          first = queue.take();
-        }
+        // Under interval the writes do not come through the queue, so the writer wakes on a
+        // timer as well: it never sleeps past one interval after the first unforced write.
+        Task first = options.fsync() == FsyncPolicy.INTERVAL
+            ? queue.poll(untilIntervalForce(), TimeUnit.NANOSECONDS) : queue.take();
         if (first != null) {
           batch.add(first);
           queue.drainTo(batch);
@@ -434,16 +504,15 @@ public final class DurableStore implements Store, Closeable {
               writes.add(w);
               continue;
             }
-            commit(writes); // control tasks run between batches: everything before them is applied
+            commitLocked(writes); // control tasks run between batches: everything before them is applied
             writes.clear();
             stop |= control(task); // a FinishRewrite may follow the Stop in one batch
           }
-          commit(writes);
+          commitLocked(writes);
           writes.clear();
           batch.clear();
         }
-        if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0 && broken == null
-            && System.nanoTime() - lastForceNanos >= options.fsyncInterval().toNanos()) {
+        if (options.fsync() == FsyncPolicy.INTERVAL) {
           intervalForce();
         }
       }
@@ -452,7 +521,12 @@ public final class DurableStore implements Store, Closeable {
     } catch (RuntimeException | Error e) {
       // A bug, not a disk: fail loudly, and fail every waiter rather than leave it hanging.
       LOG.error("the log writer died; writes are refused from now on", e);
-      broken = new StorageFailureException("the log writer died: " + e, e);
+      appendLock.lock();
+      try {
+        broken = new StorageFailureException("the log writer died: " + e, e);
+      } finally {
+        appendLock.unlock();
+      }
       for (Task task : batch) {
         failTask(task, broken);
       }
@@ -490,11 +564,39 @@ public final class DurableStore implements Store, Closeable {
     }
   }
 
+  /** Nanoseconds until the next interval force is due, or one interval when nothing is unforced. */
+  private long untilIntervalForce() {
+    long interval = options.fsyncInterval().toNanos();
+    appendLock.lock();
+    try {
+      if (unforcedRecords == 0 || broken != null) {
+        return interval; // a write from now on is covered by the wake-up one interval from now
+      }
+    } finally {
+      appendLock.unlock();
+    }
+    return Math.max(0, interval - (System.nanoTime() - lastForceNanos));
+  }
+
   /** Runs a control task; true for {@link Stop}. */
   private boolean control(Task task) {
     switch (task) {
-      case StartRewrite start -> startRewrite(start.done());
-      case FinishRewrite finish -> finishRewrite(finish.job());
+      case StartRewrite start -> {
+        appendLock.lock();
+        try {
+          startRewrite(start.done());
+        } finally {
+          appendLock.unlock();
+        }
+      }
+      case FinishRewrite finish -> {
+        appendLock.lock();
+        try {
+          finishRewrite(finish.job());
+        } finally {
+          appendLock.unlock();
+        }
+      }
       case Sync sync -> {
         try {
           force();
@@ -511,7 +613,19 @@ public final class DurableStore implements Store, Closeable {
     return false;
   }
 
-  /** Appends, forces (under always), applies and acknowledges one batch of writes. */
+  private void commitLocked(List<Write> writes) {
+    if (writes.isEmpty()) {
+      return;
+    }
+    appendLock.lock();
+    try {
+      commit(writes);
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /** Appends, forces (under always), applies and acknowledges one batch of writes; under {@link #appendLock}. */
   private void commit(List<Write> writes) {
     if (writes.isEmpty()) {
       return;
@@ -607,24 +721,53 @@ public final class DurableStore implements Store, Closeable {
     LOG.error("{}: {}", dir.describe(LOG_NAME), broken.getMessage());
   }
 
+  /**
+   * The writer thread's force, without {@link #appendLock} held across the fsync, so that writers
+   * go on appending meanwhile: it counts the records written before it as forced, and those
+   * appended during it as still unforced (they may or may not be on disk).
+   */
   private void force() throws IOException {
-    log.force();
-    fsyncs++;
-    recordsForced += unforcedRecords;
-    unforcedRecords = 0;
-    lastForceNanos = System.nanoTime();
-    lastFsyncMillis = System.currentTimeMillis();
+    long covered;
+    appendLock.lock();
+    try {
+      covered = unforcedRecords;
+    } finally {
+      appendLock.unlock();
+    }
+    log.force(); // only this thread ever switches log, so reading it here is safe
+    appendLock.lock();
+    try {
+      fsyncs++;
+      recordsForced += covered;
+      unforcedRecords -= covered;
+      lastForceNanos = System.nanoTime();
+      lastFsyncMillis = System.currentTimeMillis();
+    } finally {
+      appendLock.unlock();
+    }
   }
 
+  /** Forces under {@code interval} if records are unforced and an interval has passed since the last force. */
   private void intervalForce() {
-    if (broken != null) {
-      return;
+    appendLock.lock();
+    try {
+      if (broken != null || unforcedRecords == 0
+          || System.nanoTime() - lastForceNanos < options.fsyncInterval().toNanos()) {
+        return;
+      }
+    } finally {
+      appendLock.unlock();
     }
     try {
       force();
     } catch (IOException e) {
       // Acknowledged writes may be lost now: stop acknowledging more.
-      breakStore("the background force failed (" + e + "); the last interval's writes may be lost", e);
+      appendLock.lock();
+      try {
+        breakStore("the background force failed (" + e + "); the last interval's writes may be lost", e);
+      } finally {
+        appendLock.unlock();
+      }
     }
   }
 
@@ -640,6 +783,15 @@ public final class DurableStore implements Store, Closeable {
   }
 
   private void shutDown() {
+    appendLock.lock();
+    try {
+      shutDownLocked();
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  private void shutDownLocked() {
     // Nothing can be queued any more once closed; fail what a dead writer left behind.
     StorageFailureException gone = broken != null ? broken : new StorageFailureException("the store is closed");
     List<Task> left = new ArrayList<>();
@@ -699,21 +851,26 @@ public final class DurableStore implements Store, Closeable {
     }
 
     /** The writer's copy of a batch; drops the rewrite when the copies pass the buffer limit. */
-    synchronized void buffer(ByteBuffer bytes) {
+    void buffer(ByteBuffer bytes) {
+      byte[] copy = new byte[bytes.remaining()];
+      bytes.duplicate().get(copy);
+      buffer(copy);
+    }
+
+    /** Keeps {@code bytes} (not copied: the caller gives them up); drops the rewrite past the limit. */
+    synchronized void buffer(byte[] bytes) {
       if (cancelled) {
         return;
       }
-      if (pendingBytes + bytes.remaining() > rewriteBufferLimit) {
+      if (pendingBytes + bytes.length > rewriteBufferLimit) {
         cancelled = true;
         failure = new IOException("writes during the rewrite passed its " + rewriteBufferLimit
             + "-byte side buffer; abandoned (the log is unchanged)");
         pending.clear();
         return;
       }
-      byte[] copy = new byte[bytes.remaining()];
-      bytes.duplicate().get(copy);
-      pending.add(copy);
-      pendingBytes += copy.length;
+      pending.add(bytes);
+      pendingBytes += bytes.length;
     }
 
     synchronized List<byte[]> take() {
