@@ -367,8 +367,8 @@ public final class DurableStore implements Store, Closeable {
   private CompletableFuture<Boolean> appendDirect(WalRecord record) {
     byte[] bytes = WalRecord.encode(record); // outside the lock: the checksum holds up no one
     // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
-    // thread (as does an interrupt during the call, which this cannot prevent): the caller is a
-    // session's thread, so set its flag aside until the append is done.
+    // thread: the caller is a session's thread, so set its flag aside until the append is done.
+    // (An interrupt during the call still closes it; FileChannelDirectory then opens it again.)
     boolean interrupted = Thread.interrupted();
     appendLock.lock();
     try {

@@ -2,6 +2,7 @@ package dbf0.kv.storage.wal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -44,44 +45,114 @@ public final class FileChannelDirectory implements LogDirectory {
 
   @Override
   public LogFile open(String name) throws IOException {
-    FileChannel channel = FileChannel.open(dir.resolve(name), StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
-    return new LogFile() {
-      @Override
-      public long size() throws IOException {
-        return channel.size();
-      }
+    return new ChannelFile(dir.resolve(name));
+  }
 
-      @Override
-      public int read(ByteBuffer dst, long position) throws IOException {
-        return channel.read(dst, position);
-      }
+  /**
+   * One file through a {@link FileChannel} that survives interrupts. A FileChannel closes itself,
+   * for every thread, when a thread blocked in it (or entering it with its interrupt flag set) is
+   * interrupted. Under {@code interval} and {@code never} the sessions' own threads append, and a
+   * server shutting down interrupts them; so when a call fails because the channel was closed and
+   * not by {@link #close}, this opens the file again and repeats the call once. Every call is
+   * positional, so repeating one is safe: a write lands on the same bytes, a force covers the
+   * file whatever descriptor asks. The interrupt itself is kept for the caller to see.
+   */
+  private static final class ChannelFile implements LogFile {
 
-      @Override
-      public void write(ByteBuffer src, long position) throws IOException {
-        long at = position;
-        while (src.hasRemaining()) {
-          at += channel.write(src, at);
+    private interface Call<T> {
+      T on(FileChannel channel) throws IOException;
+    }
+
+    private final Path path;
+    private volatile FileChannel channel;
+    private volatile boolean closed;
+
+    ChannelFile(Path path) throws IOException {
+      this.path = path;
+      this.channel = openChannel(path);
+    }
+
+    private static FileChannel openChannel(Path path) throws IOException {
+      return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+
+    private <T> T call(Call<T> call) throws IOException {
+      FileChannel current = channel;
+      try {
+        return call.on(current);
+      } catch (ClosedChannelException e) { // ClosedByInterruptException and AsynchronousCloseException too
+        if (closed) {
+          throw e;
+        }
+        boolean interrupted = Thread.interrupted(); // else the repeat would close the new channel at once
+        try {
+          return call.on(reopen(current));
+        } finally {
+          if (interrupted) {
+            Thread.currentThread().interrupt();
+          }
         }
       }
+    }
 
-      @Override
-      public void force() throws IOException {
-        // false: the file's data and the metadata needed to read it back (its size), not its
-        // modification time: fdatasync, one write to the disk less than fsync.
-        channel.force(false);
+    /** A new channel in place of {@code broken}, unless another thread already opened one. */
+    private synchronized FileChannel reopen(FileChannel broken) throws IOException {
+      if (closed) {
+        throw new ClosedChannelException();
       }
+      if (channel == broken) {
+        channel = openChannel(path);
+      }
+      return channel;
+    }
 
-      @Override
-      public void truncate(long size) throws IOException {
-        channel.truncate(size);
-      }
+    @Override
+    public long size() throws IOException {
+      return call(FileChannel::size);
+    }
 
-      @Override
-      public void close() throws IOException {
-        channel.close();
-      }
-    };
+    @Override
+    public int read(ByteBuffer dst, long position) throws IOException {
+      int start = dst.position();
+      return call(c -> {
+        dst.position(start); // a repeat reads into the same place
+        return c.read(dst, position);
+      });
+    }
+
+    @Override
+    public void write(ByteBuffer src, long position) throws IOException {
+      int start = src.position();
+      call(c -> {
+        src.position(start); // a repeat writes the same bytes at the same place
+        long at = position;
+        while (src.hasRemaining()) {
+          at += c.write(src, at);
+        }
+        return null;
+      });
+    }
+
+    @Override
+    public void force() throws IOException {
+      // false: the file's data and the metadata needed to read it back (its size), not its
+      // modification time: fdatasync, one write to the disk less than fsync.
+      call(c -> {
+        c.force(false);
+        return null;
+      });
+    }
+
+    @Override
+    public void truncate(long size) throws IOException {
+      call(c -> c.truncate(size));
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+      closed = true;
+      channel.close();
+    }
   }
 
   @Override
