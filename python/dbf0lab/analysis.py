@@ -6,8 +6,10 @@
     impact = threading_impact(summary)         # that best against one server and one client thread
     gaps = incomplete(data)                    # configurations with fewer trials than the others
 
-ops/s of a trial = (set + get) / seconds, where seconds is the time the Benchmark measured when
-the result has it, else the spec's duration (the 2020 files have only that).
+ops/s of a trial = (set + get + insert + read_modify_write) / seconds, the Benchmark's own count
+of operations (a keyed workload's inserts and read-modify-writes are neither a set nor a get; the
+2020 files have only set and get), where seconds is the time the Benchmark measured when the
+result has it, else the spec's duration (the 2020 files have only that).
 
 Each file is its own *dataset* (named after the file), so that results from different machines
 are never pooled by accident; pass ``pool=True`` to treat all files as one dataset (for example
@@ -92,7 +94,11 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results
     trials = pd.DataFrame(trial_rows, columns=_columns(trial_rows, config))
     if len(trials):
         seconds = trials["measured_seconds"].where(trials["measured_seconds"].notna(), trials["seconds"])
-        ops = (trials["set"] + trials["get"]) / seconds.astype(float)
+        counted = trials["set"] + trials["get"]
+        for extra in ("insert", "read_modify_write"):  # YCSB D's inserts, F's read-modify-writes
+            if extra in trials:
+                counted = counted + trials[extra].fillna(0)
+        ops = counted / seconds.astype(float)
         if NODES in trials and "ops_per_sec" in trials:
             # a trial with roles: its clients measured separate intervals, and the sweep added up
             # their rates (cluster.merge); the counts over the longest interval would understate it

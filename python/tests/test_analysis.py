@@ -40,6 +40,20 @@ def test_ops_per_sec_is_set_plus_get_over_seconds(tiny):
     assert four["ops_per_sec"].tolist() == [1000, 2000, 4000, 5000]
 
 
+def test_ops_per_sec_counts_inserts_and_read_modify_writes(tmp_path):
+    # YCSB D's inserts and F's read-modify-writes are counted by the Benchmark apart from set and
+    # get; the analysis must count them too, or F would show only its reads.
+    path = write(tmp_path / "keyed.jsonl", [
+        [dict(spec(2, 16, frac=0.5), ycsb_workload="F"),
+         {"set": 0, "get": 500, "insert": 0, "read_modify_write": 500, "seconds": 2.0}],
+        [dict(spec(2, 16, frac=0.5), ycsb_workload="D"),
+         {"set": 0, "get": 950, "insert": 50, "read_modify_write": 0, "seconds": 1.0}],
+    ])
+    trials = analysis.load([path]).trials.set_index("ycsb_workload")
+    assert trials.loc["F", "ops_per_sec"] == 500
+    assert trials.loc["D", "ops_per_sec"] == 1000
+
+
 def test_summary_has_median_and_quartiles_and_counts_failures(tiny):
     summary = analysis.summarize(analysis.load([tiny]))
     row = summary[summary["server_threads"] == 4].iloc[0]
