@@ -19,6 +19,13 @@ import java.util.concurrent.CompletionException;
  * the future to wait for and how to answer it, so that the replies still go out in the order the
  * requests came.
  *
+ * <p>A store may also hold submitted writes back until it is told to go (a log under
+ * {@code interval} or {@code never} writes everything pending with one write call at a flush,
+ * instead of one call per write). So before anything here looks at whether the writes are done
+ * with some still in flight, it runs the session's {@code beforeWaiting} (the store's flush):
+ * every wait is preceded by a flush, without each session having to remember it, and since that
+ * flush does the writes itself, the common case finds them done and does not wait at all.
+ *
  * <p>The session decides when to wait (before a read, which must see this connection's own
  * writes; at the end of its input; when {@link #full()}); this class only keeps the order and the
  * bound. It never blocks: {@link #writeCompleted} writes the answers that are ready, and
@@ -29,7 +36,8 @@ public final class PendingReplies {
 
   /**
    * Writes in flight at most, per connection, before the session stops decoding and waits: this
-   * bounds what one connection can put on the log's queue and in memory. One command can pass it
+   * bounds what one connection can put on the log's queue (or its list of records pending a
+   * flush, since the session flushes before it waits) and in memory. One command can pass it
    * (an MSET of many pairs counts them all), bounded by the size of one command.
    */
   public static final int MAX_IN_FLIGHT = 1024;
@@ -67,7 +75,17 @@ public final class PendingReplies {
   }
 
   private final ArrayDeque<Entry<?>> entries = new ArrayDeque<>();
+  private final Runnable beforeWaiting;
   private int inFlight;
+
+  /**
+   * @param beforeWaiting run before any check of whether writes in flight are done: what makes
+   *     the session's submitted writes go ahead (a store's {@code flush}); for work that is done
+   *     when submitted, a no-op
+   */
+  public PendingReplies(Runnable beforeWaiting) {
+    this.beforeWaiting = java.util.Objects.requireNonNull(beforeWaiting, "beforeWaiting");
+  }
 
   /**
    * Queues the reply of a request whose {@code writes} writes complete {@code done}.
@@ -113,12 +131,21 @@ public final class PendingReplies {
   }
 
   /**
-   * Appends, in order, the replies whose futures are done, stopping at the first that is not.
+   * Appends, in order, the replies whose futures are done, stopping at the first that is not;
+   * if one is not, runs {@code beforeWaiting} and looks again.
    *
    * @param out the connection's replies
    * @return true if no reply waits any more
    */
   public boolean writeCompleted(OutputBuffer out) {
+    if (answerDone(out)) {
+      return true;
+    }
+    beforeWaiting.run(); // some are not done: perhaps only because nobody has flushed them yet
+    return answerDone(out);
+  }
+
+  private boolean answerDone(OutputBuffer out) {
     Entry<?> head;
     while ((head = entries.peek()) != null && head.done().isDone()) {
       entries.poll();
@@ -163,6 +190,9 @@ public final class PendingReplies {
    *     reply's future has: the moment {@link #writeCompleted} can answer them all
    */
   public CompletableFuture<Void> allDone() {
+    if (!entries.isEmpty()) {
+      beforeWaiting.run(); // the session flushed before it chose to wait; this makes sure of it
+    }
     List<CompletableFuture<?>> waiting = new ArrayList<>();
     for (Entry<?> entry : entries) {
       if (!entry.done().isDone()) {

@@ -55,7 +55,7 @@ final class RespSession implements ByteSession {
     // One command, like one v2 frame, holds at most maxFrameBytes: its arguments stay in memory
     // until it is complete, and its reply is built whole.
     this.parser = new Resp.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
-    this.connection = new RespConnection(context.nextClientId());
+    this.connection = new RespConnection(context.nextClientId(), context.store::flush);
   }
 
   @Override

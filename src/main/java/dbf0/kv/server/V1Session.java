@@ -44,6 +44,7 @@ final class V1Session implements ByteSession {
     if (request.op() == V1Codec.SET) {
       // Submitted, not waited for here: the server model waits (an event loop without blocking).
       write = store.putAsync(request.key(), request.value());
+      store.flush(); // before anyone waits for it: a log that holds writes back writes it now
       return afterWrite();
     }
     out.put(V1Codec.encodeGetResponse(store.get(request.key())));

@@ -48,6 +48,7 @@ final class V2Session implements ByteSession {
   V2Session(Store store, ProtocolLimits limits) {
     this.store = store;
     this.limits = limits;
+    this.pending = new PendingReplies(store::flush); // every wait for the writes flushes them first
   }
 
   @Override
@@ -118,7 +119,7 @@ final class V2Session implements ByteSession {
    * The replies of writes submitted to the store and not yet answered (see {@link PendingReplies}
    * for why the writes of one read are all submitted before any is waited for).
    */
-  private final PendingReplies pending = new PendingReplies();
+  private final PendingReplies pending;
   /** A decoded request, or a fatal error, that waits for the pending writes before it. */
   private Object held;
 

@@ -59,8 +59,8 @@ public interface Store {
   /**
    * Starts a put and returns at once; the future completes (true) when the put is done as the
    * store promises, or fails with {@link StorageFailureException}. A session with several writes
-   * in hand submits them all and then waits, so that a store that logs them (a write-ahead log)
-   * can make them durable together. This default does the put now.
+   * in hand submits them all, calls {@link #flush}, and then waits, so that a store that logs
+   * them (a write-ahead log) can make them durable together. This default does the put now.
    *
    * @param key the key
    * @param value the value
@@ -102,6 +102,17 @@ public interface Store {
       return CompletableFuture.failedFuture(e);
     }
   }
+
+  /**
+   * Makes the writes this store has accepted so far (from any caller) as durable as it promises,
+   * and completes their futures. A store may hold submitted writes back so that the writes of
+   * many callers go to disk in one call; a session calls this once it has submitted what it has
+   * in hand and before it waits for any of it, so that nothing waits on work that has not
+   * started. The futures may complete on another thread that flushed them first, so a caller
+   * still waits on its futures afterwards. This default, for stores whose writes are done when
+   * submitted, does nothing.
+   */
+  default void flush() {}
 
   /**
    * True if {@code key} has a value.

@@ -20,7 +20,7 @@ class PendingRepliesTest {
 
   @Test
   void repliesGoOutInOrderOnlyAsFarAsTheFirstUnfinishedOne() {
-    PendingReplies pending = new PendingReplies();
+    PendingReplies pending = new PendingReplies(() -> {});
     OutputBuffer out = new OutputBuffer(16);
     CompletableFuture<String> first = new CompletableFuture<>();
     CompletableFuture<String> second = new CompletableFuture<>();
@@ -47,8 +47,33 @@ class PendingRepliesTest {
   }
 
   @Test
+  void beforeWaitingRunsBeforeAnyWaitSoThatWritesItCompletesNeedNoWait() {
+    CompletableFuture<String> write = new CompletableFuture<>();
+    int[] flushes = {0};
+    PendingReplies pending = new PendingReplies(() -> {
+      flushes[0]++;
+      write.complete("ok"); // a store whose flush does the writes at once
+    });
+    OutputBuffer out = new OutputBuffer(16);
+    assertThat(pending.endOfInput(out)).as("nothing waits: no flush").isEqualTo(ByteSession.Next.READ_MORE);
+    assertThat(flushes[0]).isZero();
+
+    pending.add(write, 1, echo());
+    assertThat(pending.endOfInput(out)).as("flushed, then found done").isEqualTo(ByteSession.Next.READ_MORE);
+    assertThat(flushes[0]).isEqualTo(1);
+    assertThat(text(out)).isEqualTo("ok");
+
+    CompletableFuture<String> held = new CompletableFuture<>();
+    pending.add(held, 1, echo());
+    assertThat(pending.endOfInput(out)).isEqualTo(ByteSession.Next.AWAIT);
+    assertThat(flushes[0]).isEqualTo(2);
+    assertThat(pending.allDone()).isNotDone();
+    assertThat(flushes[0]).as("the wait itself flushes too").isEqualTo(3);
+  }
+
+  @Test
   void fullAtTheBound() {
-    PendingReplies pending = new PendingReplies();
+    PendingReplies pending = new PendingReplies(() -> {});
     for (int i = 0; i < PendingReplies.MAX_IN_FLIGHT - 1; i++) {
       pending.add(new CompletableFuture<String>(), 1, echo());
     }

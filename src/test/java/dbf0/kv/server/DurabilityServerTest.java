@@ -8,6 +8,7 @@ import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.client.ServerErrorException;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.wal.DurableStore;
+import dbf0.kv.storage.wal.DurableStoreAccess;
 import dbf0.kv.storage.wal.FsyncPolicy;
 import dbf0.kv.storage.wal.SimulatedDirectory;
 import dbf0.kv.storage.wal.WalOptions;
@@ -137,6 +138,51 @@ class DurabilityServerTest {
       assertThat(stats.recordsForced()).isEqualTo(n + 2);
       // one connection alone: without submitting a read's writes together this would be n + 2 fsyncs
       assertThat(stats.fsyncs()).isLessThan(n / 4);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = ServerModel.class, names = {"POOL", "NIO"})
+  void underIntervalPipelinedWritesShareWriteCallsAndAnswerInOrder(ServerModel model) throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    WalOptions wal = WalOptions.defaults(Path.of("sim")).withFsync(FsyncPolicy.INTERVAL).withRewrite(0, 0);
+    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+        KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store)) {
+      // No safety net: were a session to wait without flushing, it would wait past the socket's timeout.
+      DurableStoreAccess.lateFlushAfter(store, Duration.ofMinutes(10));
+      server.start();
+      int n = 500;
+      ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
+      pipeline.writeBytes(RawV2.PREAMBLE);
+      for (int i = 0; i < n; i++) {
+        pipeline.writeBytes(RawV2.frame(RawV2.set("k" + (i % 50), ("v" + i).getBytes(StandardCharsets.US_ASCII))));
+      }
+      pipeline.writeBytes(RawV2.frame(RawV2.get("k" + ((n - 1) % 50)))); // behind the writes: must see the last
+      try (Socket socket = new Socket(server.getLocalAddress().getAddress(), server.getLocalAddress().getPort())) {
+        socket.setSoTimeout(20_000);
+        socket.getOutputStream().write(pipeline.toByteArray()); // one write: it arrives in a few reads
+        InputStream in = new BufferedInputStream(socket.getInputStream());
+        for (int i = 0; i < n; i++) {
+          assertThat(RawV2.readReply(in)).as("reply to SET %d", i).containsExactly('K');
+        }
+        assertThat(RawV2.readReply(in)).as("GET behind the writes")
+            .isEqualTo(RawV2.value(("v" + (n - 1)).getBytes(StandardCharsets.US_ASCII)));
+      }
+      assertThat(store.stats().recordsWritten()).isEqualTo(n);
+      // one write call per read's writes: one per record would be n
+      assertThat(disk.writes()).isLessThan(n / 4);
+
+      // every other way a session writes flushes before it waits, too (or this would time out)
+      V1.set(server.getLocalAddress(), b("one"), b("1"));
+      assertThat(V1.get(server.getLocalAddress(), b("one"))).isEqualTo(b("1"));
+      try (Resp resp = new Resp(server.getLocalAddress())) {
+        assertThat(resp.call("SET", "r", "1")).isEqualTo("+OK");
+        assertThat(resp.call("MSET", "m1", "1", "m2", "2")).isEqualTo("+OK");
+        assertThat(resp.call("DEL", "r", "m1", "nope")).isEqualTo(":2");
+        assertThat(resp.call("GET", "m2")).isEqualTo("2");
+        assertThat(resp.call("FLUSHALL")).isEqualTo("+OK");
+        assertThat(resp.call("DBSIZE")).isEqualTo(":0");
+      }
     }
   }
 

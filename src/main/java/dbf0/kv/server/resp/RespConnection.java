@@ -15,11 +15,16 @@ public final class RespConnection {
   private int protocol = 2;
   private byte[] name;
   private boolean refusedTransaction;
-  private final PendingReplies pending = new PendingReplies();
+  private final PendingReplies pending;
 
-  /** @param id unique among the server's connections, as CLIENT ID and HELLO report it */
-  public RespConnection(long id) {
+  /**
+   * @param id unique among the server's connections, as CLIENT ID and HELLO report it
+   * @param beforeWaiting what makes the connection's submitted writes go ahead before it waits
+   *     for them: the store's {@code flush}
+   */
+  public RespConnection(long id, Runnable beforeWaiting) {
     this.id = id;
+    this.pending = new PendingReplies(beforeWaiting);
   }
 
   public long id() {

@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * acknowledged, and which replays that log on start-up. It wraps any store (a map): reads go
  * straight to it, writes go through the log.
  *
- * <h2>Who appends: the writer thread under always, the caller under interval and never</h2>
+ * <h2>Who appends: the writer thread under always, a flushing caller under interval and never</h2>
  * Under {@link FsyncPolicy#ALWAYS} every put, delete and clear becomes a task on a bounded queue
  * ({@value #QUEUE_CAPACITY} tasks; a full queue blocks the submitter, which is the back-pressure).
  * One thread, the log writer, takes everything queued at once, writes it with one write call and
@@ -37,30 +37,40 @@ import org.slf4j.LoggerFactory;
  * thread and back.
  *
  * <p>Under {@code interval} and {@code never} there is no fsync on a write's path to share, and
- * the two hand-offs would be most of a write's cost (docs/storage.md measures them). So the
- * caller's own thread encodes the record, then, holding one lock, writes it with one write call,
- * applies it to the wrapped store and returns a completed future. The lock is what keeps the
- * store equal to a replay of the log: appends and applies happen in one order. It serialises the
- * applies as the writer thread did, but on the callers' threads, with no thread switch.
+ * the two hand-offs would be most of a write's cost (docs/storage.md measures them); but a write
+ * call per record would be the rest, with a pipelining client's hundreds of writes per read. So
+ * the caller's thread encodes the record and leaves it, under one lock, on a list of pending
+ * records, and its future stays incomplete: nothing is written or applied yet. A caller about to
+ * wait calls {@link #flush} (sessions do it once per read, before they wait; the blocking
+ * {@link #put} does it too): holding the lock, it takes every pending record, anyone's, writes
+ * them with one write call, applies them in order, and after letting go of the lock completes
+ * their futures. Whoever flushes first writes for everybody (flat combining), with no thread
+ * switch. The lock is what keeps the store equal to a replay of the log: appends and applies
+ * happen in one order. As a safety net, the writer thread flushes records that have waited more
+ * than 1 ms, so a caller that forgets to flush gets a slow write, not a hang. Pending records
+ * are bounded: each session flushes before it waits and has at most 1,024 writes in flight
+ * (PendingReplies), and any caller that finds {@value #PENDING_LIMIT} pending flushes them itself.
  *
  * <p>Either way a record is written before it is applied, so a reader never sees a write that a
  * crash of the process could still take back, and the log's file, its size and the rewrite's
  * marks change only under that lock. The writer thread stays, under every policy, for what is
  * not a write: the background force under {@code interval} (taken without the lock, so writes
- * go on during the fsync), rewrites, {@link #syncAsync} and close.
+ * go on during the fsync), rewrites, {@link #syncAsync} (which flushes, then forces) and close
+ * (which writes what is pending before its last force).
  *
  * <h2>Policies</h2>
  * {@code always}: a future completes after the fsync covering its record. {@code interval}: after
- * the write call; the writer wakes at least every {@code fsyncInterval} and forces if records are
- * unforced, so a power cut loses at most the writes of the last interval (plus one fsync's time).
+ * the write call of the flush that took it; the writer wakes at least every {@code fsyncInterval}
+ * and forces if records are unforced, so a power cut loses at most the writes of the last
+ * interval (plus one fsync's time).
  * {@code never}: after the write call; only the kernel's write-back makes it durable. Under all
  * three a crash of the process alone (SIGKILL) loses no completed write: it is in the kernel.
  *
  * <h2>Failures</h2>
- * If a write or a force fails, the futures of its write (or batch, under always) fail with
- * {@link StorageFailureException} (nothing of it is applied) and the log is cut back to its last
- * good size, so the next append lands after good records. If that repair fails too, or a background force under
- * {@code interval} fails (acknowledged writes may then be lost: after a failed fsync Linux may
+ * If a write or a force fails, the futures of the records of that write call (a batch under
+ * always, a flush under the others) fail with {@link StorageFailureException} (nothing of it is
+ * applied) and the log is cut back to its last good size, so the next append lands after good
+ * records. If that repair fails too, or a background force under {@code interval} fails (acknowledged writes may then be lost: after a failed fsync Linux may
  * drop the dirty pages and report the next fsync clean), the store refuses every later write
  * until restart; reads go on.
  *
@@ -73,7 +83,9 @@ import org.slf4j.LoggerFactory;
  * what the side buffer gained meanwhile, forces the new file, renames it over the log and forces
  * the directory. The snapshot may or may not see a change made after the mark (a concurrent
  * map's iterator is weakly consistent), but every such change is in the side buffer and is
- * replayed after it; puts, deletes and clears overwrite, so the result is the store's state.
+ * replayed after it; puts, deletes and clears overwrite, so the result is the store's state. A
+ * record still pending at the mark is written and applied after it, so it is in the side buffer
+ * too; one pending at the switch is written to the new file.
  * Until the rename the old log is complete and is the truth, so a crash or a failure during a
  * rewrite loses nothing. The side buffer holds at most {@value #REWRITE_BUFFER_LIMIT} bytes: a
  * rewrite that falls further behind the writes is abandoned and reported.
@@ -86,6 +98,25 @@ public final class DurableStore implements Store, Closeable {
   static final long REWRITE_BUFFER_LIMIT = 256L << 20;
   /** Bytes the rewrite thread gathers before one write call. */
   private static final int REWRITE_CHUNK = 1 << 20;
+  /**
+   * Records waiting for a flush at most (interval and never): the submitter that reaches it
+   * flushes them itself. Sessions flush long before (see {@link #flush}); this is the bound for a
+   * caller that submits many writes before it waits, as the queue's capacity is under always.
+   */
+  static final int PENDING_LIMIT = QUEUE_CAPACITY;
+  /** Bytes a flush gathers into one write call at most; a bigger record is written alone. */
+  private static final int FLUSH_BYTES = 16 << 20;
+  /**
+   * The safety net: a record that has waited this long (1 ms) for a flush is written by the
+   * writer thread. Every caller that waits flushes first, so this only turns a forgotten flush into a
+   * millisecond of latency instead of a hang.
+   */
+  static final long LATE_FLUSH_NANOS = 1_000_000;
+  /**
+   * How often (10 ms) the writer looks for late records while none were waiting when it last
+   * looked: a forgotten flush costs at most about 11 ms, and an idle store wakes 100 times a second.
+   */
+  static final long IDLE_LOOK_NANOS = 10_000_000;
 
   private static final Logger LOG = LoggerFactory.getLogger(DurableStore.class);
 
@@ -106,6 +137,8 @@ public final class DurableStore implements Store, Closeable {
   private boolean closed;
   /** {@link #REWRITE_BUFFER_LIMIT}; smaller in tests. */
   private volatile long rewriteBufferLimit = REWRITE_BUFFER_LIMIT;
+  /** {@link #LATE_FLUSH_NANOS}; longer in tests that look at records before their flush. */
+  private volatile long lateFlushNanos = LATE_FLUSH_NANOS;
 
   // Guarded by appendLock (the writer thread alone changes log, and reads it without the lock).
   private LogFile log;
@@ -113,10 +146,20 @@ public final class DurableStore implements Store, Closeable {
   private long baseSize;
   private long unforcedRecords;
   private RewriteJob rewrite;
+  /** Accepted under interval or never, not yet written, in the order they were accepted. */
+  private List<Pending> pending = new ArrayList<>();
+  /** When the oldest of {@link #pending} was accepted. */
+  private long pendingSinceNanos;
+  /** Batches under always and flushes under interval and never are gathered here, for one write call. */
+  private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
+  /**
+   * {@code pending.size()}, written under appendLock, read without it by {@link #flush}: a
+   * caller's own accepted records show here until a flush (its own or another's) has taken them.
+   */
+  private volatile int pendingCount;
 
   // The writer thread's own state.
   private long lastForceNanos = System.nanoTime();
-  private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
 
   // Figures for other threads (INFO), written under appendLock.
   private volatile long statLogBytes;
@@ -234,6 +277,19 @@ public final class DurableStore implements Store, Closeable {
     rewriteBufferLimit = bytes;
   }
 
+  /**
+   * For tests: how long a record may wait before the writer's safety net flushes it, so that a
+   * test can look at records before their flush, or find a caller that forgets to flush.
+   */
+  void lateFlushAfter(java.time.Duration wait) {
+    lateFlushNanos = wait.toNanos();
+  }
+
+  /** For tests: records accepted and not yet taken by a flush. */
+  int pendingRecords() {
+    return pendingCount;
+  }
+
   /** What start-up found. */
   public Recovery recovery() {
     return recovery;
@@ -288,21 +344,31 @@ public final class DurableStore implements Store, Closeable {
   /** Blocks until the put is durable as the policy promises. @throws StorageFailureException if it cannot be */
   @Override
   public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-    await(putAsync(key, value));
+    CompletableFuture<Boolean> done = putAsync(key, value);
+    flush();
+    await(done);
   }
 
   /** Blocks like {@link #put}; true if the key was there. */
   @Override
   public boolean delete(ByteArrayWrapper key) {
-    return await(deleteAsync(key));
+    CompletableFuture<Boolean> done = deleteAsync(key);
+    flush();
+    return await(done);
   }
 
   @Override
   public void clear() {
-    await(clearAsync());
+    CompletableFuture<Boolean> done = clearAsync();
+    flush();
+    await(done);
   }
 
-  /** Completes (true) once the put is applied and as durable as the policy promises, or fails with {@link StorageFailureException}. */
+  /**
+   * Completes (true) once the put is applied and as durable as the policy promises, or fails with
+   * {@link StorageFailureException}. Under interval and never it is written at the next
+   * {@link #flush}: call that before waiting.
+   */
   @Override
   public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
     return submit(new WalRecord.Put(key, value));
@@ -353,23 +419,38 @@ public final class DurableStore implements Store, Closeable {
       return CompletableFuture.failedFuture(failure);
     }
     if (options.fsync() != FsyncPolicy.ALWAYS) {
-      return appendDirect(record);
+      return accept(record);
     }
     CompletableFuture<Boolean> done = new CompletableFuture<>();
     enqueue(new Write(record, done), done);
     return done;
   }
 
+  /** A record accepted under interval or never, and what its flush found. */
+  private static final class Pending {
+    final WalRecord record;
+    final byte[] bytes;
+    final CompletableFuture<Boolean> done;
+    // Set by the flush under appendLock, read by the same thread after it lets go of the lock.
+    boolean result;
+    boolean applied;
+    StorageFailureException failure;
+
+    Pending(WalRecord record, byte[] bytes, CompletableFuture<Boolean> done) {
+      this.record = record;
+      this.bytes = bytes;
+      this.done = done;
+    }
+  }
+
   /**
-   * Under {@code interval} and {@code never}: the caller's thread appends the record with one
-   * write call and applies it, under {@link #appendLock}, and the future is complete on return.
+   * Under {@code interval} and {@code never}: encodes the record and leaves it for the next
+   * {@link #flush}. Nothing is written or applied yet, so no reader can see it.
    */
-  private CompletableFuture<Boolean> appendDirect(WalRecord record) {
+  private CompletableFuture<Boolean> accept(WalRecord record) {
     byte[] bytes = WalRecord.encode(record); // outside the lock: the checksum holds up no one
-    // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
-    // thread: the caller is a session's thread, so set its flag aside until the append is done.
-    // (An interrupt during the call still closes it; FileChannelDirectory then opens it again.)
-    boolean interrupted = Thread.interrupted();
+    CompletableFuture<Boolean> done = new CompletableFuture<>();
+    boolean atLimit;
     appendLock.lock();
     try {
       if (closed) {
@@ -379,30 +460,163 @@ public final class DurableStore implements Store, Closeable {
       if (failure != null) {
         return CompletableFuture.failedFuture(failure);
       }
-      try {
-        log.write(ByteBuffer.wrap(bytes), logSize);
-      } catch (IOException e) {
-        failure = failed("write", e);
-        repair(e);
-        return CompletableFuture.failedFuture(failure);
+      if (pending.isEmpty()) {
+        pendingSinceNanos = System.nanoTime();
       }
-      // In the kernel now, so a crash of the process cannot take it back: safe to apply and acknowledge.
-      logSize += bytes.length;
-      statLogBytes = logSize;
-      recordsWritten++;
-      unforcedRecords++;
-      if (rewrite != null) {
-        rewrite.buffer(bytes);
-      }
-      boolean result = apply(inner, record);
-      maybeRewrite();
-      return CompletableFuture.completedFuture(result);
+      pending.add(new Pending(record, bytes, done));
+      pendingCount = pending.size();
+      atLimit = pending.size() >= PENDING_LIMIT;
     } finally {
       appendLock.unlock();
+    }
+    if (atLimit) {
+      flush();
+    }
+    return done;
+  }
+
+  /**
+   * Under {@code interval} and {@code never}, writes every accepted record not yet written (any
+   * caller's) with one write call, applies them in order and then completes their futures;
+   * under {@code always} the writer thread does all that and this does nothing. Whoever flushes
+   * first writes everybody's records: the writes of many sessions cost one system call.
+   */
+  @Override
+  public void flush() {
+    if (pendingCount == 0) {
+      return; // none of this caller's records wait: a flush that took them completes them
+    }
+    // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
+    // thread: the caller is a session's thread, so set its flag aside until the write is done.
+    // (An interrupt during the call still closes it; FileChannelDirectory then opens it again.)
+    boolean interrupted = Thread.interrupted();
+    try {
+      List<Pending> written;
+      appendLock.lock();
+      try {
+        written = writePending();
+      } finally {
+        appendLock.unlock();
+      }
+      complete(written); // not under the lock: a completion runs callbacks (an event loop's wake-up)
+    } finally {
       if (interrupted) {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * Takes every pending record and writes, applies and judges it (under {@link #appendLock});
+   * returns them for {@link #complete} once the lock is let go.
+   */
+  private List<Pending> writePending() {
+    if (pending.isEmpty()) {
+      return List.of();
+    }
+    List<Pending> taken = pending;
+    pending = new ArrayList<>();
+    pendingCount = 0;
+    try {
+      for (int from = 0; from < taken.size(); ) {
+        long bytes = taken.get(from).bytes.length;
+        int to = from + 1;
+        while (to < taken.size() && bytes + taken.get(to).bytes.length <= FLUSH_BYTES) {
+          bytes += taken.get(to).bytes.length;
+          to++;
+        }
+        writeGroup(taken.subList(from, to), (int) bytes);
+        from = to;
+      }
+      maybeRewrite();
+    } catch (RuntimeException | Error e) {
+      // A bug (or no memory), not a disk: refuse writes from now on, and fail what is left
+      // rather than leave its waiters hanging.
+      LOG.error("a flush of the log failed; writes are refused from now on", e);
+      broken = new StorageFailureException("a flush of the log failed (" + e
+          + "); the writes it had not applied may or may not be kept", e);
+      for (Pending p : taken) {
+        if (!p.applied && p.failure == null) {
+          p.failure = broken;
+        }
+      }
+    }
+    return taken;
+  }
+
+  /** One write call for {@code group} ({@code size} bytes), then its applies; under {@link #appendLock}. */
+  private void writeGroup(List<Pending> group, int size) {
+    if (broken != null) {
+      for (Pending p : group) {
+        p.failure = broken;
+      }
+      return;
+    }
+    ByteBuffer bytes;
+    if (group.size() == 1) {
+      bytes = ByteBuffer.wrap(group.get(0).bytes);
+    } else {
+      if (batchBuffer.capacity() < size) {
+        batchBuffer = ByteBuffer.allocate(Math.max(size, Math.min(batchBuffer.capacity() * 2, FLUSH_BYTES)));
+      }
+      batchBuffer.clear();
+      for (Pending p : group) {
+        batchBuffer.put(p.bytes);
+      }
+      bytes = batchBuffer.flip();
+    }
+    try {
+      log.write(bytes.duplicate(), logSize);
+    } catch (IOException e) {
+      StorageFailureException failure = failed("write", e);
+      for (Pending p : group) {
+        p.failure = failure;
+      }
+      repair(e);
+      return;
+    }
+    // In the kernel now, so a crash of the process cannot take it back: safe to apply and acknowledge.
+    logSize += size;
+    statLogBytes = logSize;
+    recordsWritten += group.size();
+    unforcedRecords += group.size();
+    if (rewrite != null) {
+      if (group.size() == 1) {
+        rewrite.buffer(group.get(0).bytes); // the record's own array, never written to again
+      } else {
+        rewrite.buffer(bytes); // copied: the buffer is reused
+      }
+    }
+    for (Pending p : group) {
+      p.result = apply(inner, p.record);
+      p.applied = true;
+    }
+  }
+
+  /** Completes the futures of a flush's records, in the order they were accepted. */
+  private static void complete(List<Pending> written) {
+    for (Pending p : written) {
+      if (p.failure != null) {
+        p.done.completeExceptionally(p.failure);
+      } else {
+        p.done.complete(p.result);
+      }
+    }
+  }
+
+  /** The writer's safety net: flushes the pending records if the oldest has waited {@link #LATE_FLUSH_NANOS}. */
+  private void flushLate() {
+    List<Pending> written;
+    appendLock.lock();
+    try {
+      if (pending.isEmpty() || System.nanoTime() - pendingSinceNanos < lateFlushNanos) {
+        return;
+      }
+      written = writePending();
+    } finally {
+      appendLock.unlock();
+    }
+    complete(written);
   }
 
   private void enqueue(Task task, CompletableFuture<?> done) {
@@ -444,7 +658,7 @@ public final class DurableStore implements Store, Closeable {
       }
       appendLock.lock();
       try {
-        closed = true; // no direct append after this, so none after the writer's last force
+        closed = true; // nothing accepted after this, so nothing pending after the writer's last flush
       } finally {
         appendLock.unlock();
       }
@@ -491,10 +705,10 @@ public final class DurableStore implements Store, Closeable {
     boolean stop = false;
     try {
       while (!stop) {
-        // Under interval the writes do not come through the queue, so the writer wakes on a
-        // timer as well: it never sleeps past one interval after the first unforced write.
-        Task first = options.fsync() == FsyncPolicy.INTERVAL
-            ? queue.poll(untilIntervalForce(), TimeUnit.NANOSECONDS) : queue.take();
+        // Under interval and never the writes do not come through the queue, so the writer wakes
+        // on a timer as well: for the safety net's late flush, and under interval for the force.
+        Task first = options.fsync() == FsyncPolicy.ALWAYS
+            ? queue.take() : queue.poll(untilNextLook(), TimeUnit.NANOSECONDS);
         if (first != null) {
           batch.add(first);
           queue.drainTo(batch);
@@ -511,6 +725,9 @@ public final class DurableStore implements Store, Closeable {
           commitLocked(writes);
           writes.clear();
           batch.clear();
+        }
+        if (options.fsync() != FsyncPolicy.ALWAYS) {
+          flushLate();
         }
         if (options.fsync() == FsyncPolicy.INTERVAL) {
           intervalForce();
@@ -564,18 +781,25 @@ public final class DurableStore implements Store, Closeable {
     }
   }
 
-  /** Nanoseconds until the next interval force is due, or one interval when nothing is unforced. */
-  private long untilIntervalForce() {
-    long interval = options.fsyncInterval().toNanos();
+  /**
+   * Under interval and never, nanoseconds until the writer should look again: when the oldest
+   * pending record is late ({@link #LATE_FLUSH_NANOS}), or after {@link #IDLE_LOOK_NANOS} when
+   * none is pending; under interval no later than the next force is due.
+   */
+  private long untilNextLook() {
     appendLock.lock();
     try {
-      if (unforcedRecords == 0 || broken != null) {
-        return interval; // a write from now on is covered by the wake-up one interval from now
+      long now = System.nanoTime();
+      long wait = pending.isEmpty() ? IDLE_LOOK_NANOS : pendingSinceNanos + lateFlushNanos - now;
+      if (options.fsync() == FsyncPolicy.INTERVAL && unforcedRecords > 0 && broken == null) {
+        wait = Math.min(wait, options.fsyncInterval().toNanos() - (now - lastForceNanos));
       }
+      // with nothing unforced, a write from now on is looked at (and forced if an interval has
+      // passed since the last force) within one idle look
+      return Math.max(0, wait);
     } finally {
       appendLock.unlock();
     }
-    return Math.max(0, interval - (System.nanoTime() - lastForceNanos));
   }
 
   /** Runs a control task; true for {@link Stop}. */
@@ -599,6 +823,7 @@ public final class DurableStore implements Store, Closeable {
       }
       case Sync sync -> {
         try {
+          flush(); // what was accepted before the sync is written, so the force covers it
           force();
           sync.done().complete(null);
         } catch (IOException e) {
@@ -783,12 +1008,16 @@ public final class DurableStore implements Store, Closeable {
   }
 
   private void shutDown() {
+    List<Pending> written;
     appendLock.lock();
     try {
+      // Accepted before close (nothing is after it): written, so that the final force covers them.
+      written = writePending();
       shutDownLocked();
     } finally {
       appendLock.unlock();
     }
+    complete(written);
   }
 
   private void shutDownLocked() {

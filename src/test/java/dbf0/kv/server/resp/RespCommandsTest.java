@@ -39,7 +39,7 @@ class RespCommandsTest {
 
   static String run(RespCommands commands, List<byte[]> args) {
     OutputBuffer out = new OutputBuffer(64);
-    commands.execute(args, new RespConnection(1), null, out); // no fake looks at the context
+    commands.execute(args, new RespConnection(1, () -> {}), null, out); // no fake looks at the context
     return new String(out.toByteArray(), StandardCharsets.UTF_8);
   }
 
@@ -97,9 +97,9 @@ class RespCommandsTest {
     RespCommands commands = new RespCommands(List.of(new Fake(List.of("STAY"), -1, false),
         new Fake(List.of("GO"), -1, true)));
     OutputBuffer out = new OutputBuffer(64);
-    assertThat(commands.execute(args("stay"), new RespConnection(1), null, out)).isFalse();
-    assertThat(commands.execute(args("go"), new RespConnection(1), null, out)).isTrue();
-    assertThat(commands.execute(args("go", "too", "many"), new RespConnection(1), null, out)).isTrue();
-    assertThat(commands.execute(args("unknown"), new RespConnection(1), null, out)).isFalse();
+    assertThat(commands.execute(args("stay"), new RespConnection(1, () -> {}), null, out)).isFalse();
+    assertThat(commands.execute(args("go"), new RespConnection(1, () -> {}), null, out)).isTrue();
+    assertThat(commands.execute(args("go", "too", "many"), new RespConnection(1, () -> {}), null, out)).isTrue();
+    assertThat(commands.execute(args("unknown"), new RespConnection(1, () -> {}), null, out)).isFalse();
   }
 }

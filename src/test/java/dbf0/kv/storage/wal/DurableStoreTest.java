@@ -543,43 +543,155 @@ class DurableStoreTest {
         WalRecord.encodedSize(new WalRecord.Put(b("a"), b("1"))));
   }
 
-  // ---------------------------------------------------------------- interval and never: the caller appends
+  // ---------------------------------------------------------------- interval and never: pending records, one write per flush
+
+  /** A store under interval or never whose safety net waits a minute: only an explicit flush writes. */
+  private static DurableStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy) throws IOException {
+    DurableStore store = open(disk, opts(policy));
+    store.lateFlushAfter(Duration.ofMinutes(1));
+    return store;
+  }
 
   @Test
-  void underIntervalAndNeverAWriteIsLoggedAndAppliedBeforePutAsyncReturns() throws Exception {
+  void underIntervalAndNeverWritesWaitForAFlushWhichWritesThemAllWithOneWriteCall() throws Exception {
     for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
       SimulatedDirectory disk = new SimulatedDirectory();
-      DurableStore store = open(disk, opts(policy));
-      var put = store.putAsync(b("k"), b("v"));
-      assertThat(put).as(policy.name()).isCompletedWithValue(true);
-      assertThat(disk.bytes(DurableStore.LOG_NAME)).as("in the log, not only the map")
-          .isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
-      assertThat(store.get(b("k"))).isEqualTo(b("v"));
-      assertThat(store.deleteAsync(b("nope"))).isCompletedWithValue(false);
-      assertThat(store.deleteAsync(b("k"))).isCompletedWithValue(true);
-      store.putAsync(b("last"), b("x"));
-      assertThat(store.stats().recordsWritten()).isEqualTo(4);
-      store.close();
+      DurableStore store = withoutSafetyNet(disk, policy);
+      store.put(b("old"), b("0"));
+      byte[] logBefore = disk.bytes(DurableStore.LOG_NAME);
+      long writesBefore = disk.writes();
+
+      List<String> completed = java.util.Collections.synchronizedList(new ArrayList<>());
+      var putNew = store.putAsync(b("new"), b("1"));
+      var putOld = store.putAsync(b("old"), b("2"));
+      var deleteNew = store.deleteAsync(b("new"));
+      var deleteNone = store.deleteAsync(b("none"));
+      putNew.thenRun(() -> completed.add("put new"));
+      putOld.thenRun(() -> completed.add("put old"));
+      deleteNew.thenRun(() -> completed.add("delete new"));
+      deleteNone.thenRun(() -> completed.add("delete none"));
+
+      assertThat(List.of(putNew, putOld, deleteNew, deleteNone)).as(policy.name())
+          .noneMatch(java.util.concurrent.CompletableFuture::isDone);
+      assertThat(store.pendingRecords()).isEqualTo(4);
+      assertThat(store.get(b("new"))).as("not applied before it is written").isNull();
+      assertThat(store.get(b("old"))).isEqualTo(b("0"));
+      assertThat(disk.bytes(DurableStore.LOG_NAME)).as("nothing written yet").isEqualTo(logBefore);
+      assertThat(disk.writes()).isEqualTo(writesBefore);
+
+      store.flush();
+      assertThat(disk.writes() - writesBefore).as("one write call for the four").isEqualTo(1);
+      assertThat(completed).as("completed in order, before flush returned")
+          .containsExactly("put new", "put old", "delete new", "delete none");
+      assertThat(putNew).isCompletedWithValue(true);
+      assertThat(putOld).isCompletedWithValue(true);
+      assertThat(deleteNew).as("applied in order: the put came first").isCompletedWithValue(true);
+      assertThat(deleteNone).isCompletedWithValue(false);
+      assertThat(store.pendingRecords()).isZero();
+      assertThat(store.get(b("old"))).isEqualTo(b("2"));
+      assertThat(store.get(b("new"))).isNull();
+      assertThat(disk.bytes(DurableStore.LOG_NAME).length - logBefore.length).isEqualTo(
+          WalRecord.encodedSize(new WalRecord.Put(b("new"), b("1")))
+              + WalRecord.encodedSize(new WalRecord.Put(b("old"), b("2")))
+              + WalRecord.encodedSize(new WalRecord.Delete(b("new")))
+              + WalRecord.encodedSize(new WalRecord.Delete(b("none"))));
+      assertThat(store.stats().recordsWritten()).isEqualTo(5);
+      store.flush(); // nothing pending: no write call
+      assertThat(disk.writes() - writesBefore).isEqualTo(1);
+
+      var synced = store.putAsync(b("synced"), b("s"));
+      store.syncAsync().get(10, TimeUnit.SECONDS); // writes what was accepted before it, then forces
+      assertThat(synced).as("written by the sync").isCompletedWithValue(true);
+      var last = store.putAsync(b("last"), b("x"));
+      store.close(); // writes what was accepted before it
+      assertThat(last).as("written by close").isCompletedWithValue(true);
       assertThat(store.putAsync(b("late"), b("x"))).as("refused after close").isCompletedExceptionally();
       assertThatThrownBy(() -> store.put(b("late"), b("x"))).isInstanceOf(StorageFailureException.class)
           .hasMessageContaining("closed");
+      disk.powerCut(null); // the sync and close forced everything
       try (DurableStore reopened = open(disk, opts(policy))) {
-        assertThat(contents(reopened)).as(policy.name()).containsExactly(Map.entry(b("last"), b("x")));
-        assertThat(reopened.recovery().records()).isEqualTo(4);
+        assertThat(contents(reopened)).as(policy.name()).containsOnly(Map.entry(b("old"), b("2")),
+            Map.entry(b("synced"), b("s")), Map.entry(b("last"), b("x")));
+        assertThat(reopened.recovery().records()).isEqualTo(7);
       }
     }
   }
 
-  /** Threads writing the same keys at once: the live store must equal what a replay of the log gives. */
   @Test
-  void underIntervalConcurrentWritersOfTheSameKeysLeaveTheStoreEqualToItsReplay() throws Exception {
+  void underIntervalAndNeverAFailedWriteFailsEveryRecordOfItsFlushAndTheNextFlushIsLogged() throws Exception {
+    for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
+      SimulatedDirectory disk = new SimulatedDirectory();
+      try (DurableStore store = withoutSafetyNet(disk, policy)) {
+        store.put(b("a"), b("1"));
+        disk.failNext(SimulatedDirectory.Op.WRITE, 1);
+        var putB = store.putAsync(b("b"), b("2"));
+        var deleteA = store.deleteAsync(b("a"));
+        var putC = store.putAsync(b("c"), b("3"));
+        store.flush();
+        for (var failed : List.of(putB, deleteA, putC)) {
+          assertThat(failed).as(policy.name()).isCompletedExceptionally();
+          assertThatThrownBy(failed::join).hasCauseInstanceOf(StorageFailureException.class)
+              .hasMessageContaining("not acknowledged");
+        }
+        assertThat(store.get(b("b"))).as("a failed write is not applied").isNull();
+        assertThat(store.get(b("a"))).isEqualTo(b("1"));
+        assertThat(store.get(b("c"))).isNull();
+        var d = store.putAsync(b("d"), b("4"));
+        store.flush();
+        assertThat(d).isCompletedWithValue(true);
+        assertThat(store.stats().failure()).isNull();
+        assertThat(store.stats().recordsWritten()).isEqualTo(2);
+      }
+      try (DurableStore store = open(disk, opts(policy))) {
+        assertThat(contents(store)).as(policy.name()).containsOnlyKeys(b("a"), b("d"));
+        assertThat(store.recovery().droppedBytes()).isZero();
+      }
+    }
+  }
+
+  @Test
+  void aWriteNobodyFlushesIsWrittenByTheSafetyNet() throws Exception {
+    for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
+      SimulatedDirectory disk = new SimulatedDirectory();
+      try (DurableStore store = open(disk, opts(policy))) {
+        Thread.sleep(50); // idle first: the writer is in its idle wait when the write comes
+        var put = store.putAsync(b("k"), b("v"));
+        assertThat(put.get(10, TimeUnit.SECONDS)).as(policy.name()).isTrue();
+        assertThat(store.get(b("k"))).isEqualTo(b("v"));
+        assertThat(disk.bytes(DurableStore.LOG_NAME)).isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
+      }
+    }
+  }
+
+  @Test
+  void theSubmitterThatReachesThePendingLimitFlushes() throws Exception {
+    SimulatedDirectory disk = new SimulatedDirectory();
+    try (DurableStore store = withoutSafetyNet(disk, FsyncPolicy.NEVER)) {
+      List<java.util.concurrent.CompletableFuture<Boolean>> writes = new ArrayList<>();
+      for (int i = 0; i < DurableStore.PENDING_LIMIT - 1; i++) {
+        writes.add(store.putAsync(b("k" + i), b("v")));
+      }
+      assertThat(store.pendingRecords()).isEqualTo(DurableStore.PENDING_LIMIT - 1);
+      assertThat(writes).noneMatch(java.util.concurrent.CompletableFuture::isDone);
+      writes.add(store.putAsync(b("last"), b("v")));
+      assertThat(store.pendingRecords()).isZero();
+      assertThat(writes).allMatch(w -> w.isDone() && !w.isCompletedExceptionally());
+      assertThat(store.size()).isEqualTo(DurableStore.PENDING_LIMIT);
+      assertThat(disk.writes()).as("one write call").isEqualTo(1);
+    }
+  }
+
+  /** Threads writing the same keys at once: the live store must equal what a replay of the log gives. */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 8})
+  void underIntervalConcurrentWritersOfTheSameKeysLeaveTheStoreEqualToItsReplay(int group) throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     Map<ByteArrayWrapper, ByteArrayWrapper> live;
     // A slow apply (as a big map's resize is) widens any gap between a record's append and its apply.
     try (DurableStore store = DurableStore.open(new SlowApply(), opts(FsyncPolicy.INTERVAL), disk.mount())) {
       // all of them until one deadline, so that every key's last writes race each other too
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-      runWriters(store, 8, 0, 4, () -> System.nanoTime() < deadline);
+      runWriters(store, 8, 0, 4, group, () -> System.nanoTime() < deadline);
       live = contents(store);
       assertThat(store.stats().recordsWritten()).isGreaterThan(100);
     }
@@ -646,9 +758,12 @@ class DurableStoreTest {
 
   /**
    * {@code threads} threads each making {@code each} changes (mostly puts, some deletes) to
-   * {@code keys} shared keys, and then more while {@code keepGoing} holds; returns when all are done.
+   * {@code keys} shared keys, and then more while {@code keepGoing} holds; returns when all are
+   * done. With a {@code group} of 1 each change is a blocking put or delete (which flushes its
+   * own write); with more, a thread submits that many, flushes once and then waits for them, as
+   * a session does with a read's writes, so that one thread's flush writes others' records too.
    */
-  private static void runWriters(DurableStore store, int threads, int each, int keys,
+  private static void runWriters(DurableStore store, int threads, int each, int keys, int group,
       java.util.function.BooleanSupplier keepGoing) throws Exception {
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> writers = new ArrayList<>();
@@ -658,13 +773,29 @@ class DurableStoreTest {
       writers.add(Thread.ofPlatform().start(() -> {
         try {
           start.await();
+          List<java.util.concurrent.CompletableFuture<Boolean>> submitted = new ArrayList<>();
           for (int i = 0; i < each || keepGoing.getAsBoolean(); i++) {
             ByteArrayWrapper key = b("key" + (i * 7 + id) % keys);
-            if (i % 10 == 9) {
-              store.delete(key);
-            } else {
-              store.put(key, b(id + "-" + i));
+            if (group == 1) {
+              if (i % 10 == 9) {
+                store.delete(key);
+              } else {
+                store.put(key, b(id + "-" + i));
+              }
+              continue;
             }
+            submitted.add(i % 10 == 9 ? store.deleteAsync(key) : store.putAsync(key, b(id + "-" + i)));
+            if (submitted.size() == group) {
+              store.flush();
+              for (var write : submitted) {
+                write.get(10, TimeUnit.SECONDS);
+              }
+              submitted.clear();
+            }
+          }
+          store.flush();
+          for (var write : submitted) {
+            write.get(10, TimeUnit.SECONDS);
           }
         } catch (Throwable e) {
           failure.compareAndSet(null, e);
@@ -676,27 +807,6 @@ class DurableStoreTest {
       w.join();
     }
     assertThat(failure.get()).isNull();
-  }
-
-  @Test
-  void underIntervalAFailedWriteFailsThatWriteAloneAndTheNextIsLogged() throws IOException {
-    SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
-      store.put(b("a"), b("1"));
-      disk.failNext(SimulatedDirectory.Op.WRITE, 1);
-      var failed = store.putAsync(b("b"), b("2"));
-      assertThat(failed).isCompletedExceptionally();
-      assertThatThrownBy(failed::join).hasCauseInstanceOf(StorageFailureException.class)
-          .hasMessageContaining("not acknowledged");
-      assertThat(store.get(b("b"))).as("a failed write is not applied").isNull();
-      store.put(b("c"), b("3"));
-      assertThat(store.stats().failure()).isNull();
-      assertThat(store.stats().recordsWritten()).isEqualTo(2);
-    }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
-      assertThat(contents(store)).containsOnlyKeys(b("a"), b("c"));
-      assertThat(store.recovery().droppedBytes()).isZero();
-    }
   }
 
   @Test
@@ -717,8 +827,9 @@ class DurableStoreTest {
     }
   }
 
-  @Test
-  void underIntervalARewriteDuringConcurrentWritesLosesNothing() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 8})
+  void underIntervalARewriteDuringConcurrentWritesLosesNothing(int group) throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     Map<ByteArrayWrapper, ByteArrayWrapper> live;
     try (DurableStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
@@ -742,7 +853,7 @@ class DurableStoreTest {
           }
         });
       });
-      runWriters(store, 4, 0, 64, writing::get);
+      runWriters(store, 4, 0, 64, group, writing::get);
       starter.join();
       rewrite.get(20, TimeUnit.SECONDS);
       live = contents(store);
@@ -761,9 +872,12 @@ class DurableStoreTest {
     // the caller's own thread makes that call, so the store must set the flag aside around it.
     WalOptions options = WalOptions.defaults(dir).withFsync(FsyncPolicy.NEVER).withRewrite(0, 0);
     try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+      store.lateFlushAfter(Duration.ofMinutes(1)); // the interrupted caller's flush is the one that writes
       Thread.currentThread().interrupt();
       try {
-        assertThat(store.putAsync(b("a"), b("1"))).isCompletedWithValue(true);
+        var put = store.putAsync(b("a"), b("1"));
+        store.flush();
+        assertThat(put).isCompletedWithValue(true);
         assertThat(Thread.currentThread().isInterrupted()).as("the flag is given back").isTrue();
       } finally {
         Thread.interrupted();

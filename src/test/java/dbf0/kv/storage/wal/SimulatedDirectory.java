@@ -42,6 +42,7 @@ public final class SimulatedDirectory {
   private final Map<Op, Integer> failures = new EnumMap<>(Op.class);
   private long capacity = Long.MAX_VALUE;
   private long forces;
+  private long writes;
   private int generation;
 
   /** The directory as a store sees it until the next power cut. */
@@ -61,6 +62,11 @@ public final class SimulatedDirectory {
 
   synchronized long forces() {
     return forces;
+  }
+
+  /** Write calls that succeeded, on every file: how many system calls a real disk would have seen. */
+  public synchronized long writes() {
+    return writes;
   }
 
   private void maybeFail(Op op) throws IOException {
@@ -259,6 +265,7 @@ public final class SimulatedDirectory {
         }
         src.get(inode.data, (int) position, n);
         inode.size = (int) Math.max(inode.size, end);
+        writes++;
       }
     }
 
