@@ -37,7 +37,7 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
         "maps_results": [str(samples / "maps-sample.jsonl")],
         "scaling_results": [str(samples / "scaling-sample.jsonl")],
         "durability_results": [str(samples / "durability-sample.jsonl")],
-        "aof_results": [str(samples.parent / "reference" / "redis-aof-warm-vm.jsonl")],
+        "aof_results": [str(samples.parent / "reference" / "redis-aof-nio-vm.jsonl")],
         "modes_figures_dir": str(tmp_path / "modes")})
     nb = nbformat.read(out, as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
