@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.base.server.PendingReplies;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.storage.MapStore;
+import dbf0.kv.storage.ForwardingStore;
 import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.storage.Store;
 import java.io.ByteArrayOutputStream;
@@ -17,9 +17,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiConsumer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -40,8 +38,7 @@ class AwaitingWritesTest {
    * fsync: a write is applied to the map only when released (so a reader sees nothing before),
    * then its future completes.
    */
-  static final class HeldStore implements Store {
-    private final MapStore map = new MapStore(new ConcurrentHashMap<>());
+  static final class HeldStore extends ForwardingStore {
     private final Deque<Runnable> held = new ArrayDeque<>();
     private int submitted;
 
@@ -123,15 +120,7 @@ class AwaitingWritesTest {
       throw new AssertionError("a session submitted a write and blocked on it");
     }
 
-    @Override
-    public ByteArrayWrapper get(ByteArrayWrapper key) {
-      return map.get(key);
-    }
 
-    @Override
-    public int size() {
-      return map.size();
-    }
 
     @Override
     public void clear() {
@@ -146,10 +135,6 @@ class AwaitingWritesTest {
       });
     }
 
-    @Override
-    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-      map.forEach(action);
-    }
   }
 
   static byte[] resp(String... commands) {

@@ -6,12 +6,12 @@ import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.storage.ForwardingStore;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,8 +22,7 @@ import org.junit.jupiter.api.Test;
 class V2BatchSizingTest {
 
   /** A MapStore that counts reads, optionally hiding its bound on value lengths. */
-  static final class ReadCountingStore implements Store {
-    final MapStore inner = new MapStore(new ConcurrentHashMap<>());
+  static final class ReadCountingStore extends ForwardingStore {
     final boolean tracksBound;
     int gets;
 
@@ -34,38 +33,18 @@ class V2BatchSizingTest {
     @Override
     public ByteArrayWrapper get(ByteArrayWrapper key) {
       gets++;
-      return inner.get(key);
+      return map.get(key);
     }
 
-    @Override
-    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-      inner.put(key, value);
-    }
 
-    @Override
-    public boolean delete(ByteArrayWrapper key) {
-      return inner.delete(key);
-    }
 
     @Override
     public long largestValueBytes() {
-      return tracksBound ? inner.largestValueBytes() : Store.super.largestValueBytes();
+      return tracksBound ? map.largestValueBytes() : Long.MAX_VALUE; // Store's default: no bound known
     }
 
-    @Override
-    public int size() {
-      return inner.size();
-    }
 
-    @Override
-    public void clear() {
-      inner.clear();
-    }
 
-    @Override
-    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-      inner.forEach(action);
-    }
   }
 
   private static List<Response> run(Store store, ProtocolLimits limits, Request request) throws Exception {

@@ -7,13 +7,10 @@ import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
-import dbf0.kv.storage.MapStore;
-import dbf0.kv.storage.Store;
+import dbf0.kv.storage.ForwardingStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,8 +21,7 @@ import org.junit.jupiter.api.Test;
 class V2PendingWritesTest {
 
   /** A store that counts the futures it handed out and not yet waited for. */
-  static final class CountingStore implements Store {
-    final MapStore map = new MapStore(new ConcurrentHashMap<>());
+  static final class CountingStore extends ForwardingStore {
     int outstanding;
     int maxOutstanding;
 
@@ -54,10 +50,6 @@ class V2PendingWritesTest {
       return track(map.delete(key));
     }
 
-    @Override
-    public ByteArrayWrapper get(ByteArrayWrapper key) {
-      return map.get(key);
-    }
 
     @Override
     public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
@@ -69,20 +61,8 @@ class V2PendingWritesTest {
       throw new AssertionError("the session should submit, not block");
     }
 
-    @Override
-    public int size() {
-      return map.size();
-    }
 
-    @Override
-    public void clear() {
-      map.clear();
-    }
 
-    @Override
-    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-      map.forEach(action);
-    }
   }
 
   @Test

@@ -433,33 +433,7 @@ class DurableStoreTest {
     CountDownLatch snapshotStarted = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     // A map whose snapshot waits until the test has written past the limit.
-    MapStore map = new MapStore(new ConcurrentHashMap<>());
-    Store slow = new Store() {
-      @Override
-      public ByteArrayWrapper get(ByteArrayWrapper key) {
-        return map.get(key);
-      }
-
-      @Override
-      public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-        map.put(key, value);
-      }
-
-      @Override
-      public boolean delete(ByteArrayWrapper key) {
-        return map.delete(key);
-      }
-
-      @Override
-      public int size() {
-        return map.size();
-      }
-
-      @Override
-      public void clear() {
-        map.clear();
-      }
-
+    Store slow = new dbf0.kv.storage.ForwardingStore() {
       @Override
       public void forEach(java.util.function.BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
         snapshotStarted.countDown();
@@ -702,14 +676,7 @@ class DurableStoreTest {
   }
 
   /** A map whose puts and deletes take a little while. */
-  private static final class SlowApply implements Store {
-    private final MapStore map = new MapStore(new ConcurrentHashMap<>());
-
-    @Override
-    public ByteArrayWrapper get(ByteArrayWrapper key) {
-      return map.get(key);
-    }
-
+  private static final class SlowApply extends dbf0.kv.storage.ForwardingStore {
     @Override
     public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
       java.util.concurrent.locks.LockSupport.parkNanos(20_000);
@@ -720,21 +687,6 @@ class DurableStoreTest {
     public boolean delete(ByteArrayWrapper key) {
       java.util.concurrent.locks.LockSupport.parkNanos(20_000);
       return map.delete(key);
-    }
-
-    @Override
-    public int size() {
-      return map.size();
-    }
-
-    @Override
-    public void clear() {
-      map.clear();
-    }
-
-    @Override
-    public void forEach(java.util.function.BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-      map.forEach(action);
     }
   }
 
