@@ -29,13 +29,16 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real server in a child JVM with {@code --fsync always}, killed with SIGKILL
- * ({@link Process#destroyForcibly}) at random moments while v2 and RESP connections write, then
+ * The real server in a child JVM, killed with SIGKILL ({@link Process#destroyForcibly}) at
+ * random moments while v2 and RESP connections write, then
  * started again on the same data dir and read key by key: every acknowledged SET and DELETE must
  * be there, with its latest acknowledged value. Each connection owns its keys, so each key has
  * one order of writes; a key may also hold the one write that was in flight when the server
  * died, which was neither acknowledged nor refused. Automatic rewrites are set to fire often
- * (2x, no minimum size), so kills land during rewrites too. Pool and nio models alternate.
+ * (2x, no minimum size), so kills land during rewrites too. Pool and nio models alternate, and
+ * so do the policies {@code always}, {@code interval} and {@code never}: a SIGKILL leaves the
+ * kernel's page cache, so under all three an acknowledged write (written before it was answered)
+ * must survive it; only a crash of the machine tells them apart (PowerLossTest).
  *
  * <p>{@code -Ddbf0.crash.cycles=N} (default 3, for CI) runs more kill cycles, e.g. 50.
  */
@@ -44,6 +47,7 @@ class CrashRecoveryTest {
 
   static final int CONNECTIONS = 4; // two v2, two RESP
   static final int KEYS_EACH = 24;
+  static final List<String> POLICIES = List.of("always", "interval", "never");
 
   static final class KeyState {
     volatile ByteArrayWrapper acked;
@@ -62,9 +66,11 @@ class CrashRecoveryTest {
       }
     }
     long totalAcks = 0;
+    java.util.Map<String, Long> acksBefore = new java.util.TreeMap<>(); // acknowledged writes, by the policy killed
     for (int cycle = 0; cycle <= cycles; cycle++) {
       String model = cycle % 2 == 0 ? "pool" : "nio";
-      Child server = Child.start(dataDir, model);
+      String fsync = POLICIES.get(cycle % POLICIES.size());
+      Child server = Child.start(dataDir, model, fsync);
       try {
         verify(server.address, keys, cycle);
         if (cycle == cycles) {
@@ -91,13 +97,14 @@ class CrashRecoveryTest {
         }
         assertThat(acks.get()).as("cycle %d acknowledged writes before the kill", cycle).isPositive();
         totalAcks += acks.get();
+        acksBefore.merge(fsync, acks.get(), Long::sum);
       } finally {
         server.kill();
       }
     }
     assertThat(totalAcks).isPositive();
-    System.err.printf("CrashRecoveryTest: %d SIGKILLs after %,d acknowledged writes in all; every key checked after each restart%n", cycles,
-        totalAcks);
+    System.err.printf("CrashRecoveryTest: %d SIGKILLs after %,d acknowledged writes in all %s; every key checked after each restart%n",
+        cycles, totalAcks, acksBefore);
   }
 
   /** One connection's writer: random SETs and DELETEs on its keys until the connection dies. */
@@ -263,11 +270,11 @@ class CrashRecoveryTest {
       this.address = address;
     }
 
-    static Child start(Path dataDir, String model) throws IOException, InterruptedException {
+    static Child start(Path dataDir, String model, String fsync) throws IOException, InterruptedException {
       List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
           "-cp", System.getProperty("java.class.path"), ServeCommand.class.getName(),
           "--port", "0", "--server-model", model, "--threads", "4", "--data-dir", dataDir.toString(),
-          "--fsync", "always", "--rewrite-growth", "2", "--rewrite-min-size", "0");
+          "--fsync", fsync, "--rewrite-growth", "2", "--rewrite-min-size", "0");
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
       CompletableFuture<InetSocketAddress> bound = new CompletableFuture<>();
       StringBuilder seen = new StringBuilder();
