@@ -35,6 +35,9 @@ DATASET = "dataset"
 WORKLOADS = {0.1: "read-heavy", 0.5: "balanced", 0.9: "write-heavy"}
 STAT_COLUMNS = ("n", "median", "q25", "q75", "min", "max")
 DERIVED = STAT_COLUMNS + ("failed", "workload", "key_space")  # summary columns that are not configuration
+# what a trial's ops/s counts (load below): every operation bench counted, as its own ops_per_sec does
+OPS_COUNTED = ("set", "get", "insert", "read_modify_write")
+OPS_DEFINITION = "ops = (" + " + ".join(OPS_COUNTED) + ") / seconds"
 
 
 @dataclass
@@ -95,7 +98,7 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results
     if len(trials):
         seconds = trials["measured_seconds"].where(trials["measured_seconds"].notna(), trials["seconds"])
         counted = trials["set"] + trials["get"]
-        for extra in ("insert", "read_modify_write"):  # YCSB D's inserts, F's read-modify-writes
+        for extra in OPS_COUNTED[2:]:  # YCSB D's inserts, F's read-modify-writes; absent in older files
             if extra in trials:
                 counted = counted + trials[extra].fillna(0)
         ops = counted / seconds.astype(float)

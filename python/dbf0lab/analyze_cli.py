@@ -51,7 +51,7 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
     if len(durability):
         # every row differs by its policy, which the thread table has no column for
         lines += ["### The write-ahead log: each fsync policy side by side", "", analysis.markdown(durability), "",
-                  "Median ops/s over trials, ops = (set + get + insert + read_modify_write) / seconds; IQR = 25th to 75th percentile; "
+                  "Median ops/s over trials, " + analysis.OPS_DEFINITION + "; IQR = 25th to 75th percentile; "
                   "× no log = median ops/s / the same configuration's without a log; p50/p99 µs, fsyncs/s and "
                   "records/fsync = medians over trials of each trial's figure, the last two counted by the log "
                   "over the measured interval (empty where the policy forced nothing).", ""]
@@ -60,7 +60,7 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
         impact = analysis.threading_impact(summary, min_trials)
         lines += ["### Best thread configuration per workload, map and key space", "",
                   analysis.markdown(analysis.best_table(impact)), "",
-                  "Median ops/s over trials, ops = (set + get + insert + read_modify_write) / seconds; IQR = 25th to 75th percentile; "
+                  "Median ops/s over trials, " + analysis.OPS_DEFINITION + "; IQR = 25th to 75th percentile; "
                   "speed-up = best median / median at 1 server and 1 client thread.", ""]
     modes = analysis.modes_table(data)
     if len(modes):

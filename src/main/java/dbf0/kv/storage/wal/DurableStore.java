@@ -850,7 +850,10 @@ public final class DurableStore implements Store, Closeable {
     }
   }
 
-  /** Appends, forces (under always), applies and acknowledges one batch of writes; under {@link #appendLock}. */
+  /**
+   * Under always (the only policy whose writes are queued): appends one batch of writes, forces
+   * it, applies it and acknowledges it; under {@link #appendLock}.
+   */
   private void commit(List<Write> writes) {
     if (writes.isEmpty()) {
       return;
@@ -864,17 +867,13 @@ public final class DurableStore implements Store, Closeable {
     ByteBuffer bytes = encode(writes);
     try {
       log.write(bytes.duplicate(), logSize);
-      if (options.fsync() == FsyncPolicy.ALWAYS) {
-        log.force();
-        lastCommitWrites = writes.size();
-        fsyncs++;
-        recordsForced += writes.size();
-        lastFsyncMillis = System.currentTimeMillis();
-      } else {
-        unforcedRecords += writes.size();
-      }
+      log.force();
+      lastCommitWrites = writes.size();
+      fsyncs++;
+      recordsForced += writes.size();
+      lastFsyncMillis = System.currentTimeMillis();
     } catch (IOException e) {
-      StorageFailureException failure = failed(options.fsync() == FsyncPolicy.ALWAYS ? "write or force" : "write", e);
+      StorageFailureException failure = failed("write or force", e);
       for (Write w : writes) {
         w.done().completeExceptionally(failure);
       }
