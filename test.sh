@@ -25,5 +25,7 @@ echo "test.sh: using JDK at $JAVA_HOME" >&2
 ./mvnw -B -q -f ycsb/pom.xml package
 
 dbf0_use_venv "$PWD"
-echo "test.sh: Python tests with $(python --version) in .venv" >&2
+echo "test.sh: Python format and lint (ruff) and tests with $(python --version) in .venv" >&2
+ruff format --check --quiet . || { echo "test.sh: run 'ruff format .' (in .venv) to format" >&2; exit 1; }
+ruff check --quiet .
 python -m pytest
