@@ -26,11 +26,11 @@ import java.util.List;
  * {@code maxInlineBytes} is a {@link ProtocolException}, after which the connection cannot be
  * trusted and is closed (as Redis does).
  */
-public final class Resp {
+public final class RespCodec {
 
   private static final byte[] CRLF = {'\r', '\n'};
 
-  private Resp() {}
+  private RespCodec() {}
 
   /**
    * Parses the command at the front of {@code in} (read mode).
@@ -100,7 +100,7 @@ public final class Resp {
 
     /**
      * The next command's arguments, or Incomplete (see the class comment for what is consumed);
-     * never Invalid, as for {@link Resp#parse}.
+     * never Invalid, as for {@link RespCodec#parse}.
      */
     public DecodeResult<List<byte[]>> next(ByteBuffer in) throws ProtocolException {
       if (args == null) {
