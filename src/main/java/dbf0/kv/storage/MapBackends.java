@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  *   <li>{@code rwlock}: {@link ReadWriteLockedMap}, a HashMap behind one read/write lock: readers
  *       share it, writers take it alone;
  *   <li>{@code striped}: {@link StripedMap}, 16 HashMaps each behind its own lock (the C++
- *       store's 16 shards); {@code striped:N} for N of them;
+ *       store's 16 shards); {@code striped:N} for N of them, rounded up to a power of two;
  *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
  *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
  *   <li>any fully qualified class name of a {@link Map} with a public no-argument constructor.
