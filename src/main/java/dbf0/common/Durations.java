@@ -1,5 +1,7 @@
 package dbf0.common;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -52,9 +54,7 @@ public final class Durations {
    */
   public static Duration parsePositive(String text) {
     Duration d = parse(text);
-    if (d.isZero() || d.isNegative()) {
-      throw new IllegalArgumentException("duration must be positive, got '" + text + "'");
-    }
+    checkArgument(d.isPositive(), "duration must be positive, got '%s'", text);
     return d;
   }
 

@@ -1,6 +1,6 @@
 package dbf0.kv.protocol;
 
-
+import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * The largest key, value, frame and batch a protocol v2 peer accepts, and refuses to send.
@@ -45,20 +45,16 @@ public record ProtocolLimits(int maxKeyBytes, int maxValueBytes, int maxFrameByt
     requirePositive("maxValueBytes", maxValueBytes);
     requirePositive("maxFrameBytes", maxFrameBytes);
     requirePositive("maxBatchOps", maxBatchOps);
-    if (maxFrameBytes > MAX_FRAME_CEILING) {
-      throw new IllegalArgumentException(
-          "maxFrameBytes must be at most " + MAX_FRAME_CEILING + " (one Java array), got " + maxFrameBytes);
-    }
+    checkArgument(maxFrameBytes <= MAX_FRAME_CEILING,
+        "maxFrameBytes must be at most %s (one Java array), got %s", MAX_FRAME_CEILING,
+        maxFrameBytes);
     long largestSet = (long) maxKeyBytes + maxValueBytes + SET_OVERHEAD;
-    if (maxFrameBytes < largestSet) {
-      throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " cannot hold a SET of a " + maxKeyBytes
-          + "-byte key and a " + maxValueBytes + "-byte value, which takes " + largestSet + " bytes");
-    }
+    checkArgument(maxFrameBytes >= largestSet,
+        "maxFrameBytes %s cannot hold a SET of a %s-byte key and a %s-byte value, which takes %s"
+            + " bytes", maxFrameBytes, maxKeyBytes, maxValueBytes, largestSet);
   }
 
   private static void requirePositive(String name, int limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException(name + " must be positive, got " + limit);
-    }
+    checkArgument(limit > 0, "%s must be positive, got %s", name, limit);
   }
 }

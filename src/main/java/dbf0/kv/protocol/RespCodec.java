@@ -1,5 +1,9 @@
 package dbf0.kv.protocol;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.primitives.Ints;
+import com.google.common.primitives.Longs;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -122,7 +126,7 @@ public final class RespCodec {
         }
         in.position(lineEnd + 2);
         commandBytes = lineEnd + 2 - at;
-        args = new ArrayList<>((int) Math.max(0, Math.min(count, 1024)));
+        args = new ArrayList<>((int) Longs.constrainToRange(count, 0, 1024));
         argsLeft = count;
       }
       while (argsLeft > 0) {
@@ -227,7 +231,7 @@ public final class RespCodec {
   }
 
   private static DecodeResult<List<byte[]>> incomplete(long neededBytes) {
-    return new DecodeResult.Incomplete<>((int) Math.min(Integer.MAX_VALUE, neededBytes));
+    return new DecodeResult.Incomplete<>(Ints.saturatedCast(neededBytes));
   }
 
   /** Index of the CR of the first CRLF at or after {@code from}, looking at most {@code maxLine} bytes; -1 if none yet. */
@@ -315,9 +319,8 @@ public final class RespCodec {
    * "mkd") and a colon before the text, all counted in the length.
    */
   public static void putVerbatim(ByteBuffer out, String format, byte[] text) {
-    if (format.length() != 3) {
-      throw new IllegalArgumentException("a verbatim string's format has three characters: " + format);
-    }
+    checkArgument(format.length() == 3, "a verbatim string's format has three characters: %s",
+        format);
     out.put((byte) '=').put(Integer.toString(text.length + 4).getBytes(StandardCharsets.US_ASCII)).put(CRLF);
     out.put(format.getBytes(StandardCharsets.US_ASCII)).put((byte) ':').put(text).put(CRLF);
   }

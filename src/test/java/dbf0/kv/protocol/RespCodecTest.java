@@ -92,4 +92,16 @@ class RespCodecTest {
     assertThat(RespCodec.bulkSize("hello".getBytes(StandardCharsets.US_ASCII))).isEqualTo(11);
     assertThat(RespCodec.bulkSize(null)).isEqualTo(5);
   }
+
+  @Test
+  void verbatimStringsCountTheirFormatAndRefuseAnyOtherLength() {
+    byte[] text = "hi".getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer out = ByteBuffer.allocate(RespCodec.verbatimSize(text));
+    RespCodec.putVerbatim(out, "txt", text);
+    assertThat(out.hasRemaining()).isFalse();
+    assertThat(new String(out.array(), StandardCharsets.US_ASCII)).isEqualTo("=6\r\ntxt:hi\r\n");
+    assertThatThrownBy(() -> RespCodec.putVerbatim(ByteBuffer.allocate(64), "text", text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a verbatim string's format has three characters: text");
+  }
 }
