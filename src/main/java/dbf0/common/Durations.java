@@ -26,7 +26,8 @@ public final class Durations {
         return Duration.parse(t.toUpperCase(Locale.ROOT));
       }
       if (t.endsWith("ms")) {
-        return Duration.ofNanos(Math.round(Double.parseDouble(t.substring(0, t.length() - 2)) * 1e6));
+        double millis = Double.parseDouble(t.substring(0, t.length() - 2));
+        return Duration.ofNanos(Math.round(millis * 1e6));
       }
       if (t.endsWith("s")) {
         return ofSeconds(Double.parseDouble(t.substring(0, t.length() - 1)));
@@ -36,8 +37,8 @@ public final class Durations {
       }
       return ofSeconds(Double.parseDouble(t));
     } catch (NumberFormatException | DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a duration: use ISO-8601 (PT10S), seconds (30), or 500ms / 30s / 2m");
+      throw new IllegalArgumentException("'" + text
+          + "' is not a duration: use ISO-8601 (PT10S), seconds (30), or 500ms / 30s / 2m");
     }
   }
 

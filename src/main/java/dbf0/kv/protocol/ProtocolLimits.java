@@ -25,7 +25,8 @@ import static com.google.common.base.Preconditions.checkArgument;
  * @param maxFrameBytes the largest frame body, in bytes (the 4-byte length header not counted)
  * @param maxBatchOps the most operations in one batch request, and replies in one batch response
  */
-public record ProtocolLimits(int maxKeyBytes, int maxValueBytes, int maxFrameBytes, int maxBatchOps) {
+public record ProtocolLimits(
+    int maxKeyBytes, int maxValueBytes, int maxFrameBytes, int maxBatchOps) {
 
   /** What a SET body holds besides its key and value: the type byte and two 4-byte lengths. */
   static final int SET_OVERHEAD = 1 + 4 + 4;
@@ -37,7 +38,8 @@ public record ProtocolLimits(int maxKeyBytes, int maxValueBytes, int maxFrameByt
   public static final int MAX_FRAME_CEILING = Integer.MAX_VALUE - 8 - V2Codec.HEADER_BYTES;
 
   /** 64 KiB keys, 1 MiB values, 16 MiB frames, 100,000 operations per batch. */
-  public static final ProtocolLimits DEFAULTS = new ProtocolLimits(64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 100_000);
+  public static final ProtocolLimits DEFAULTS =
+      new ProtocolLimits(64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 100_000);
 
   /** Validates the limits; see the class comment. */
   public ProtocolLimits {
