@@ -1,5 +1,7 @@
 package dbf0.common;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
@@ -24,7 +26,8 @@ public final class Durations {
         return Duration.parse(t.toUpperCase(Locale.ROOT));
       }
       if (t.endsWith("ms")) {
-        return Duration.ofNanos(Math.round(Double.parseDouble(t.substring(0, t.length() - 2)) * 1e6));
+        double millis = Double.parseDouble(t.substring(0, t.length() - 2));
+        return Duration.ofNanos(Math.round(millis * 1e6));
       }
       if (t.endsWith("s")) {
         return ofSeconds(Double.parseDouble(t.substring(0, t.length() - 1)));
@@ -34,8 +37,8 @@ public final class Durations {
       }
       return ofSeconds(Double.parseDouble(t));
     } catch (NumberFormatException | DateTimeParseException e) {
-      throw new IllegalArgumentException(
-          "'" + text + "' is not a duration: use ISO-8601 (PT10S), seconds (30), or 500ms / 30s / 2m");
+      throw new IllegalArgumentException("'" + text
+          + "' is not a duration: use ISO-8601 (PT10S), seconds (30), or 500ms / 30s / 2m");
     }
   }
 
@@ -52,9 +55,7 @@ public final class Durations {
    */
   public static Duration parsePositive(String text) {
     Duration d = parse(text);
-    if (d.isZero() || d.isNegative()) {
-      throw new IllegalArgumentException("duration must be positive, got '" + text + "'");
-    }
+    checkArgument(d.isPositive(), "duration must be positive, got '%s'", text);
     return d;
   }
 

@@ -1,5 +1,7 @@
 package dbf0.kv.client;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
@@ -66,9 +68,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
    * @param timeout how long the blocking methods wait for a reply
    */
   public ShardedKeyValueClient(List<KeyValueClient> shards, Duration timeout) {
-    if (shards.isEmpty()) {
-      throw new IllegalArgumentException("at least one server is needed");
-    }
+    checkArgument(!shards.isEmpty(), "at least one server is needed");
     this.shards = List.copyOf(shards);
     this.timeout = timeout;
   }
@@ -178,9 +178,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
    * @return the bucket
    */
   public static int jumpHash(long key, int buckets) {
-    if (buckets < 1) {
-      throw new IllegalArgumentException("buckets must be at least 1, got " + buckets);
-    }
+    checkArgument(buckets >= 1, "buckets must be at least 1, got %s", buckets);
     long bucket = -1;
     long next = 0;
     while (next < buckets) {

@@ -5,10 +5,10 @@ import java.util.Objects;
 /**
  * What one attempt to decode a frame gave: not enough bytes yet, a value, or a frame that was
  * complete but malformed. All three decoders answer in it: {@link V1Codec#decodeRequest},
- * {@link V2Codec#decodeRequest}/{@link V2Codec#decodeResponse} and RESP's {@link Resp#parse} and
- * {@link Resp.Parser#next}. (A frame that cannot even be delimited is not a result: the decoder
- * throws {@link ProtocolException}. v1 and RESP have no other kind of error, so only v2 ever
- * answers {@link Invalid}.)
+ * {@link V2Codec#decodeRequest}/{@link V2Codec#decodeResponse} and RESP's
+ * {@link RespCodec#parse} and {@link RespCodec.Parser#next}. (A frame that cannot even be
+ * delimited is not a result: the decoder throws {@link ProtocolException}. v1 and RESP have no
+ * other kind of error, so only v2 ever answers {@link Invalid}.)
  *
  * <p>An event loop keeps decoding from its buffer while the result is {@link Complete}, and goes
  * back to reading from the socket on {@link Incomplete}:
@@ -31,7 +31,7 @@ public sealed interface DecodeResult<T> {
   /**
    * The buffer does not hold a whole frame yet. Nothing was consumed: the buffer's position is
    * unchanged, and the same call succeeds once more bytes have been appended. (The one exception
-   * is RESP's resumable {@link Resp.Parser}, which consumes the arguments it has finished and
+   * is RESP's resumable {@link RespCodec.Parser}, which consumes the arguments it has finished and
    * says so.)
    *
    * @param neededBytes how many bytes, counted from the buffer's position, the next frame takes as

@@ -1,6 +1,6 @@
 package dbf0.kv.protocol;
 
-
+import static com.google.common.base.Preconditions.checkArgument;
 
 /**
  * The largest key, value, frame and batch a protocol v2 peer accepts, and refuses to send.
@@ -25,7 +25,8 @@ package dbf0.kv.protocol;
  * @param maxFrameBytes the largest frame body, in bytes (the 4-byte length header not counted)
  * @param maxBatchOps the most operations in one batch request, and replies in one batch response
  */
-public record ProtocolLimits(int maxKeyBytes, int maxValueBytes, int maxFrameBytes, int maxBatchOps) {
+public record ProtocolLimits(
+    int maxKeyBytes, int maxValueBytes, int maxFrameBytes, int maxBatchOps) {
 
   /** What a SET body holds besides its key and value: the type byte and two 4-byte lengths. */
   static final int SET_OVERHEAD = 1 + 4 + 4;
@@ -37,7 +38,8 @@ public record ProtocolLimits(int maxKeyBytes, int maxValueBytes, int maxFrameByt
   public static final int MAX_FRAME_CEILING = Integer.MAX_VALUE - 8 - V2Codec.HEADER_BYTES;
 
   /** 64 KiB keys, 1 MiB values, 16 MiB frames, 100,000 operations per batch. */
-  public static final ProtocolLimits DEFAULTS = new ProtocolLimits(64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 100_000);
+  public static final ProtocolLimits DEFAULTS =
+      new ProtocolLimits(64 * 1024, 1024 * 1024, 16 * 1024 * 1024, 100_000);
 
   /** Validates the limits; see the class comment. */
   public ProtocolLimits {
@@ -45,20 +47,16 @@ public record ProtocolLimits(int maxKeyBytes, int maxValueBytes, int maxFrameByt
     requirePositive("maxValueBytes", maxValueBytes);
     requirePositive("maxFrameBytes", maxFrameBytes);
     requirePositive("maxBatchOps", maxBatchOps);
-    if (maxFrameBytes > MAX_FRAME_CEILING) {
-      throw new IllegalArgumentException(
-          "maxFrameBytes must be at most " + MAX_FRAME_CEILING + " (one Java array), got " + maxFrameBytes);
-    }
+    checkArgument(maxFrameBytes <= MAX_FRAME_CEILING,
+        "maxFrameBytes must be at most %s (one Java array), got %s", MAX_FRAME_CEILING,
+        maxFrameBytes);
     long largestSet = (long) maxKeyBytes + maxValueBytes + SET_OVERHEAD;
-    if (maxFrameBytes < largestSet) {
-      throw new IllegalArgumentException("maxFrameBytes " + maxFrameBytes + " cannot hold a SET of a " + maxKeyBytes
-          + "-byte key and a " + maxValueBytes + "-byte value, which takes " + largestSet + " bytes");
-    }
+    checkArgument(maxFrameBytes >= largestSet,
+        "maxFrameBytes %s cannot hold a SET of a %s-byte key and a %s-byte value, which takes %s"
+            + " bytes", maxFrameBytes, maxKeyBytes, maxValueBytes, largestSet);
   }
 
   private static void requirePositive(String name, int limit) {
-    if (limit <= 0) {
-      throw new IllegalArgumentException(name + " must be positive, got " + limit);
-    }
+    checkArgument(limit > 0, "%s must be positive, got %s", name, limit);
   }
 }

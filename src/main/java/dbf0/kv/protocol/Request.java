@@ -1,5 +1,7 @@
 package dbf0.kv.protocol;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dbf0.common.ByteArrayWrapper;
 import java.util.List;
 import java.util.Objects;
@@ -54,9 +56,8 @@ public sealed interface Request {
     public Batch {
       ops = List.copyOf(ops);
       for (Request op : ops) {
-        if (!(op instanceof Get || op instanceof Set || op instanceof Delete)) {
-          throw new IllegalArgumentException("a batch holds only GET, SET and DELETE operations, not " + op);
-        }
+        checkArgument(op instanceof Get || op instanceof Set || op instanceof Delete,
+            "a batch holds only GET, SET and DELETE operations, not %s", op);
       }
     }
   }

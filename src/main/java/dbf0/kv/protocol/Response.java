@@ -1,5 +1,7 @@
 package dbf0.kv.protocol;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dbf0.common.ByteArrayWrapper;
 import java.util.List;
 import java.util.Objects;
@@ -49,9 +51,7 @@ public sealed interface Response {
     public Batch {
       replies = List.copyOf(replies);
       for (Response reply : replies) {
-        if (reply instanceof Batch) {
-          throw new IllegalArgumentException("a batch response cannot hold another batch");
-        }
+        checkArgument(!(reply instanceof Batch), "a batch response cannot hold another batch");
       }
     }
   }

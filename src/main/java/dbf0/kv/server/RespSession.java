@@ -6,7 +6,7 @@ import dbf0.base.server.PendingReplies;
 import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.server.resp.RespCommands;
 import dbf0.kv.server.resp.RespConnection;
@@ -44,7 +44,7 @@ final class RespSession implements ByteSession {
   private static final RateLimitedLog HTTP_LOG = new RateLimitedLog(LoggerFactory.getLogger(RespSession.class), 5);
 
   private final ServerContext context;
-  private final Resp.Parser parser;
+  private final RespCodec.Parser parser;
   private final RespConnection connection;
   private boolean firstCommand = true;
   private int needed;
@@ -54,7 +54,7 @@ final class RespSession implements ByteSession {
     int maxBulk = Math.max(context.limits.maxKeyBytes(), context.limits.maxValueBytes());
     // One command, like one v2 frame, holds at most maxFrameBytes: its arguments stay in memory
     // until it is complete, and its reply is built whole.
-    this.parser = new Resp.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
+    this.parser = new RespCodec.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
     this.connection = new RespConnection(context.nextClientId(), context.store::flush);
   }
 
@@ -117,7 +117,7 @@ final class RespSession implements ByteSession {
     try {
       parsed = parser.next(in);
     } catch (ProtocolException e) {
-      byte[] error = Resp.error("ERR " + e.getMessage());
+      byte[] error = RespCodec.error("ERR " + e.getMessage());
       pending.reply(out, o -> o.put(error));
       throw e;
     }
@@ -131,7 +131,7 @@ final class RespSession implements ByteSession {
       // The parser throws on every error (RESP framing cannot be resynchronised); were it ever
       // to answer one, it is fatal as a thrown one is.
       case DecodeResult.Invalid<List<byte[]>> invalid -> {
-        byte[] error = Resp.error("ERR " + invalid.message());
+        byte[] error = RespCodec.error("ERR " + invalid.message());
         pending.reply(out, o -> o.put(error));
         throw new ProtocolException(invalid.message());
       }
@@ -140,7 +140,7 @@ final class RespSession implements ByteSession {
     if (inline) {
       refuseHttp(args);
       if (!context.options.inlineCommands() && !args.isEmpty()) {
-        byte[] error = Resp.error("ERR inline commands are off on this server (--no-inline): send RESP arrays, "
+        byte[] error = RespCodec.error("ERR inline commands are off on this server (--no-inline): send RESP arrays, "
             + "as redis-cli does");
         pending.reply(out, o -> o.put(error));
         throw new ProtocolException("inline command refused: inline commands are off (--no-inline)");
@@ -156,7 +156,7 @@ final class RespSession implements ByteSession {
     } catch (StorageFailureException e) {
       // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF cannot
       // be written; reads go on. (The writers defer their replies and answer this themselves.)
-      out.put(Resp.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
+      out.put(RespCodec.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
       return false;
     }
   }

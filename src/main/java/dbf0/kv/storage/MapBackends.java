@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  *   <li>{@code rwlock}: {@link ReadWriteLockedMap}, a HashMap behind one read/write lock: readers
  *       share it, writers take it alone;
  *   <li>{@code striped}: {@link StripedMap}, 16 HashMaps each behind its own lock (the C++
- *       store's 16 shards); {@code striped:N} for N of them;
+ *       store's 16 shards); {@code striped:N} for N of them, rounded up to a power of two;
  *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
  *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
  *   <li>any fully qualified class name of a {@link Map} with a public no-argument constructor.
@@ -31,7 +31,8 @@ import java.util.function.Supplier;
  */
 public final class MapBackends {
 
-  private static final Map<String, Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>>> NAMED = new LinkedHashMap<>();
+  private static final Map<String, Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>>> NAMED =
+      new LinkedHashMap<>();
 
   static {
     NAMED.put("hashmap", HashMap::new);
@@ -49,7 +50,8 @@ public final class MapBackends {
   private static final String STRIPED_PREFIX = "striped:";
 
   /**
-   * The registered short names, in a stable order ({@code striped:N} is {@code striped} with N stripes).
+   * The registered short names, in a stable order ({@code striped:N} is {@code striped} with N
+   * stripes).
    *
    * @return the names, unmodifiable
    */
@@ -80,7 +82,8 @@ public final class MapBackends {
     }
     try {
       Class<?> type = Class.forName(name);
-      return java.util.concurrent.ConcurrentMap.class.isAssignableFrom(type) || Hashtable.class.isAssignableFrom(type);
+      return java.util.concurrent.ConcurrentMap.class.isAssignableFrom(type)
+          || Hashtable.class.isAssignableFrom(type);
     } catch (ClassNotFoundException | LinkageError e) {
       return false;
     }
@@ -125,7 +128,8 @@ public final class MapBackends {
     } catch (NumberFormatException e) {
       // the message below says what is wanted
     }
-    throw new IllegalArgumentException("striped:N wants N from 1 to 65536 stripes, got '" + count + "'");
+    throw new IllegalArgumentException(
+        "striped:N wants N from 1 to 65536 stripes, got '" + count + "'");
   }
 
   @SuppressWarnings("unchecked")
@@ -145,7 +149,8 @@ public final class MapBackends {
       Constructor<?> constructor = type.getConstructor();
       return (Map<ByteArrayWrapper, ByteArrayWrapper>) constructor.newInstance();
     } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
-      throw new IllegalArgumentException(className + " has no public no-argument constructor: " + known);
+      throw new IllegalArgumentException(
+          className + " has no public no-argument constructor: " + known);
     } catch (InvocationTargetException e) {
       throw new IllegalArgumentException(className + "() threw " + e.getCause(), e.getCause());
     }

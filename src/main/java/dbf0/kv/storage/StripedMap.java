@@ -1,19 +1,25 @@
 package dbf0.kv.storage;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.primitives.Ints;
+import com.google.common.util.concurrent.Striped;
 import java.util.AbstractMap;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
- * A map split into {@code stripes} plain {@link HashMap}s, each behind its own lock: an operation
- * locks only the stripe its key hashes to, so threads working on different stripes never wait for
- * each other. It is the shape of the C++ store's 16 shards, and the middle rung between one global
- * lock ({@code hashtable}, {@code synchronized}) and {@link java.util.concurrent.ConcurrentHashMap},
+ * A map split into stripes, plain {@link HashMap}s each behind its own lock: an operation locks
+ * only the stripe its key hashes to, so threads working on different stripes never wait for each
+ * other. It is the shape of the C++ store's 16 shards, and the middle rung between one global lock
+ * ({@code hashtable}, {@code synchronized}) and {@link java.util.concurrent.ConcurrentHashMap},
  * which in effect locks per bin and reads without locking at all.
+ *
+ * <p>Guava's {@link Striped} picks a key's stripe (it smears the hash, so the stripe does not take
+ * the same low bits each HashMap uses for its buckets) and rounds the count up to a power of two.
+ * Each stripe's HashMap is its own monitor: it never escapes this class, so nothing else locks it.
  *
  * <p>What it guarantees: each single-key call ({@link #get}, {@link #put}, {@link #remove},
  * {@link #containsKey}, {@link #putIfAbsent}) is atomic. What it does not: {@link #size},
@@ -30,7 +36,7 @@ public final class StripedMap<K, V> extends AbstractMap<K, V> {
   /** The C++ store's shard count. */
   public static final int DEFAULT_STRIPES = 16;
 
-  private final List<HashMap<K, V>> stripes;
+  private final Striped<HashMap<K, V>> stripes;
 
   /** A map of {@value #DEFAULT_STRIPES} stripes, the {@code striped} backend. */
   public StripedMap() {
@@ -38,43 +44,29 @@ public final class StripedMap<K, V> extends AbstractMap<K, V> {
   }
 
   /**
-   * A map of {@code stripes} stripes ({@code striped:N}).
+   * A map of at least {@code stripes} stripes ({@code striped:N}), rounded up to a power of two.
    *
    * @param stripes how many HashMaps, each with its own lock; at least 1
    * @throws IllegalArgumentException when {@code stripes} is less than 1
    */
   public StripedMap(int stripes) {
-    if (stripes < 1) {
-      throw new IllegalArgumentException("a striped map needs at least one stripe, got " + stripes);
-    }
-    List<HashMap<K, V>> list = new ArrayList<>(stripes);
-    for (int i = 0; i < stripes; i++) {
-      list.add(new HashMap<>());
-    }
-    this.stripes = List.copyOf(list);
+    checkArgument(stripes >= 1, "a striped map needs at least one stripe, got %s", stripes);
+    this.stripes = Striped.custom(stripes, HashMap::new);
   }
 
   /**
    * How many stripes the map has.
    *
-   * @return the number of HashMaps and of locks
+   * @return the number of HashMaps and of locks: the count asked for, rounded up to a power of two
    */
   public int stripes() {
     return stripes.size();
   }
 
-  /**
-   * The stripe of a key: the hash multiplied by a large odd constant, then scaled to the stripe
-   * count by its top bits. Not {@code hash % stripes}: each stripe's HashMap picks buckets by the
-   * hash's low bits, and if the stripe were picked by those too, every key in a stripe would share
-   * them and crowd into 1/stripes of its buckets.
-   */
+  /** HashMap allows a null key, and so does this map; Striped does not, so null has stripe 0. */
   private HashMap<K, V> stripeOf(Object key) {
-    long mixed = (key == null ? 0 : key.hashCode()) * 0x9E3779B9L & 0xFFFF_FFFFL;
-    return stripes.get((int) ((mixed * stripes.size()) >>> 32));
+    return key == null ? stripes.getAt(0) : stripes.get(key);
   }
-
-  // Each stripe's HashMap is its own lock: it never escapes this class, so nothing else locks it.
 
   @Override
   public V get(Object key) {
@@ -119,12 +111,13 @@ public final class StripedMap<K, V> extends AbstractMap<K, V> {
   @Override
   public int size() {
     long total = 0;
-    for (HashMap<K, V> stripe : stripes) {
+    for (int i = 0; i < stripes.size(); i++) {
+      HashMap<K, V> stripe = stripes.getAt(i);
       synchronized (stripe) {
         total += stripe.size();
       }
     }
-    return (int) Math.min(Integer.MAX_VALUE, total);
+    return Ints.saturatedCast(total);
   }
 
   @Override
@@ -134,17 +127,19 @@ public final class StripedMap<K, V> extends AbstractMap<K, V> {
 
   @Override
   public void clear() {
-    for (HashMap<K, V> stripe : stripes) {
+    for (int i = 0; i < stripes.size(); i++) {
+      HashMap<K, V> stripe = stripes.getAt(i);
       synchronized (stripe) {
         stripe.clear();
       }
     }
   }
 
-  /** Visits each stripe under its lock: {@code action} must not call back into this map's other stripes. */
+  /** Visits each stripe under its lock: {@code action} must not touch this map's other stripes. */
   @Override
   public void forEach(BiConsumer<? super K, ? super V> action) {
-    for (HashMap<K, V> stripe : stripes) {
+    for (int i = 0; i < stripes.size(); i++) {
+      HashMap<K, V> stripe = stripes.getAt(i);
       synchronized (stripe) {
         stripe.forEach(action);
       }

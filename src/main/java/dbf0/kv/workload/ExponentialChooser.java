@@ -1,5 +1,7 @@
 package dbf0.kv.workload;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import java.util.Random;
 
 /**
@@ -23,10 +25,9 @@ public final class ExponentialChooser implements KeyChooser {
   }
 
   public ExponentialChooser(KeySpace space, double percentile, double fraction) {
-    if (!(percentile > 0 && percentile < 100) || !(fraction > 0 && fraction <= 1)) {
-      throw new IllegalArgumentException("exponential wants percentile in (0, 100) and fraction in (0, 1], got "
-          + percentile + " and " + fraction);
-    }
+    checkArgument(percentile > 0 && percentile < 100 && fraction > 0 && fraction <= 1,
+        "exponential wants percentile in (0, 100) and fraction in (0, 1], got %s and %s",
+        percentile, fraction);
     this.space = space;
     this.percentile = percentile;
     this.fraction = fraction;

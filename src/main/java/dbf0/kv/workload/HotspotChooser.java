@@ -1,5 +1,7 @@
 package dbf0.kv.workload;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import java.util.Random;
 
 /**
@@ -18,12 +20,10 @@ public final class HotspotChooser implements KeyChooser {
   private final double hotOpsFraction;
 
   public HotspotChooser(KeySpace space, double hotFraction, double hotOpsFraction) {
-    if (!(hotFraction > 0 && hotFraction <= 1)) {
-      throw new IllegalArgumentException("hotspot fraction must be in (0, 1], got " + hotFraction);
-    }
-    if (!(hotOpsFraction >= 0 && hotOpsFraction <= 1)) {
-      throw new IllegalArgumentException("hotspot ops fraction must be in [0, 1], got " + hotOpsFraction);
-    }
+    checkArgument(hotFraction > 0 && hotFraction <= 1,
+        "hotspot fraction must be in (0, 1], got %s", hotFraction);
+    checkArgument(hotOpsFraction >= 0 && hotOpsFraction <= 1,
+        "hotspot ops fraction must be in [0, 1], got %s", hotOpsFraction);
     this.space = space;
     this.hotFraction = hotFraction;
     this.hotOpsFraction = hotOpsFraction;

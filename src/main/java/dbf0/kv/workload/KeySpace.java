@@ -1,5 +1,7 @@
 package dbf0.kv.workload;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -17,9 +19,7 @@ public final class KeySpace {
   private final AtomicLong next;
 
   public KeySpace(long records) {
-    if (records < 1) {
-      throw new IllegalArgumentException("records must be at least 1, got " + records);
-    }
+    checkArgument(records >= 1, "records must be at least 1, got %s", records);
     this.records = records;
     this.next = new AtomicLong(records);
   }

@@ -1,5 +1,7 @@
 package dbf0.kv.workload;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dbf0.common.ByteArrayWrapper;
 import java.util.Random;
 
@@ -21,16 +23,12 @@ public record KeyedWorkload(String workload, long records, KeyDistribution distr
     int keyLength, int valueLength) {
 
   public KeyedWorkload {
-    if (records < 1) {
-      throw new IllegalArgumentException("records must be at least 1, got " + records);
-    }
-    if (keyLength < 1 || valueLength < 0) {
-      throw new IllegalArgumentException("keyLength must be at least 1 and valueLength not negative");
-    }
-    if (records > capacity(keyLength)) {
-      throw new IllegalArgumentException(records + " records need distinct keys, but " + keyLength
-          + "-byte keys have only " + capacity(keyLength));
-    }
+    checkArgument(records >= 1, "records must be at least 1, got %s", records);
+    checkArgument(keyLength >= 1 && valueLength >= 0,
+        "keyLength must be at least 1 and valueLength not negative");
+    checkArgument(records <= capacity(keyLength),
+        "%s records need distinct keys, but %s-byte keys have only %s", records, keyLength,
+        capacity(keyLength));
   }
 
   /** How many distinct keys {@code keyLength} bytes can hold, capped at Long.MAX_VALUE. */

@@ -1,5 +1,7 @@
 package dbf0.kv.workload;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import java.util.Random;
 
 /**
@@ -31,10 +33,8 @@ public final class ZipfianChooser implements KeyChooser {
   private double eta;
 
   public ZipfianChooser(KeySpace space, double theta) {
-    if (!(theta > 0 && theta < 1)) {
-      // Gray et al.'s formula divides by (1 - theta); theta = 1 is the harmonic case it leaves out
-      throw new IllegalArgumentException("zipfian theta must be in (0, 1), got " + theta);
-    }
+    // Gray et al.'s formula divides by (1 - theta); theta = 1 is the harmonic case it leaves out
+    checkArgument(theta > 0 && theta < 1, "zipfian theta must be in (0, 1), got %s", theta);
     this.space = space;
     this.theta = theta;
     this.alpha = 1 / (1 - theta);

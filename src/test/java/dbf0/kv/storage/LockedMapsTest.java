@@ -3,6 +3,7 @@ package dbf0.kv.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.util.concurrent.Striped;
 import dbf0.common.ByteArrayWrapper;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,10 +58,24 @@ class LockedMapsTest {
   void stripedNamesTheirStripeCount() {
     assertThat(((StripedMap<?, ?>) MapBackends.create("striped")).stripes()).isEqualTo(16);
     assertThat(((StripedMap<?, ?>) MapBackends.create("striped:64")).stripes()).isEqualTo(64);
+    // Striped rounds the count up to a power of two
+    assertThat(((StripedMap<?, ?>) MapBackends.create("striped:7")).stripes()).isEqualTo(8);
+    assertThat(new StripedMap<>(1).stripes()).isEqualTo(1);
     assertThatThrownBy(() -> MapBackends.create("striped:0")).hasMessageContaining("1 to 65536");
     assertThatThrownBy(() -> MapBackends.create("striped:x")).hasMessageContaining("1 to 65536");
     assertThat(MapBackends.isThreadSafe("striped:0")).isFalse();
     assertThat(MapBackends.names()).contains("striped", "rwlock");
+  }
+
+  /** HashMap takes a null key, and so does the striped map (Striped alone would not). */
+  @Test
+  void stripedTakesANullKey() {
+    StripedMap<ByteArrayWrapper, ByteArrayWrapper> map = new StripedMap<>();
+    assertThat(map.put(null, key(1))).isNull();
+    assertThat(map.get(null)).isEqualTo(key(1));
+    assertThat(map.containsKey(null)).isTrue();
+    assertThat(map.remove(null)).isEqualTo(key(1));
+    assertThat(map).isEmpty();
   }
 
   /** Keys of consecutive indexes spread over all the stripes, not a few of them. */
@@ -72,10 +87,13 @@ class LockedMapsTest {
     }
     java.lang.reflect.Field field = StripedMap.class.getDeclaredField("stripes");
     field.setAccessible(true);
-    @SuppressWarnings("unchecked")
-    List<HashMap<?, ?>> stripes = (List<HashMap<?, ?>>) field.get(map);
+    Striped<?> striped = (Striped<?>) field.get(map);
+    List<HashMap<?, ?>> stripes = new ArrayList<>();
+    for (int i = 0; i < striped.size(); i++) {
+      stripes.add((HashMap<?, ?>) striped.getAt(i));
+    }
     // 1,000 expected per stripe; a standard deviation is about 31
-    assertThat(stripes).allSatisfy(s -> assertThat(s.size()).isBetween(800, 1200));
+    assertThat(stripes).hasSize(16).allSatisfy(s -> assertThat(s.size()).isBetween(800, 1200));
   }
 
   /**

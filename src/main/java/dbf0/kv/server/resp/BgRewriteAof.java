@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -24,10 +24,10 @@ final class BgRewriteAof implements RespCommand {
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     if (context.durable() == null) {
-      out.put(Resp.error("ERR this server keeps no log to rewrite: start it with --data-dir"));
+      out.put(RespCodec.error("ERR this server keeps no log to rewrite: start it with --data-dir"));
     } else {
       context.durable().rewriteAsync();
-      out.put(Resp.simple("Background append only file rewriting started"));
+      out.put(RespCodec.simple("Background append only file rewriting started"));
     }
     return false;
   }

@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -25,9 +25,9 @@ import java.util.List;
  */
 final class Client implements RespCommand {
 
-  static final byte[] NO_MAINT_NOTIFICATIONS = Resp.error("ERR dbf0 sends no maintenance notifications: "
+  static final byte[] NO_MAINT_NOTIFICATIONS = RespCodec.error("ERR dbf0 sends no maintenance notifications: "
       + "it never moves or fails over (CLIENT MAINT_NOTIFICATIONS is not supported)");
-  static final byte[] BAD_NAME = Resp.error("ERR Client names cannot contain spaces, newlines or special characters.");
+  static final byte[] BAD_NAME = RespCodec.error("ERR Client names cannot contain spaces, newlines or special characters.");
 
   @Override
   public List<String> names() {
@@ -54,7 +54,7 @@ final class Client implements RespCommand {
         }
       }
       case "getname" -> Reply.bulkOrNull(connection, out, connection.name());
-      case "id" -> out.put(Resp.integer(connection.id()));
+      case "id" -> out.put(RespCodec.integer(connection.id()));
       case "setinfo" -> {
         if (args.size() != 4) {
           Reply.wrongArgs(out, "client|setinfo");
@@ -63,12 +63,12 @@ final class Client implements RespCommand {
           if (attribute.equals("lib-name") || attribute.equals("lib-ver")) {
             out.put(Reply.OK);
           } else {
-            out.put(Resp.error("ERR Unrecognized option '" + attribute + "'"));
+            out.put(RespCodec.error("ERR Unrecognized option '" + attribute + "'"));
           }
         }
       }
       case "maint_notifications" -> out.put(NO_MAINT_NOTIFICATIONS);
-      default -> out.put(Resp.error("ERR unknown subcommand '" + sub
+      default -> out.put(RespCodec.error("ERR unknown subcommand '" + sub
           + "' for 'client': dbf0 supports CLIENT SETNAME, GETNAME, ID and SETINFO"));
     }
     return false;

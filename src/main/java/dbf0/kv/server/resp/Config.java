@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +30,7 @@ final class Config implements RespCommand {
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     if (args.size() < 3 || !Reply.lower(args.get(1)).equals("get")) {
-      out.put(Resp.error("ERR dbf0 supports only CONFIG GET parameter"));
+      out.put(RespCodec.error("ERR dbf0 supports only CONFIG GET parameter"));
       return false;
     }
     // Each parameter answers once however often it is asked for: a million "save"s must not

@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -22,7 +22,7 @@ final class DbSize implements RespCommand {
 
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    out.put(Resp.integer(context.store().size()));
+    out.put(RespCodec.integer(context.store().size()));
     return false;
   }
 }

@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -37,7 +37,7 @@ final class Del implements RespCommand {
               deleted++;
             }
           }
-          o.put(Resp.integer(deleted));
+          o.put(RespCodec.integer(deleted));
         });
     return false;
   }

@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -28,7 +28,7 @@ final class Exists implements RespCommand {
         found++;
       }
     }
-    out.put(Resp.integer(found));
+    out.put(RespCodec.integer(found));
     return false;
   }
 }

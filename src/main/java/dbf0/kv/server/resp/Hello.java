@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -23,9 +23,9 @@ import java.util.List;
  */
 final class Hello implements RespCommand {
 
-  private static final byte[] NOPROTO = Resp.error("NOPROTO unsupported protocol version");
-  private static final byte[] NOT_A_NUMBER = Resp.error("ERR Protocol version is not an integer or out of range");
-  static final byte[] NO_AUTH = Resp.error("ERR dbf0 has no authentication: it has no users or passwords, "
+  private static final byte[] NOPROTO = RespCodec.error("NOPROTO unsupported protocol version");
+  private static final byte[] NOT_A_NUMBER = RespCodec.error("ERR Protocol version is not an integer or out of range");
+  static final byte[] NO_AUTH = RespCodec.error("ERR dbf0 has no authentication: it has no users or passwords, "
       + "so AUTH cannot succeed; connect without credentials");
 
   @Override
@@ -69,7 +69,7 @@ final class Hello implements RespCommand {
           return false;
         }
       } else {
-        out.put(Resp.error("ERR Syntax error in HELLO option '" + new String(args.get(i), StandardCharsets.UTF_8)
+        out.put(RespCodec.error("ERR Syntax error in HELLO option '" + new String(args.get(i), StandardCharsets.UTF_8)
             + "'"));
         return false;
       }
@@ -85,15 +85,15 @@ final class Hello implements RespCommand {
     Reply.bulk(out, bytes("version"));
     Reply.bulk(out, bytes(RespInfo.REDIS_VERSION));
     Reply.bulk(out, bytes("proto"));
-    out.put(Resp.integer(version));
+    out.put(RespCodec.integer(version));
     Reply.bulk(out, bytes("id"));
-    out.put(Resp.integer(connection.id()));
+    out.put(RespCodec.integer(connection.id()));
     Reply.bulk(out, bytes("mode"));
     Reply.bulk(out, bytes("standalone"));
     Reply.bulk(out, bytes("role"));
     Reply.bulk(out, bytes("master")); // Redis's word for a server that takes writes
     Reply.bulk(out, bytes("modules"));
-    out.put(Resp.arrayHeader(0));
+    out.put(RespCodec.arrayHeader(0));
     return false;
   }
 

@@ -2,7 +2,7 @@ package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -30,17 +30,17 @@ final class MGet implements RespCommand {
     int n = args.size();
     int maxReplyBytes = context.limits().maxFrameBytes();
     byte[][] values = new byte[n - 1][];
-    long size = Resp.arrayHeader(n - 1).length;
+    long size = RespCodec.arrayHeader(n - 1).length;
     for (int i = 1; i < n; i++) {
       ByteArrayWrapper value = context.store().get(Reply.key(args.get(i)));
       values[i - 1] = value == null ? null : value.getArray();
       size += Reply.bulkOrNullSize(connection, values[i - 1]);
       if (size > maxReplyBytes) {
-        out.put(Resp.error("ERR MGET reply would exceed " + maxReplyBytes + " bytes; ask for fewer keys at a time"));
+        out.put(RespCodec.error("ERR MGET reply would exceed " + maxReplyBytes + " bytes; ask for fewer keys at a time"));
         return false;
       }
     }
-    out.put(Resp.arrayHeader(n - 1));
+    out.put(RespCodec.arrayHeader(n - 1));
     for (byte[] value : values) {
       Reply.bulkOrNull(connection, out, value);
     }

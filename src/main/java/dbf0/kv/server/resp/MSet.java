@@ -2,7 +2,7 @@ package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -29,7 +29,7 @@ final class MSet implements RespCommand {
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     int n = args.size();
     byte[] error = n % 2 == 0
-        ? Resp.error("ERR wrong number of arguments for 'mset' command") // a key without its value
+        ? RespCodec.error("ERR wrong number of arguments for 'mset' command") // a key without its value
         : Reply.overLimit(args, 1, context);
     if (error != null) {
       Reply.now(connection, out, error);

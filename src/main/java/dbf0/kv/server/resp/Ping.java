@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -10,7 +10,7 @@ import java.util.List;
  */
 final class Ping implements RespCommand {
 
-  private static final byte[] PONG = Resp.simple("PONG");
+  private static final byte[] PONG = RespCodec.simple("PONG");
 
   @Override
   public List<String> names() {

@@ -2,7 +2,7 @@ package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 /** Replies and argument conversions the commands share, so each writes them the same way. */
 final class Reply {
 
-  static final byte[] OK = Resp.simple("OK");
+  static final byte[] OK = RespCodec.simple("OK");
 
   private Reply() {}
 
@@ -20,13 +20,13 @@ final class Reply {
    * RESP2 connections get ({@link #bulkOrNull} picks the right null).
    */
   static void bulk(OutputBuffer out, byte[] bytes) {
-    Resp.putBulk(out.reserve(Resp.bulkSize(bytes)), bytes);
+    RespCodec.putBulk(out.reserve(RespCodec.bulkSize(bytes)), bytes);
   }
 
   /** A bulk string, or for null the connection's null: {@code $-1} in RESP2, {@code _} in RESP3. */
   static void bulkOrNull(RespConnection connection, OutputBuffer out, byte[] bytes) {
     if (bytes == null && connection.resp3()) {
-      out.put(Resp.NULL3);
+      out.put(RespCodec.NULL3);
     } else {
       bulk(out, bytes);
     }
@@ -34,7 +34,7 @@ final class Reply {
 
   /** Bytes {@link #bulkOrNull} will write. */
   static int bulkOrNullSize(RespConnection connection, byte[] bytes) {
-    return bytes == null && connection.resp3() ? Resp.NULL3.length : Resp.bulkSize(bytes);
+    return bytes == null && connection.resp3() ? RespCodec.NULL3.length : RespCodec.bulkSize(bytes);
   }
 
   /**
@@ -42,20 +42,20 @@ final class Reply {
    * array of keys and values Redis sends there.
    */
   static void mapHeader(RespConnection connection, OutputBuffer out, int pairs) {
-    out.put(connection.resp3() ? Resp.mapHeader(pairs) : Resp.arrayHeader(pairs * 2));
+    out.put(connection.resp3() ? RespCodec.mapHeader(pairs) : RespCodec.arrayHeader(pairs * 2));
   }
 
   /** Text for a person (INFO): a verbatim "txt" string in RESP3, a bulk string in RESP2, as Redis sends it. */
   static void text(RespConnection connection, OutputBuffer out, byte[] text) {
     if (connection.resp3()) {
-      Resp.putVerbatim(out.reserve(Resp.verbatimSize(text)), "txt", text);
+      RespCodec.putVerbatim(out.reserve(RespCodec.verbatimSize(text)), "txt", text);
     } else {
       bulk(out, text);
     }
   }
 
   static void wrongArgs(OutputBuffer out, String command) {
-    out.put(Resp.error("ERR wrong number of arguments for '" + command + "' command"));
+    out.put(RespCodec.error("ERR wrong number of arguments for '" + command + "' command"));
   }
 
   static ByteArrayWrapper key(byte[] bytes) {
@@ -77,10 +77,10 @@ final class Reply {
     int maxValue = context.limits().maxValueBytes();
     for (int i = from; i + 1 < args.size(); i += 2) {
       if (args.get(i).length > maxKey) {
-        return Resp.error("ERR key of " + args.get(i).length + " bytes exceeds the " + maxKey + "-byte limit");
+        return RespCodec.error("ERR key of " + args.get(i).length + " bytes exceeds the " + maxKey + "-byte limit");
       }
       if (args.get(i + 1).length > maxValue) {
-        return Resp.error("ERR value of " + args.get(i + 1).length + " bytes exceeds the " + maxValue + "-byte limit");
+        return RespCodec.error("ERR value of " + args.get(i + 1).length + " bytes exceeds the " + maxValue + "-byte limit");
       }
     }
     return null;
@@ -109,6 +109,6 @@ final class Reply {
 
   /** The error for a write the store could not keep. */
   static byte[] notStored(Throwable failure) {
-    return Resp.error("ERR not stored: " + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
+    return RespCodec.error("ERR not stored: " + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
   }
 }

@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -17,7 +17,7 @@ public final class RespCommands {
 
   private static final RespCommands STANDARD = new RespCommands(List.of(
       new Ping(), new Echo(), new Get(), new Set(), new Del(), new Exists(), new MGet(), new MSet(),
-      new DbSize(), new FlushAll(), new BgRewriteAof(), new Info(), new Config(), new CommandCmd(), new Client(), new Hello(),
+      new DbSize(), new FlushAll(), new BgRewriteAof(), new Info(), new Config(), new CommandInfo(), new Client(), new Hello(),
       new Auth(), new Select(), new Quit(), new Transactions()));
 
   private final Map<String, RespCommand> byName = new HashMap<>();
@@ -62,7 +62,7 @@ public final class RespCommands {
       return false;
     }
     if (command == null) {
-      out.put(Resp.error("ERR unknown command '" + new String(args.get(0), StandardCharsets.UTF_8)
+      out.put(RespCodec.error("ERR unknown command '" + new String(args.get(0), StandardCharsets.UTF_8)
           + "', with args beginning with: " + argsPreview(args)));
       return false;
     }

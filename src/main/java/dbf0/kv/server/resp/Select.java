@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -27,7 +27,7 @@ final class Select implements RespCommand {
     if (args.size() == 2 && new String(args.get(1), StandardCharsets.US_ASCII).equals("0")) {
       out.put(Reply.OK);
     } else {
-      out.put(Resp.error("ERR DB index is out of range: dbf0 has only database 0"));
+      out.put(RespCodec.error("ERR DB index is out of range: dbf0 has only database 0"));
     }
     return false;
   }

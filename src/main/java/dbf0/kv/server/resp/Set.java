@@ -2,7 +2,7 @@ package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 import java.util.Locale;
 
@@ -27,7 +27,7 @@ final class Set implements RespCommand {
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
     byte[] error = args.size() > 3
-        ? Resp.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
+        ? RespCodec.error("ERR syntax error: dbf0 supports plain SET key value, without options such as "
             + Reply.lower(args.get(3)).toUpperCase(Locale.ROOT))
         : Reply.overLimit(args, 1, context);
     if (error != null) {

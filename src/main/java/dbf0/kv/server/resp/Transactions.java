@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -31,14 +31,14 @@ import java.util.List;
  */
 final class Transactions implements RespCommand {
 
-  static final byte[] MULTI_REFUSED = Resp.error("ERR MULTI is refused: dbf0 has no transactions. "
+  static final byte[] MULTI_REFUSED = RespCodec.error("ERR MULTI is refused: dbf0 has no transactions. "
       + "Nothing up to the next EXEC or DISCARD will run");
-  static final byte[] NOT_RUN = Resp.error("ERR not run: this connection's MULTI was refused (dbf0 has no "
+  static final byte[] NOT_RUN = RespCodec.error("ERR not run: this connection's MULTI was refused (dbf0 has no "
       + "transactions); EXEC or DISCARD ends the transaction");
-  static final byte[] EXEC_ABORT = Resp.error("EXECABORT Transaction discarded because MULTI was refused: "
+  static final byte[] EXEC_ABORT = RespCodec.error("EXECABORT Transaction discarded because MULTI was refused: "
       + "dbf0 has no transactions; nothing of it ran");
-  static final byte[] NESTED = Resp.error("ERR MULTI calls can not be nested");
-  static final byte[] WATCH_REFUSED = Resp.error("ERR WATCH is not supported: dbf0 has no transactions");
+  static final byte[] NESTED = RespCodec.error("ERR MULTI calls can not be nested");
+  static final byte[] WATCH_REFUSED = RespCodec.error("ERR WATCH is not supported: dbf0 has no transactions");
 
   @Override
   public List<String> names() {
@@ -76,11 +76,11 @@ final class Transactions implements RespCommand {
         connection.refusedTransaction(true);
       }
       case "exec" -> {
-        out.put(refused ? EXEC_ABORT : Resp.error("ERR EXEC without MULTI"));
+        out.put(refused ? EXEC_ABORT : RespCodec.error("ERR EXEC without MULTI"));
         connection.refusedTransaction(false);
       }
       case "discard" -> {
-        out.put(refused ? Reply.OK : Resp.error("ERR DISCARD without MULTI"));
+        out.put(refused ? Reply.OK : RespCodec.error("ERR DISCARD without MULTI"));
         connection.refusedTransaction(false);
       }
       case "unwatch" -> out.put(refused ? NOT_RUN : Reply.OK);

@@ -1,7 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.server.OutputBuffer;
-import dbf0.kv.protocol.Resp;
+import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
@@ -11,9 +11,9 @@ import java.util.List;
  * describe. In RESP3, COMMAND DOCS is an empty map instead, since Redis answers it with a map
  * there and a client may decode it as one.
  */
-final class CommandCmd implements RespCommand {
+final class CommandInfo implements RespCommand {
 
-  private static final byte[] EMPTY_ARRAY = Resp.arrayHeader(0);
+  private static final byte[] EMPTY_ARRAY = RespCodec.arrayHeader(0);
 
   @Override
   public List<String> names() {

@@ -20,11 +20,11 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Fuzzes the RESP2 command parser ({@link Resp#parse}, answering {@link DecodeResult}): commands encoded as arrays of bulk
+ * Fuzzes the RESP2 command parser ({@link RespCodec#parse}, answering {@link DecodeResult}): commands encoded as arrays of bulk
  * strings and as inline lines, mutated (bytes, and the decimal lengths replaced by extremes) and
  * random. Small limits, so the over-limit paths are a digit away.
  */
-class RespFuzzTest {
+class RespCodecFuzzTest {
 
   static final int MAX_ARGS = 8;
   static final int MAX_BULK = 64;
@@ -92,7 +92,7 @@ class RespFuzzTest {
 
   @Provide
   Arbitrary<byte[]> streams() {
-    Arbitrary<byte[]> arrays = commands().map(RespFuzzTest::encodeArray);
+    Arbitrary<byte[]> arrays = commands().map(RespCodecFuzzTest::encodeArray);
     Arbitrary<byte[]> inline = inlineCommands().map(words -> (String.join(" ", words) + "\r\n").getBytes(US_ASCII));
     Arbitrary<byte[]> valid = Arbitraries.oneOf(arrays, arrays, inline).list().ofMinSize(1).ofMaxSize(3)
         .map(FuzzBytes::concat);
@@ -120,13 +120,13 @@ class RespFuzzTest {
   void arrayCommandsRoundTrip(@ForAll("commands") List<byte[]> args) throws ProtocolException {
     byte[] bytes = encodeArray(args);
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    DecodeResult<List<byte[]>> parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
+    DecodeResult<List<byte[]>> parsed = RespCodec.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
     assertThat(parsed).isInstanceOf(DecodeResult.Frame.class);
     assertThat(wrap(((DecodeResult.Frame<List<byte[]>>) parsed).value())).isEqualTo(wrap(args));
     assertThat(in.hasRemaining()).isFalse();
     for (int cut = 0; cut < bytes.length; cut++) {
       ByteBuffer prefix = ByteBuffer.wrap(bytes, 0, cut);
-      assertThat(Resp.parse(prefix, MAX_ARGS, MAX_BULK, MAX_INLINE)).isInstanceOf(DecodeResult.Incomplete.class);
+      assertThat(RespCodec.parse(prefix, MAX_ARGS, MAX_BULK, MAX_INLINE)).isInstanceOf(DecodeResult.Incomplete.class);
       assertThat(prefix.position()).isZero();
     }
   }
@@ -135,7 +135,7 @@ class RespFuzzTest {
   void inlineCommandsRoundTrip(@ForAll("inlineCommands") List<String> words, @ForAll boolean crlf)
       throws ProtocolException {
     ByteBuffer in = ByteBuffer.wrap((String.join("  \t", words) + (crlf ? "\r\n" : "\n")).getBytes(US_ASCII));
-    DecodeResult<List<byte[]>> parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
+    DecodeResult<List<byte[]>> parsed = RespCodec.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
     assertThat(((DecodeResult.Frame<List<byte[]>>) parsed).value().stream().map(a -> new String(a, US_ASCII)).toList()).isEqualTo(words);
     assertThat(in.hasRemaining()).isFalse();
   }
@@ -171,7 +171,7 @@ class RespFuzzTest {
       int start = in.position();
       DecodeResult<List<byte[]>> parsed;
       try {
-        parsed = Resp.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
+        parsed = RespCodec.parse(in, MAX_ARGS, MAX_BULK, MAX_INLINE);
       } catch (ProtocolException fatal) {
         results.add(V2CodecFuzzTest.FATAL);
         return results;
@@ -209,7 +209,7 @@ class RespFuzzTest {
   void aBulkLengthAtTheLimitAllocatesNothingBeforeItsBytes() {
     byte[] announced = "*1\r\n$1048576\r\nab".getBytes(US_ASCII);
     long allocated = V2CodecFuzzTest.allocatedBy(
-        () -> Resp.parse(ByteBuffer.wrap(announced), 1024 * 1024, 1024 * 1024, 64 * 1024));
+        () -> RespCodec.parse(ByteBuffer.wrap(announced), 1024 * 1024, 1024 * 1024, 64 * 1024));
     assertThat(allocated).isLessThan(64 * 1024);
   }
 
@@ -217,7 +217,7 @@ class RespFuzzTest {
   void anAnnouncedArgumentCountAllocatesNothingBeforeTheArguments() {
     byte[] announced = "*1048576\r\n".getBytes(US_ASCII);
     long allocated = V2CodecFuzzTest.allocatedBy(
-        () -> Resp.parse(ByteBuffer.wrap(announced), 1024 * 1024, 1024 * 1024, 64 * 1024));
+        () -> RespCodec.parse(ByteBuffer.wrap(announced), 1024 * 1024, 1024 * 1024, 64 * 1024));
     assertThat(allocated).isLessThan(64 * 1024);
   }
 
@@ -225,10 +225,10 @@ class RespFuzzTest {
   void anInlineLineJustOverTheLimitGetsTheSameVerdictWhateverTheSplit() throws ProtocolException {
     byte[] line = ("A".repeat(MAX_INLINE + 1) + "\n").getBytes(US_ASCII);
     ByteBuffer withoutNewline = ByteBuffer.wrap(line, 0, line.length - 1);
-    assertThatThrownBy(() -> Resp.parse(withoutNewline, MAX_ARGS, MAX_BULK, MAX_INLINE))
+    assertThatThrownBy(() -> RespCodec.parse(withoutNewline, MAX_ARGS, MAX_BULK, MAX_INLINE))
         .isInstanceOf(ProtocolException.class);
     // The same bytes in one read must be refused too: today they parse as one 65-byte argument.
-    assertThatThrownBy(() -> Resp.parse(ByteBuffer.wrap(line), MAX_ARGS, MAX_BULK, MAX_INLINE))
+    assertThatThrownBy(() -> RespCodec.parse(ByteBuffer.wrap(line), MAX_ARGS, MAX_BULK, MAX_INLINE))
         .isInstanceOf(ProtocolException.class);
   }
 }

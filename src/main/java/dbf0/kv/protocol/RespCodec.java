@@ -1,5 +1,9 @@
 package dbf0.kv.protocol;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
+import com.google.common.primitives.Ints;
+import com.google.common.primitives.Longs;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -26,11 +30,11 @@ import java.util.List;
  * {@code maxInlineBytes} is a {@link ProtocolException}, after which the connection cannot be
  * trusted and is closed (as Redis does).
  */
-public final class Resp {
+public final class RespCodec {
 
   private static final byte[] CRLF = {'\r', '\n'};
 
-  private Resp() {}
+  private RespCodec() {}
 
   /**
    * Parses the command at the front of {@code in} (read mode).
@@ -43,10 +47,11 @@ public final class Resp {
    * @throws ProtocolException for malformed or over-limit input; the caller replies with the
    *     message as an error and closes
    */
-  public static DecodeResult<List<byte[]>> parse(ByteBuffer in, int maxArgs, int maxBulkBytes, int maxInlineBytes)
-      throws ProtocolException {
+  public static DecodeResult<List<byte[]>> parse(
+      ByteBuffer in, int maxArgs, int maxBulkBytes, int maxInlineBytes) throws ProtocolException {
     int start = in.position();
-    DecodeResult<List<byte[]>> parsed = new Parser(maxArgs, maxBulkBytes, maxInlineBytes, Long.MAX_VALUE).next(in);
+    DecodeResult<List<byte[]>> parsed =
+        new Parser(maxArgs, maxBulkBytes, maxInlineBytes, Long.MAX_VALUE).next(in);
     if (parsed instanceof DecodeResult.Incomplete<List<byte[]>>(int neededBytes)) {
       int consumed = in.position() - start;
       in.position(start);
@@ -100,7 +105,7 @@ public final class Resp {
 
     /**
      * The next command's arguments, or Incomplete (see the class comment for what is consumed);
-     * never Invalid, as for {@link Resp#parse}.
+     * never Invalid, as for {@link RespCodec#parse}.
      */
     public DecodeResult<List<byte[]>> next(ByteBuffer in) throws ProtocolException {
       if (args == null) {
@@ -118,11 +123,12 @@ public final class Resp {
         }
         long count = parseNumber(in, at + 1, lineEnd, "multibulk length");
         if (count > maxArgs) {
-          throw new ProtocolException("Protocol error: invalid multibulk length " + count + " (at most " + maxArgs + ")");
+          throw new ProtocolException("Protocol error: invalid multibulk length " + count
+              + " (at most " + maxArgs + ")");
         }
         in.position(lineEnd + 2);
         commandBytes = lineEnd + 2 - at;
-        args = new ArrayList<>((int) Math.max(0, Math.min(count, 1024)));
+        args = new ArrayList<>((int) Longs.constrainToRange(count, 0, 1024));
         argsLeft = count;
       }
       while (argsLeft > 0) {
@@ -131,7 +137,8 @@ public final class Resp {
           return incomplete(1);
         }
         if (in.get(at) != '$') {
-          throw new ProtocolException("Protocol error: expected '$', got '" + printable(in.get(at)) + "'");
+          throw new ProtocolException(
+              "Protocol error: expected '$', got '" + printable(in.get(at)) + "'");
         }
         int end = findCrlf(in, at, 32);
         if (end < 0) {
@@ -140,18 +147,21 @@ public final class Resp {
         }
         long length = parseNumber(in, at + 1, end, "bulk length");
         if (length < 0 || length > maxBulkBytes) {
-          throw new ProtocolException("Protocol error: invalid bulk length " + length + " (at most " + maxBulkBytes + ")");
+          throw new ProtocolException("Protocol error: invalid bulk length " + length
+              + " (at most " + maxBulkBytes + ")");
         }
         int dataStart = end + 2;
         long frameEnd = (long) dataStart + length + 2;
         if (commandBytes + (frameEnd - at) > maxCommandBytes) {
-          throw new ProtocolException("Protocol error: command longer than " + maxCommandBytes + " bytes");
+          throw new ProtocolException(
+              "Protocol error: command longer than " + maxCommandBytes + " bytes");
         }
         if (frameEnd > in.limit()) {
           examined += dataStart - at; // parsed again when the data is here: at most 34 bytes a read
           return incomplete(frameEnd - at);
         }
-        if (in.get(dataStart + (int) length) != '\r' || in.get(dataStart + (int) length + 1) != '\n') {
+        int dataEnd = dataStart + (int) length;
+        if (in.get(dataEnd) != '\r' || in.get(dataEnd + 1) != '\n') {
           throw new ProtocolException("Protocol error: bulk string not followed by CRLF");
         }
         byte[] arg = new byte[(int) length];
@@ -182,7 +192,8 @@ public final class Resp {
       // Before the newline arrives, refuse only what can no longer end within the limit.
       if (newline < 0) {
         int buffered = in.limit() - at;
-        if (buffered > maxInlineBytes + 1 || (buffered == maxInlineBytes + 1 && in.get(in.limit() - 1) != '\r')) {
+        if (buffered > maxInlineBytes + 1
+            || (buffered == maxInlineBytes + 1 && in.get(in.limit() - 1) != '\r')) {
           throw tooBigInline();
         }
         inlineSearched = Math.max(0, scanEnd - at);
@@ -197,7 +208,8 @@ public final class Resp {
     }
 
     private ProtocolException tooBigInline() {
-      return new ProtocolException("Protocol error: too big inline request (at most " + maxInlineBytes + " bytes)");
+      return new ProtocolException(
+          "Protocol error: too big inline request (at most " + maxInlineBytes + " bytes)");
     }
   }
 
@@ -227,10 +239,13 @@ public final class Resp {
   }
 
   private static DecodeResult<List<byte[]>> incomplete(long neededBytes) {
-    return new DecodeResult.Incomplete<>((int) Math.min(Integer.MAX_VALUE, neededBytes));
+    return new DecodeResult.Incomplete<>(Ints.saturatedCast(neededBytes));
   }
 
-  /** Index of the CR of the first CRLF at or after {@code from}, looking at most {@code maxLine} bytes; -1 if none yet. */
+  /**
+   * Index of the CR of the first CRLF at or after {@code from}, looking at most {@code maxLine}
+   * bytes; -1 if none yet.
+   */
   private static int findCrlf(ByteBuffer in, int from, int maxLine) throws ProtocolException {
     int end = Math.min(in.limit() - 1, from + maxLine);
     for (int i = from; i < end; i++) {
@@ -244,7 +259,8 @@ public final class Resp {
     return -1;
   }
 
-  private static long parseNumber(ByteBuffer in, int from, int to, String what) throws ProtocolException {
+  private static long parseNumber(ByteBuffer in, int from, int to, String what)
+      throws ProtocolException {
     if (from >= to) {
       throw new ProtocolException("Protocol error: empty " + what);
     }
@@ -272,7 +288,8 @@ public final class Resp {
 
   /** An error reply; the text should start with an error code such as ERR or WRONGTYPE. */
   public static byte[] error(String text) {
-    return ("-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n").getBytes(StandardCharsets.UTF_8);
+    String line = "-" + text.replace('\r', ' ').replace('\n', ' ') + "\r\n";
+    return line.getBytes(StandardCharsets.UTF_8);
   }
 
   public static byte[] integer(long value) {
@@ -287,7 +304,8 @@ public final class Resp {
       out.put(NULL_BULK);
       return;
     }
-    out.put((byte) '$').put(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII)).put(CRLF);
+    out.put((byte) '$').put(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
+    out.put(CRLF);
     out.put(bytes).put(CRLF);
   }
 
@@ -315,10 +333,10 @@ public final class Resp {
    * "mkd") and a colon before the text, all counted in the length.
    */
   public static void putVerbatim(ByteBuffer out, String format, byte[] text) {
-    if (format.length() != 3) {
-      throw new IllegalArgumentException("a verbatim string's format has three characters: " + format);
-    }
-    out.put((byte) '=').put(Integer.toString(text.length + 4).getBytes(StandardCharsets.US_ASCII)).put(CRLF);
+    checkArgument(format.length() == 3, "a verbatim string's format has three characters: %s",
+        format);
+    out.put((byte) '=').put(Integer.toString(text.length + 4).getBytes(StandardCharsets.US_ASCII));
+    out.put(CRLF);
     out.put(format.getBytes(StandardCharsets.US_ASCII)).put((byte) ':').put(text).put(CRLF);
   }
 

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The RESP2 codec against raw bytes, as redis-cli and redis-benchmark send them. */
-class RespTest {
+class RespCodecTest {
 
   static ByteBuffer bytes(String s) {
     return ByteBuffer.wrap(s.getBytes(StandardCharsets.ISO_8859_1));
@@ -21,7 +21,7 @@ class RespTest {
   }
 
   static DecodeResult<List<byte[]>> parse(ByteBuffer in) throws ProtocolException {
-    return Resp.parse(in, 1024, 1 << 20, 1024);
+    return RespCodec.parse(in, 1024, 1 << 20, 1024);
   }
 
   @Test
@@ -80,16 +80,28 @@ class RespTest {
 
   @Test
   void repliesAreByteExact() {
-    assertThat(new String(Resp.simple("OK"), StandardCharsets.US_ASCII)).isEqualTo("+OK\r\n");
-    assertThat(new String(Resp.error("ERR bad\r\nthing"), StandardCharsets.US_ASCII)).isEqualTo("-ERR bad  thing\r\n");
-    assertThat(new String(Resp.integer(-42), StandardCharsets.US_ASCII)).isEqualTo(":-42\r\n");
-    assertThat(new String(Resp.arrayHeader(2), StandardCharsets.US_ASCII)).isEqualTo("*2\r\n");
+    assertThat(new String(RespCodec.simple("OK"), StandardCharsets.US_ASCII)).isEqualTo("+OK\r\n");
+    assertThat(new String(RespCodec.error("ERR bad\r\nthing"), StandardCharsets.US_ASCII)).isEqualTo("-ERR bad  thing\r\n");
+    assertThat(new String(RespCodec.integer(-42), StandardCharsets.US_ASCII)).isEqualTo(":-42\r\n");
+    assertThat(new String(RespCodec.arrayHeader(2), StandardCharsets.US_ASCII)).isEqualTo("*2\r\n");
     ByteBuffer out = ByteBuffer.allocate(64);
-    Resp.putBulk(out, "hello".getBytes(StandardCharsets.US_ASCII));
-    Resp.putBulk(out, null);
-    Resp.putBulk(out, new byte[0]);
+    RespCodec.putBulk(out, "hello".getBytes(StandardCharsets.US_ASCII));
+    RespCodec.putBulk(out, null);
+    RespCodec.putBulk(out, new byte[0]);
     assertThat(new String(out.array(), 0, out.position(), StandardCharsets.US_ASCII)).isEqualTo("$5\r\nhello\r\n$-1\r\n$0\r\n\r\n");
-    assertThat(Resp.bulkSize("hello".getBytes(StandardCharsets.US_ASCII))).isEqualTo(11);
-    assertThat(Resp.bulkSize(null)).isEqualTo(5);
+    assertThat(RespCodec.bulkSize("hello".getBytes(StandardCharsets.US_ASCII))).isEqualTo(11);
+    assertThat(RespCodec.bulkSize(null)).isEqualTo(5);
+  }
+
+  @Test
+  void verbatimStringsCountTheirFormatAndRefuseAnyOtherLength() {
+    byte[] text = "hi".getBytes(StandardCharsets.US_ASCII);
+    ByteBuffer out = ByteBuffer.allocate(RespCodec.verbatimSize(text));
+    RespCodec.putVerbatim(out, "txt", text);
+    assertThat(out.hasRemaining()).isFalse();
+    assertThat(new String(out.array(), StandardCharsets.US_ASCII)).isEqualTo("=6\r\ntxt:hi\r\n");
+    assertThatThrownBy(() -> RespCodec.putVerbatim(ByteBuffer.allocate(64), "text", text))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("a verbatim string's format has three characters: text");
   }
 }
