@@ -11,11 +11,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The real {@link LogDirectory}: a directory on disk, files through {@link FileChannel}. It holds
+ * The real {@link WalDirectory}: a directory on disk, files through {@link FileChannel}. It holds
  * an exclusive lock on a file named {@value #LOCK_NAME} while open, so that two servers never
  * append to one log (the operating system drops the lock when the process dies, even by SIGKILL).
  */
-public final class FileChannelDirectory implements LogDirectory {
+public final class FileChannelDirectory implements WalDirectory {
 
   public static final String LOCK_NAME = "LOCK";
 
@@ -44,7 +44,7 @@ public final class FileChannelDirectory implements LogDirectory {
   }
 
   @Override
-  public LogFile open(String name) throws IOException {
+  public WalFile open(String name) throws IOException {
     return new ChannelFile(dir.resolve(name));
   }
 
@@ -57,7 +57,7 @@ public final class FileChannelDirectory implements LogDirectory {
    * positional, so repeating one is safe: a write lands on the same bytes, a force covers the
    * file whatever descriptor asks. The interrupt itself is kept for the caller to see.
    */
-  private static final class ChannelFile implements LogFile {
+  private static final class ChannelFile implements WalFile {
 
     private interface Call<T> {
       T on(FileChannel channel) throws IOException;

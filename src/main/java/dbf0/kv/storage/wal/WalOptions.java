@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How a {@link DurableStore} keeps its log.
+ * How a {@link WalStore} keeps its log.
  *
- * @param dataDir the directory holding the log ({@value DurableStore#LOG_NAME}) and nothing else of ours
+ * @param dataDir the directory holding the log ({@value WalStore#LOG_NAME}) and nothing else of ours
  * @param fsync when the log is forced to disk
  * @param fsyncInterval the period of the background force under {@link FsyncPolicy#INTERVAL}
  * @param recoverTruncate start even when a bad record sits in the middle of the log, dropping it

@@ -126,7 +126,7 @@ public sealed interface WalRecord {
 
   /**
    * Decodes one record at {@code in}'s position without moving it. The caller decides what a
-   * {@link Partial} at the end of the file or a {@link Bad} means (see {@link LogReader}).
+   * {@link Partial} at the end of the file or a {@link Bad} means (see {@link WalReader}).
    */
   static Decoded decode(ByteBuffer in) {
     int at = in.position();

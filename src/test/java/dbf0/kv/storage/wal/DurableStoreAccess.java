@@ -11,7 +11,7 @@ public final class DurableStoreAccess {
    * Sets how long a record may wait before the writer's safety net flushes it: long, to see
    * that the callers flush by themselves (a caller that forgets then hangs instead of being slow).
    */
-  public static void lateFlushAfter(DurableStore store, Duration wait) {
+  public static void lateFlushAfter(WalStore store, Duration wait) {
     store.lateFlushAfter(wait);
   }
 }

@@ -35,8 +35,8 @@ class DurableStoreTest {
     return WalOptions.defaults(Path.of("unused")).withFsync(policy).withRewrite(0, 0);
   }
 
-  static DurableStore open(SimulatedDirectory disk, WalOptions options) throws IOException {
-    return DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
+  static WalStore open(SimulatedDirectory disk, WalOptions options) throws IOException {
+    return WalStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
   }
 
   static Map<ByteArrayWrapper, ByteArrayWrapper> contents(Store store) {
@@ -48,7 +48,7 @@ class DurableStoreTest {
   @Test
   void putsDeletesAndClearsSurviveARestart(@TempDir Path dir) throws IOException {
     WalOptions options = WalOptions.defaults(dir);
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
       store.put(b("a"), b("1"));
       store.put(b("b"), b("2"));
       store.put(b("a"), b("3"));
@@ -59,7 +59,7 @@ class DurableStoreTest {
       store.put(b("d"), b("5"));
       store.delete(b("d"));
     }
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
       assertThat(contents(store)).containsExactly(Map.entry(b("c"), b("4")));
       assertThat(store.recovery().records()).isEqualTo(9);
       assertThat(store.recovery().keys()).isEqualTo(1);
@@ -70,9 +70,9 @@ class DurableStoreTest {
 
   @Test
   void aSecondServerOnTheSameDirectoryIsRefused(@TempDir Path dir) throws IOException {
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir))) {
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir))) {
       store.put(b("a"), b("1"));
-      assertThatThrownBy(() -> DurableStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir)))
+      assertThatThrownBy(() -> WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir)))
           .isInstanceOf(IOException.class).hasMessageContaining("in use");
     }
   }
@@ -82,7 +82,7 @@ class DurableStoreTest {
     SimulatedDirectory disk = new SimulatedDirectory();
     int threads = 16;
     int each = 200;
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       CountDownLatch start = new CountDownLatch(1);
       List<Thread> writers = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
@@ -102,7 +102,7 @@ class DurableStoreTest {
       for (Thread w : writers) {
         w.join();
       }
-      PersistenceStats stats = store.stats();
+      WalStats stats = store.stats();
       assertThat(stats.recordsWritten()).isEqualTo(threads * each);
       assertThat(stats.recordsForced()).isEqualTo(threads * each);
       // Each put waited for its own force, so without sharing there would be one force per put.
@@ -113,8 +113,8 @@ class DurableStoreTest {
   }
 
   /** Holds the first force until released, so that the writes behind it queue up and commit together. */
-  private static DurableStore afterACommitOfTwo(StalledForce stalled, WalOptions options) throws Exception {
-    DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, stalled);
+  private static WalStore afterACommitOfTwo(StalledForce stalled, WalOptions options) throws Exception {
+    WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options, stalled);
     var first = store.putAsync(b("first"), b("v"));
     assertThat(stalled.entered.await(10, TimeUnit.SECONDS)).isTrue();
     var a = store.putAsync(b("a"), b("v"));
@@ -131,7 +131,7 @@ class DurableStoreTest {
   @Timeout(60)
   void afterACommitOfTwoALoneWriteWaitsForASecondAndTheyShareOneFsync() throws Exception {
     WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(WalOptions.MAX_COMMIT_WAIT_MICROS);
-    try (DurableStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
+    try (WalStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
       var x = store.putAsync(b("x"), b("v"));
       Thread.sleep(100);
       assertThat(x).as("waiting, up to a second, for as many writes as the last commit had").isNotDone();
@@ -147,7 +147,7 @@ class DurableStoreTest {
   @Timeout(60)
   void withTheCommitWaitOffALoneWriteIsForcedAtOnce() throws Exception {
     WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(0);
-    try (DurableStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
+    try (WalStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
       store.putAsync(b("x"), b("v")).join(); // no partner comes: only an unconditional force ends this
       assertThat(store.stats().fsyncs()).isEqualTo(3);
     }
@@ -159,7 +159,7 @@ class DurableStoreTest {
     // The last commit had one write, so the next one alone is as big as the last: no wait, even
     // with the longest wait allowed (a second): ten writes one after another take far less.
     WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(WalOptions.MAX_COMMIT_WAIT_MICROS);
-    try (DurableStore store = open(new SimulatedDirectory(), options)) {
+    try (WalStore store = open(new SimulatedDirectory(), options)) {
       long started = System.nanoTime();
       for (int i = 0; i < 10; i++) {
         store.put(b("k" + i), b("v"));
@@ -172,11 +172,11 @@ class DurableStoreTest {
   @Test
   void alwaysAcknowledgesOnlyForcedRecords() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("k"), b("v"));
       disk.powerCut(null); // keeps only what was forced, with no torn tail
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       assertThat(store.get(b("k"))).isEqualTo(b("v"));
     }
   }
@@ -185,12 +185,12 @@ class DurableStoreTest {
   void neverLosesUnforcedWritesToAPowerCut() throws IOException {
     // The other side of the same model: it is the force that keeps a write, not the write call.
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.NEVER))) {
       store.put(b("k"), b("v"));
       assertThat(store.get(b("k"))).isEqualTo(b("v"));
       disk.powerCut(null);
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.NEVER))) {
       assertThat(store.get(b("k"))).isNull();
     }
   }
@@ -199,7 +199,7 @@ class DurableStoreTest {
   void intervalForcesWithinTheInterval() throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions options = opts(FsyncPolicy.INTERVAL).withFsyncInterval(Duration.ofMillis(50));
-    try (DurableStore store = open(disk, options)) {
+    try (WalStore store = open(disk, options)) {
       long before = disk.forces();
       store.put(b("k"), b("v"));
       long acked = System.nanoTime();
@@ -209,7 +209,7 @@ class DurableStoreTest {
       }
       disk.powerCut(null);
     }
-    try (DurableStore store = open(disk, options)) {
+    try (WalStore store = open(disk, options)) {
       assertThat(store.get(b("k"))).isEqualTo(b("v"));
     }
   }
@@ -217,26 +217,26 @@ class DurableStoreTest {
   @Test
   void aTornTailIsCutOffAtTheLastGoodRecordWhereverTheCrashStopped() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
       store.put(b("b"), b("2"));
     }
-    byte[] two = disk.bytes(DurableStore.LOG_NAME);
+    byte[] two = disk.bytes(WalStore.LOG_NAME);
     byte[] third = WalRecord.encode(new WalRecord.Put(b("c"), b("333")));
     int goodBytes = two.length;
     for (int cut = 1; cut < third.length; cut++) {
       byte[] torn = new byte[two.length + cut];
       System.arraycopy(two, 0, torn, 0, two.length);
       System.arraycopy(third, 0, torn, two.length, cut);
-      disk.replace(DurableStore.LOG_NAME, torn);
-      try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      disk.replace(WalStore.LOG_NAME, torn);
+      try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
         assertThat(store.recovery().records()).as("cut at %d", cut).isEqualTo(2);
         assertThat(store.recovery().droppedBytes()).isEqualTo(cut);
         assertThat(store.recovery().summary()).contains("cut " + cut + " bytes");
         assertThat(contents(store)).hasSize(2);
         store.put(b("d"), b("4")); // appends right after the last good record
       }
-      try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+      try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
         assertThat(store.recovery().droppedBytes()).isZero();
         assertThat(store.get(b("d"))).isEqualTo(b("4"));
         assertThat(store.recovery().bytes()).isEqualTo(goodBytes + WalRecord.encodedSize(new WalRecord.Put(b("d"), b("4"))));
@@ -247,14 +247,14 @@ class DurableStoreTest {
   @Test
   void aBadChecksumOnTheLastRecordIsATornTailToo() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
       store.put(b("b"), b("2"));
     }
-    byte[] log = disk.bytes(DurableStore.LOG_NAME);
+    byte[] log = disk.bytes(WalStore.LOG_NAME);
     log[log.length - 1] ^= 0x40;
-    disk.replace(DurableStore.LOG_NAME, log);
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    disk.replace(WalStore.LOG_NAME, log);
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       assertThat(contents(store)).containsExactly(Map.entry(b("a"), b("1")));
       assertThat(store.recovery().problem()).contains("checksum");
     }
@@ -263,26 +263,26 @@ class DurableStoreTest {
   @Test
   void corruptionInTheMiddleStopsTheStartNamingFileAndOffset() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       for (int i = 0; i < 5; i++) {
         store.put(b("k" + i), b("v" + i));
       }
     }
-    byte[] log = disk.bytes(DurableStore.LOG_NAME);
+    byte[] log = disk.bytes(WalStore.LOG_NAME);
     long recordSize = WalRecord.encodedSize(new WalRecord.Put(b("k0"), b("v0")));
     int second = (int) recordSize;
     log[second + WalRecord.HEADER_BYTES + 3] ^= 1; // inside the second record's body
-    disk.replace(DurableStore.LOG_NAME, log);
+    disk.replace(WalStore.LOG_NAME, log);
     assertThatThrownBy(() -> open(disk, opts(FsyncPolicy.ALWAYS)))
-        .isInstanceOf(CorruptLogException.class)
-        .hasMessageContaining("sim:/" + DurableStore.LOG_NAME)
+        .isInstanceOf(CorruptWalException.class)
+        .hasMessageContaining("sim:/" + WalStore.LOG_NAME)
         .hasMessageContaining("offset " + second)
         .hasMessageContaining("--recover-truncate")
-        .satisfies(e -> assertThat(((CorruptLogException) e).offset()).isEqualTo(second));
+        .satisfies(e -> assertThat(((CorruptWalException) e).offset()).isEqualTo(second));
     // the log is untouched by the refused start
-    assertThat(disk.bytes(DurableStore.LOG_NAME)).isEqualTo(log);
+    assertThat(disk.bytes(WalStore.LOG_NAME)).isEqualTo(log);
 
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS).withRecoverTruncate(true))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS).withRecoverTruncate(true))) {
       assertThat(contents(store)).containsExactly(Map.entry(b("k0"), b("v0")));
       assertThat(store.recovery().droppedBytes()).isEqualTo(4 * recordSize);
     }
@@ -291,7 +291,7 @@ class DurableStoreTest {
   @Test
   void aFailedWriteIsAnErrorAndTheStoreGoesOn() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
       disk.failNext(SimulatedDirectory.Op.WRITE, 1);
       assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class)
@@ -300,7 +300,7 @@ class DurableStoreTest {
       assertThat(store.get(b("a"))).isEqualTo(b("1"));
       store.put(b("c"), b("3"));
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       assertThat(contents(store)).containsOnlyKeys(b("a"), b("c"));
       assertThat(store.recovery().droppedBytes()).isZero();
     }
@@ -309,7 +309,7 @@ class DurableStoreTest {
   @Test
   void aFailedForceIsAnErrorAndTheHalfWrittenBatchIsCutBack() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
       disk.failNext(SimulatedDirectory.Op.FORCE, 1);
       assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class);
@@ -317,7 +317,7 @@ class DurableStoreTest {
       store.put(b("c"), b("3"));
       assertThat(store.stats().failure()).isNull();
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       assertThat(contents(store)).containsOnlyKeys(b("a"), b("c"));
     }
   }
@@ -326,7 +326,7 @@ class DurableStoreTest {
   void aFullDiskRefusesWritesAndKeepsEverythingAcknowledged() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
     List<String> acked = new ArrayList<>();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       disk.capacity(1000);
       int refused = 0;
       for (int i = 0; i < 100; i++) {
@@ -342,7 +342,7 @@ class DurableStoreTest {
       assertThat(store.get(b(acked.get(0)))).as("reads go on").isNotNull();
       disk.powerCut(new java.util.Random(1));
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       for (String key : acked) {
         assertThat(store.get(b(key))).as(key).isNotNull();
       }
@@ -353,7 +353,7 @@ class DurableStoreTest {
   @Test
   void whenTheRepairFailsTooWritesAreRefusedButReadsGoOn() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
       disk.failNext(SimulatedDirectory.Op.FORCE, 1);
       disk.failNext(SimulatedDirectory.Op.TRUNCATE, 1);
@@ -363,7 +363,7 @@ class DurableStoreTest {
       assertThat(store.stats().failure()).contains("refused");
       assertThat(store.get(b("a"))).isEqualTo(b("1"));
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       assertThat(store.get(b("a"))).isEqualTo(b("1"));
       assertThat(store.get(b("c"))).isNull();
     }
@@ -373,7 +373,7 @@ class DurableStoreTest {
   void aRewriteKeepsTheDataShrinksTheLogAndWritesGoOnMeanwhile() throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     Map<ByteArrayWrapper, ByteArrayWrapper> expected = new HashMap<>();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       for (int round = 0; round < 20; round++) {
         for (int k = 0; k < 50; k++) {
           store.put(b("k" + k), b("v" + round));
@@ -391,14 +391,14 @@ class DurableStoreTest {
       rewrite.get(20, TimeUnit.SECONDS);
       store.put(b("after"), b("x"));
       expected.put(b("after"), b("x"));
-      PersistenceStats stats = store.stats();
+      WalStats stats = store.stats();
       assertThat(stats.rewrites()).isEqualTo(1);
       assertThat(stats.lastRewriteStatus()).isEqualTo("ok");
       assertThat(stats.logBytes()).isLessThan(before / 5);
-      assertThat(disk.bytes(DurableStore.REWRITE_NAME)).isNull();
+      assertThat(disk.bytes(WalStore.REWRITE_NAME)).isNull();
       disk.powerCut(null);
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       assertThat(contents(store)).isEqualTo(expected);
     }
   }
@@ -408,7 +408,7 @@ class DurableStoreTest {
     for (SimulatedDirectory.Op op : List.of(SimulatedDirectory.Op.RENAME, SimulatedDirectory.Op.FORCE,
         SimulatedDirectory.Op.OPEN)) {
       SimulatedDirectory disk = new SimulatedDirectory();
-      try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+      try (WalStore store = open(disk, opts(FsyncPolicy.NEVER))) {
         for (int i = 0; i < 100; i++) {
           store.put(b("k" + (i % 10)), b("v" + i));
         }
@@ -419,7 +419,7 @@ class DurableStoreTest {
         store.put(b("after"), b("x"));
         store.syncAsync().get(5, TimeUnit.SECONDS);
       }
-      try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+      try (WalStore store = open(disk, opts(FsyncPolicy.NEVER))) {
         assertThat(store.size()).as(op.name()).isEqualTo(11);
         assertThat(store.get(b("k9"))).isEqualTo(b("v99"));
         assertThat(store.recovery().staleRewrite()).isFalse();
@@ -445,7 +445,7 @@ class DurableStoreTest {
         map.forEach(action);
       }
     };
-    try (DurableStore store = DurableStore.open(slow, opts(FsyncPolicy.NEVER), disk.mount())) {
+    try (WalStore store = WalStore.open(slow, opts(FsyncPolicy.NEVER), disk.mount())) {
       store.rewriteBufferLimit(1024);
       store.put(b("before"), b("x"));
       var rewrite = store.rewriteAsync();
@@ -459,7 +459,7 @@ class DurableStoreTest {
       assertThat(store.stats().rewrites()).isZero();
       store.syncAsync().get(5, TimeUnit.SECONDS);
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.NEVER))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.NEVER))) {
       assertThat(store.size()).isEqualTo(101); // the log was left as it was, and complete
       assertThat(store.recovery().staleRewrite()).isFalse();
     }
@@ -469,7 +469,7 @@ class DurableStoreTest {
   void theLogRewritesItselfPastTheGrowthFactor() throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions options = opts(FsyncPolicy.NEVER).withRewrite(2.0, 4096);
-    try (DurableStore store = open(disk, options)) {
+    try (WalStore store = open(disk, options)) {
       for (int i = 0; i < 2000; i++) {
         store.put(b("k" + (i % 10)), b("value-" + i));
         if (i % 100 == 99) {
@@ -486,7 +486,7 @@ class DurableStoreTest {
       assertThat(store.stats().logBytes()).isLessThan(2000L * 20);
       store.syncAsync().get(5, TimeUnit.SECONDS);
     }
-    try (DurableStore store = open(disk, options)) {
+    try (WalStore store = open(disk, options)) {
       assertThat(store.size()).isEqualTo(10);
       assertThat(store.get(b("k9"))).isEqualTo(b("value-1999"));
     }
@@ -495,33 +495,33 @@ class DurableStoreTest {
   @Test
   void aLeftOverRewriteFileIsDeletedAtStart() throws IOException {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
     }
-    disk.replace(DurableStore.REWRITE_NAME, WalRecord.encode(new WalRecord.Put(b("junk"), b("x"))));
-    try (DurableStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
+    disk.replace(WalStore.REWRITE_NAME, WalRecord.encode(new WalRecord.Put(b("junk"), b("x"))));
+    try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       assertThat(store.recovery().staleRewrite()).isTrue();
       assertThat(contents(store)).containsOnlyKeys(b("a"));
     }
-    assertThat(disk.bytes(DurableStore.REWRITE_NAME)).isNull();
+    assertThat(disk.bytes(WalStore.REWRITE_NAME)).isNull();
   }
 
   @Test
   void writesAfterCloseAreRefused(@TempDir Path dir) throws IOException {
-    DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir));
+    WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir));
     store.put(b("a"), b("1"));
     store.close();
     assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class)
         .hasMessageContaining("closed");
-    assertThat(Files.size(dir.resolve(DurableStore.LOG_NAME))).isEqualTo(
+    assertThat(Files.size(dir.resolve(WalStore.LOG_NAME))).isEqualTo(
         WalRecord.encodedSize(new WalRecord.Put(b("a"), b("1"))));
   }
 
   // ---------------------------------------------------------------- interval and never: pending records, one write per flush
 
   /** A store under interval or never whose safety net waits a minute: only an explicit flush writes. */
-  private static DurableStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy) throws IOException {
-    DurableStore store = open(disk, opts(policy));
+  private static WalStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy) throws IOException {
+    WalStore store = open(disk, opts(policy));
     store.lateFlushAfter(Duration.ofMinutes(1));
     return store;
   }
@@ -530,9 +530,9 @@ class DurableStoreTest {
   void underIntervalAndNeverWritesWaitForAFlushWhichWritesThemAllWithOneWriteCall() throws Exception {
     for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
       SimulatedDirectory disk = new SimulatedDirectory();
-      DurableStore store = withoutSafetyNet(disk, policy);
+      WalStore store = withoutSafetyNet(disk, policy);
       store.put(b("old"), b("0"));
-      byte[] logBefore = disk.bytes(DurableStore.LOG_NAME);
+      byte[] logBefore = disk.bytes(WalStore.LOG_NAME);
       long writesBefore = disk.writes();
 
       List<String> completed = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -550,7 +550,7 @@ class DurableStoreTest {
       assertThat(store.pendingRecords()).isEqualTo(4);
       assertThat(store.get(b("new"))).as("not applied before it is written").isNull();
       assertThat(store.get(b("old"))).isEqualTo(b("0"));
-      assertThat(disk.bytes(DurableStore.LOG_NAME)).as("nothing written yet").isEqualTo(logBefore);
+      assertThat(disk.bytes(WalStore.LOG_NAME)).as("nothing written yet").isEqualTo(logBefore);
       assertThat(disk.writes()).isEqualTo(writesBefore);
 
       store.flush();
@@ -564,7 +564,7 @@ class DurableStoreTest {
       assertThat(store.pendingRecords()).isZero();
       assertThat(store.get(b("old"))).isEqualTo(b("2"));
       assertThat(store.get(b("new"))).isNull();
-      assertThat(disk.bytes(DurableStore.LOG_NAME).length - logBefore.length).isEqualTo(
+      assertThat(disk.bytes(WalStore.LOG_NAME).length - logBefore.length).isEqualTo(
           WalRecord.encodedSize(new WalRecord.Put(b("new"), b("1")))
               + WalRecord.encodedSize(new WalRecord.Put(b("old"), b("2")))
               + WalRecord.encodedSize(new WalRecord.Delete(b("new")))
@@ -583,7 +583,7 @@ class DurableStoreTest {
       assertThatThrownBy(() -> store.put(b("late"), b("x"))).isInstanceOf(StorageFailureException.class)
           .hasMessageContaining("closed");
       disk.powerCut(null); // the sync and close forced everything
-      try (DurableStore reopened = open(disk, opts(policy))) {
+      try (WalStore reopened = open(disk, opts(policy))) {
         assertThat(contents(reopened)).as(policy.name()).containsOnly(Map.entry(b("old"), b("2")),
             Map.entry(b("synced"), b("s")), Map.entry(b("last"), b("x")));
         assertThat(reopened.recovery().records()).isEqualTo(7);
@@ -595,7 +595,7 @@ class DurableStoreTest {
   void underIntervalAndNeverAFailedWriteFailsEveryRecordOfItsFlushAndTheNextFlushIsLogged() throws Exception {
     for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
       SimulatedDirectory disk = new SimulatedDirectory();
-      try (DurableStore store = withoutSafetyNet(disk, policy)) {
+      try (WalStore store = withoutSafetyNet(disk, policy)) {
         store.put(b("a"), b("1"));
         disk.failNext(SimulatedDirectory.Op.WRITE, 1);
         var putB = store.putAsync(b("b"), b("2"));
@@ -616,7 +616,7 @@ class DurableStoreTest {
         assertThat(store.stats().failure()).isNull();
         assertThat(store.stats().recordsWritten()).isEqualTo(2);
       }
-      try (DurableStore store = open(disk, opts(policy))) {
+      try (WalStore store = open(disk, opts(policy))) {
         assertThat(contents(store)).as(policy.name()).containsOnlyKeys(b("a"), b("d"));
         assertThat(store.recovery().droppedBytes()).isZero();
       }
@@ -627,12 +627,12 @@ class DurableStoreTest {
   void aWriteNobodyFlushesIsWrittenByTheSafetyNet() throws Exception {
     for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
       SimulatedDirectory disk = new SimulatedDirectory();
-      try (DurableStore store = open(disk, opts(policy))) {
+      try (WalStore store = open(disk, opts(policy))) {
         Thread.sleep(50); // idle first: the writer is in its idle wait when the write comes
         var put = store.putAsync(b("k"), b("v"));
         assertThat(put.get(10, TimeUnit.SECONDS)).as(policy.name()).isTrue();
         assertThat(store.get(b("k"))).isEqualTo(b("v"));
-        assertThat(disk.bytes(DurableStore.LOG_NAME)).isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
+        assertThat(disk.bytes(WalStore.LOG_NAME)).isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
       }
     }
   }
@@ -640,17 +640,17 @@ class DurableStoreTest {
   @Test
   void theSubmitterThatReachesThePendingLimitFlushes() throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
-    try (DurableStore store = withoutSafetyNet(disk, FsyncPolicy.NEVER)) {
+    try (WalStore store = withoutSafetyNet(disk, FsyncPolicy.NEVER)) {
       List<java.util.concurrent.CompletableFuture<Boolean>> writes = new ArrayList<>();
-      for (int i = 0; i < DurableStore.PENDING_LIMIT - 1; i++) {
+      for (int i = 0; i < WalStore.PENDING_LIMIT - 1; i++) {
         writes.add(store.putAsync(b("k" + i), b("v")));
       }
-      assertThat(store.pendingRecords()).isEqualTo(DurableStore.PENDING_LIMIT - 1);
+      assertThat(store.pendingRecords()).isEqualTo(WalStore.PENDING_LIMIT - 1);
       assertThat(writes).noneMatch(java.util.concurrent.CompletableFuture::isDone);
       writes.add(store.putAsync(b("last"), b("v")));
       assertThat(store.pendingRecords()).isZero();
       assertThat(writes).allMatch(w -> w.isDone() && !w.isCompletedExceptionally());
-      assertThat(store.size()).isEqualTo(DurableStore.PENDING_LIMIT);
+      assertThat(store.size()).isEqualTo(WalStore.PENDING_LIMIT);
       assertThat(disk.writes()).as("one write call").isEqualTo(1);
     }
   }
@@ -662,7 +662,7 @@ class DurableStoreTest {
     SimulatedDirectory disk = new SimulatedDirectory();
     Map<ByteArrayWrapper, ByteArrayWrapper> live;
     // A slow apply (as a big map's resize is) widens any gap between a record's append and its apply.
-    try (DurableStore store = DurableStore.open(new SlowApply(), opts(FsyncPolicy.INTERVAL), disk.mount())) {
+    try (WalStore store = WalStore.open(new SlowApply(), opts(FsyncPolicy.INTERVAL), disk.mount())) {
       // all of them until one deadline, so that every key's last writes race each other too
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
       runWriters(store, 8, 0, 4, group, () -> System.nanoTime() < deadline);
@@ -670,7 +670,7 @@ class DurableStoreTest {
       assertThat(store.stats().recordsWritten()).isGreaterThan(100);
     }
     assertThat(live).isNotEmpty();
-    try (DurableStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
       assertThat(differences(live, contents(store))).as("live vs replayed").isEmpty();
     }
   }
@@ -715,7 +715,7 @@ class DurableStoreTest {
    * own write); with more, a thread submits that many, flushes once and then waits for them, as
    * a session does with a read's writes, so that one thread's flush writes others' records too.
    */
-  private static void runWriters(DurableStore store, int threads, int each, int keys, int group,
+  private static void runWriters(WalStore store, int threads, int each, int keys, int group,
       java.util.function.BooleanSupplier keepGoing) throws Exception {
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> writers = new ArrayList<>();
@@ -765,7 +765,7 @@ class DurableStoreTest {
   void underIntervalALoneWriteIsForcedWithoutAnyWriteAfterIt() throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions options = opts(FsyncPolicy.INTERVAL).withFsyncInterval(Duration.ofMillis(50));
-    try (DurableStore store = open(disk, options)) {
+    try (WalStore store = open(disk, options)) {
       Thread.sleep(200); // idle for a few intervals first: the writer has nothing to wake up for
       long before = disk.forces();
       store.put(b("k"), b("v"));
@@ -774,7 +774,7 @@ class DurableStoreTest {
           .until(() -> store.stats().recordsForced() == 1);
       disk.powerCut(null); // keeps only what was forced
     }
-    try (DurableStore store = open(disk, options)) {
+    try (WalStore store = open(disk, options)) {
       assertThat(store.get(b("k"))).isEqualTo(b("v"));
     }
   }
@@ -784,7 +784,7 @@ class DurableStoreTest {
   void underIntervalARewriteDuringConcurrentWritesLosesNothing(int group) throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     Map<ByteArrayWrapper, ByteArrayWrapper> live;
-    try (DurableStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
       for (int i = 0; i < 20_000; i++) { // keys the snapshot takes a while over
         store.put(b("fill" + i), b("v"));
       }
@@ -809,11 +809,11 @@ class DurableStoreTest {
       starter.join();
       rewrite.get(20, TimeUnit.SECONDS);
       live = contents(store);
-      PersistenceStats stats = store.stats();
+      WalStats stats = store.stats();
       assertThat(stats.rewrites()).isEqualTo(1);
       assertThat(stats.lastRewriteStatus()).isEqualTo("ok");
     }
-    try (DurableStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
+    try (WalStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
       assertThat(differences(live, contents(store))).as("live vs replayed").isEmpty();
     }
   }
@@ -823,7 +823,7 @@ class DurableStoreTest {
     // A FileChannel closes itself when a thread with its interrupt flag set calls it; under never
     // the caller's own thread makes that call, so the store must set the flag aside around it.
     WalOptions options = WalOptions.defaults(dir).withFsync(FsyncPolicy.NEVER).withRewrite(0, 0);
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
       store.lateFlushAfter(Duration.ofMinutes(1)); // the interrupted caller's flush is the one that writes
       Thread.currentThread().interrupt();
       try {
@@ -837,25 +837,25 @@ class DurableStoreTest {
       store.put(b("b"), b("2"));
       assertThat(store.stats().failure()).isNull();
     }
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
       assertThat(contents(store)).containsOnlyKeys(b("a"), b("b"));
     }
   }
 
   /** A directory whose log's force waits until the test lets it go: a stalled disk. */
-  static final class StalledForce implements LogDirectory {
-    final LogDirectory disk;
+  static final class StalledForce implements WalDirectory {
+    final WalDirectory disk;
     final CountDownLatch entered = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
 
-    StalledForce(LogDirectory disk) {
+    StalledForce(WalDirectory disk) {
       this.disk = disk;
     }
 
     @Override
-    public LogFile open(String name) throws IOException {
-      LogFile file = disk.open(name);
-      return new LogFile() {
+    public WalFile open(String name) throws IOException {
+      WalFile file = disk.open(name);
+      return new WalFile() {
         @Override
         public long size() throws IOException {
           return file.size();
@@ -928,13 +928,13 @@ class DurableStoreTest {
   @Test
   void aFullQueueBlocksTheSubmitterUntilTheWriterDrainsItAndLosesNothing() throws Exception {
     StalledForce stalled = new StalledForce(new SimulatedDirectory().mount());
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), opts(FsyncPolicy.ALWAYS),
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), opts(FsyncPolicy.ALWAYS),
         stalled)) {
       // The writer takes the first write and stalls in its fsync, with an empty queue behind it.
       List<java.util.concurrent.CompletableFuture<Boolean>> writes = new ArrayList<>();
       writes.add(store.putAsync(b("first"), b("v")));
       assertThat(stalled.entered.await(10, TimeUnit.SECONDS)).isTrue();
-      for (int i = 0; i < DurableStore.QUEUE_CAPACITY; i++) {
+      for (int i = 0; i < WalStore.QUEUE_CAPACITY; i++) {
         writes.add(store.putAsync(b("k" + i), b("v" + i))); // fills the queue: none of these blocks
       }
       java.util.concurrent.atomic.AtomicBoolean returned = new java.util.concurrent.atomic.AtomicBoolean();
@@ -956,8 +956,8 @@ class DurableStoreTest {
       for (var write : writes) {
         assertThat(write.get(10, TimeUnit.SECONDS)).isTrue();
       }
-      assertThat(store.size()).isEqualTo(DurableStore.QUEUE_CAPACITY + 2);
-      assertThat(store.stats().recordsWritten()).isEqualTo(DurableStore.QUEUE_CAPACITY + 2L);
+      assertThat(store.size()).isEqualTo(WalStore.QUEUE_CAPACITY + 2);
+      assertThat(store.stats().recordsWritten()).isEqualTo(WalStore.QUEUE_CAPACITY + 2L);
     }
   }
 }

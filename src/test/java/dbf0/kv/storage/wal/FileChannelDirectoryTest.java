@@ -26,7 +26,7 @@ class FileChannelDirectoryTest {
 
   @Test
   void aCallerWithItsInterruptFlagSetWritesAndKeepsTheFlag(@TempDir Path dir) throws IOException {
-    try (FileChannelDirectory disk = new FileChannelDirectory(dir); LogFile log = disk.open("log")) {
+    try (FileChannelDirectory disk = new FileChannelDirectory(dir); WalFile log = disk.open("log")) {
       log.write(ascii("abc"), 0);
       Thread.currentThread().interrupt(); // the channel closes on the next call, then is opened again
       try {
@@ -48,7 +48,7 @@ class FileChannelDirectoryTest {
 
   @Test
   void anInterruptedReaderAndTruncateRepeatFromTheSamePlace(@TempDir Path dir) throws IOException {
-    try (FileChannelDirectory disk = new FileChannelDirectory(dir); LogFile log = disk.open("log")) {
+    try (FileChannelDirectory disk = new FileChannelDirectory(dir); WalFile log = disk.open("log")) {
       log.write(ascii("0123456789"), 0);
       ByteBuffer into = ByteBuffer.allocate(6).put((byte) '>');
       Thread.currentThread().interrupt();
@@ -66,7 +66,7 @@ class FileChannelDirectoryTest {
   @Test
   void aClosedFileStaysClosed(@TempDir Path dir) throws IOException {
     try (FileChannelDirectory disk = new FileChannelDirectory(dir)) {
-      LogFile log = disk.open("log");
+      WalFile log = disk.open("log");
       log.close();
       assertThatThrownBy(() -> log.write(ascii("x"), 0)).isInstanceOf(ClosedChannelException.class);
       assertThatThrownBy(log::force).isInstanceOf(ClosedChannelException.class);

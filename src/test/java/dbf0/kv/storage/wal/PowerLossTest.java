@@ -71,7 +71,7 @@ class PowerLossTest {
     long tornTails = 0;
     long checked = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
-      DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
+      WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
       if (store.recovery().droppedBytes() > 0) {
         tornTails++;
       }
@@ -110,7 +110,7 @@ class PowerLossTest {
             target, (t1 - tStart) / 1e6, (t2 - t1) / 1e6, (System.nanoTime() - t2) / 1e6);
       }
     }
-    DurableStore last = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
+    WalStore last = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
     if (policy == FsyncPolicy.ALWAYS) {
       checked += verify(last, keys, cycles);
       assertThat(checked).isEqualTo((long) (cycles + 1) * WRITERS * KEYS_PER_WRITER);
@@ -124,7 +124,7 @@ class PowerLossTest {
   }
 
   /** A writer: random puts and deletes on its own keys until the disk refuses. */
-  private static void write(DurableStore store, int id, KeyState[] mine, Random random, AtomicLong acks) {
+  private static void write(WalStore store, int id, KeyState[] mine, Random random, AtomicLong acks) {
     for (int op = 0; ; op++) {
       int k = random.nextInt(mine.length);
       KeyState state = mine[k];
@@ -148,7 +148,7 @@ class PowerLossTest {
   }
 
   /** Checks every key against the oracle; returns the number of keys checked. */
-  private static int verify(DurableStore store, KeyState[][] keys, int cycle) {
+  private static int verify(WalStore store, KeyState[][] keys, int cycle) {
     int n = 0;
     for (int w = 0; w < keys.length; w++) {
       for (int k = 0; k < keys[w].length; k++) {
@@ -165,7 +165,7 @@ class PowerLossTest {
   }
 
   /** What survived becomes what the next cycle's writers build on. */
-  private static void resetToRecovered(DurableStore store, KeyState[][] keys) {
+  private static void resetToRecovered(WalStore store, KeyState[][] keys) {
     for (int w = 0; w < keys.length; w++) {
       for (int k = 0; k < keys[w].length; k++) {
         keys[w][k].acked = store.get(key(w, k));

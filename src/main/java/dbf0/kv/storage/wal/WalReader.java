@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * offset after the bad one: a length in range, the body within the file, the checksum right.
  * Random bytes pass by chance with odds of about 2<sup>-32</sup> per offset.
  */
-public final class LogReader {
+public final class WalReader {
 
   /** Bytes read from the file at a time; a record larger than this gets a buffer of its own size. */
   static final int CHUNK = 1 << 20;
@@ -41,10 +41,10 @@ public final class LogReader {
     }
   }
 
-  private LogReader() {}
+  private WalReader() {}
 
   /** Reads all of {@code file}, giving each good record, in order, to {@code sink}. */
-  public static Outcome read(LogFile file, Consumer<WalRecord> sink) throws IOException {
+  public static Outcome read(WalFile file, Consumer<WalRecord> sink) throws IOException {
     long fileSize = file.size();
     ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(WalRecord.HEADER_BYTES, fileSize)));
     buffer.limit(0);
@@ -75,14 +75,14 @@ public final class LogReader {
     }
   }
 
-  private static Outcome finish(LogFile file, long records, long goodBytes, long fileSize, String problem)
+  private static Outcome finish(WalFile file, long records, long goodBytes, long fileSize, String problem)
       throws IOException {
     long corruptAt = problem != null && goodRecordAfter(file, goodBytes + 1, fileSize) ? goodBytes : -1;
     return new Outcome(records, goodBytes, fileSize, corruptAt, problem);
   }
 
   /** Moves the unread bytes to the front and reads more, so at least {@code needed} are there. */
-  private static ByteBuffer refill(LogFile file, ByteBuffer buffer, long offset, int needed) throws IOException {
+  private static ByteBuffer refill(WalFile file, ByteBuffer buffer, long offset, int needed) throws IOException {
     ByteBuffer target = buffer;
     if (needed > buffer.capacity()) {
       target = ByteBuffer.allocate(Math.max(needed, CHUNK));
@@ -106,7 +106,7 @@ public final class LogReader {
   }
 
   /** True if some offset in {@code [from, fileSize)} starts a record that checks out. */
-  private static boolean goodRecordAfter(LogFile file, long from, long fileSize) throws IOException {
+  private static boolean goodRecordAfter(WalFile file, long from, long fileSize) throws IOException {
     ByteBuffer window = ByteBuffer.allocate(0);
     long windowStart = from;
     for (long at = from; at + WalRecord.HEADER_BYTES < fileSize; at++) {
@@ -132,7 +132,7 @@ public final class LogReader {
   }
 
   /** Fills a buffer of at least {@code size} bytes (fewer at the end of the file) from {@code at}. */
-  private static ByteBuffer load(LogFile file, ByteBuffer window, long at, int size) throws IOException {
+  private static ByteBuffer load(WalFile file, ByteBuffer window, long at, int size) throws IOException {
     ByteBuffer target = size > window.capacity() ? ByteBuffer.allocate(size) : window;
     target.clear();
     long readAt = at;

@@ -1,7 +1,7 @@
 package dbf0.kv.storage.wal;
 
 /**
- * A {@link DurableStore}'s figures, for RESP INFO's persistence section and for reports.
+ * A {@link WalStore}'s figures, for RESP INFO's persistence section and for reports.
  *
  * @param policy the fsync policy
  * @param logBytes the log's size now
@@ -16,7 +16,7 @@ package dbf0.kv.storage.wal;
  * @param lastRewriteStatus ok, failed: why, or none
  * @param failure why writes are refused, or null while they are taken
  */
-public record PersistenceStats(FsyncPolicy policy, long logBytes, long baseBytes, long recordsWritten, long fsyncs,
+public record WalStats(FsyncPolicy policy, long logBytes, long baseBytes, long recordsWritten, long fsyncs,
     long recordsForced, long lastFsyncEpochMillis, long rewrites, boolean rewriteInProgress,
     long lastRewriteEpochMillis, String lastRewriteStatus, String failure) {
 

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * forces it with one fsync; only then does it apply the batch to the wrapped store, in log order,
  * and complete each writer's future. That thread is what lets concurrent writers share one fsync
  * (group commit: the more of them, the more records per fsync,
- * {@link PersistenceStats#recordsPerFsync}), and an fsync costs far more than the hand-off to the
+ * {@link WalStats#recordsPerFsync}), and an fsync costs far more than the hand-off to the
  * thread and back.
  *
  * <p>Under {@code interval} and {@code never} there is no fsync on a write's path to share, and
@@ -90,7 +90,7 @@ import org.slf4j.LoggerFactory;
  * rewrite loses nothing. The side buffer holds at most {@value #REWRITE_BUFFER_LIMIT} bytes: a
  * rewrite that falls further behind the writes is abandoned and reported.
  */
-public final class DurableStore implements Store, Closeable {
+public final class WalStore implements Store, Closeable {
 
   public static final String LOG_NAME = "dbf0.wal";
   public static final String REWRITE_NAME = "dbf0.wal.rewrite";
@@ -118,11 +118,11 @@ public final class DurableStore implements Store, Closeable {
    */
   static final long IDLE_LOOK_NANOS = 10_000_000;
 
-  private static final Logger LOG = LoggerFactory.getLogger(DurableStore.class);
+  private static final Logger LOG = LoggerFactory.getLogger(WalStore.class);
 
   private final Store inner;
   private final WalOptions options;
-  private final LogDirectory dir;
+  private final WalDirectory dir;
   private final Recovery recovery;
   private final BlockingQueue<Task> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
   /** Submitters hold it shared, close holds it alone: no task is queued after the writer's last. */
@@ -141,7 +141,7 @@ public final class DurableStore implements Store, Closeable {
   private volatile long lateFlushNanos = LATE_FLUSH_NANOS;
 
   // Guarded by appendLock (the writer thread alone changes log, and reads it without the lock).
-  private LogFile log;
+  private WalFile log;
   private long logSize;
   private long baseSize;
   private long unforcedRecords;
@@ -204,7 +204,7 @@ public final class DurableStore implements Store, Closeable {
     }
   }
 
-  private DurableStore(Store inner, WalOptions options, LogDirectory dir, LogFile log, Recovery recovery) {
+  private WalStore(Store inner, WalOptions options, WalDirectory dir, WalFile log, Recovery recovery) {
     this.inner = inner;
     this.options = options;
     this.dir = dir;
@@ -220,7 +220,7 @@ public final class DurableStore implements Store, Closeable {
   }
 
   /** Opens (or creates) the log in {@code options.dataDir()}, replays it into {@code inner}, and starts logging. */
-  public static DurableStore open(Store inner, WalOptions options) throws IOException {
+  public static WalStore open(Store inner, WalOptions options) throws IOException {
     FileChannelDirectory directory = new FileChannelDirectory(options.dataDir());
     try {
       return open(inner, options, directory);
@@ -234,25 +234,25 @@ public final class DurableStore implements Store, Closeable {
    * Replays the log in {@code dir} into {@code inner} (which should be empty) and starts logging.
    * The store owns {@code dir} from here on and closes it.
    *
-   * @throws CorruptLogException when a bad record has good ones after it and
+   * @throws CorruptWalException when a bad record has good ones after it and
    *     {@link WalOptions#recoverTruncate()} is off
    */
-  public static DurableStore open(Store inner, WalOptions options, LogDirectory dir) throws IOException {
+  public static WalStore open(Store inner, WalOptions options, WalDirectory dir) throws IOException {
     Objects.requireNonNull(inner, "inner");
     boolean stale = dir.exists(REWRITE_NAME);
     if (stale) {
       dir.delete(REWRITE_NAME); // a rewrite that never reached its rename: the log is whole without it
     }
     boolean existed = dir.exists(LOG_NAME);
-    LogFile log = dir.open(LOG_NAME);
+    WalFile log = dir.open(LOG_NAME);
     try {
       if (!existed || stale) {
         dir.sync(); // a new log's name must survive a power cut before anything in it is acknowledged
       }
       long start = System.nanoTime();
-      LogReader.Outcome outcome = LogReader.read(log, record -> apply(inner, record));
+      WalReader.Outcome outcome = WalReader.read(log, record -> apply(inner, record));
       if (outcome.corruptAt() >= 0 && !options.recoverTruncate()) {
-        throw new CorruptLogException(String.format(
+        throw new CorruptWalException(String.format(
             "%s: corrupt record at byte offset %d (%s), with good records after it; this is damage, not a crash. "
                 + "Keep a copy of the file, then start with --recover-truncate to keep the %d records before it "
                 + "and drop the %d bytes from it on", dir.describe(LOG_NAME), outcome.corruptAt(), outcome.problem(),
@@ -265,7 +265,7 @@ public final class DurableStore implements Store, Closeable {
       double seconds = (System.nanoTime() - start) / 1e9;
       Recovery recovery = new Recovery(outcome.records(), inner.size(), outcome.goodBytes(), outcome.droppedBytes(),
           outcome.problem(), stale, seconds);
-      return new DurableStore(inner, options, dir, log, recovery);
+      return new WalStore(inner, options, dir, log, recovery);
     } catch (IOException | RuntimeException e) {
       log.close();
       throw e;
@@ -402,9 +402,9 @@ public final class DurableStore implements Store, Closeable {
     return done;
   }
 
-  public PersistenceStats stats() {
+  public WalStats stats() {
     StorageFailureException failure = broken;
-    return new PersistenceStats(options.fsync(), statLogBytes, statBaseBytes, recordsWritten, fsyncs, recordsForced,
+    return new WalStats(options.fsync(), statLogBytes, statBaseBytes, recordsWritten, fsyncs, recordsForced,
         lastFsyncMillis, rewrites, rewriting, lastRewriteMillis, lastRewriteStatus,
         failure == null ? null : failure.getMessage());
   }
@@ -1071,7 +1071,7 @@ public final class DurableStore implements Store, Closeable {
     private long pendingBytes;
     volatile boolean cancelled;
     volatile Throwable failure;
-    LogFile file;
+    WalFile file;
     long fileSize;
 
     RewriteJob(CompletableFuture<Void> done) {
@@ -1231,7 +1231,7 @@ public final class DurableStore implements Store, Closeable {
     }
     // From here the new file holds the log's name. Its records are durable, but the name is not
     // until the directory is forced: nothing may be acknowledged from the new file before that.
-    LogFile old = log;
+    WalFile old = log;
     log = job.file;
     logSize = job.fileSize;
     baseSize = logSize;
@@ -1277,6 +1277,6 @@ public final class DurableStore implements Store, Closeable {
 
   @Override
   public String toString() {
-    return "DurableStore(" + dir.describe(LOG_NAME) + ", fsync " + options.fsync().cliName() + ", over " + inner + ")";
+    return "WalStore(" + dir.describe(LOG_NAME) + ", fsync " + options.fsync().cliName() + ", over " + inner + ")";
   }
 }

@@ -9,7 +9,7 @@ import java.nio.ByteBuffer;
  * fails on demand or loses its unforced bytes in a simulated power cut under the same code
  * (see the test sources' SimulatedDirectory); {@link FileChannelDirectory} is the real one.
  */
-public interface LogFile extends Closeable {
+public interface WalFile extends Closeable {
 
   long size() throws IOException;
 

@@ -7,10 +7,10 @@ import java.io.IOException;
  * The directory the log lives in: the operations on names that a rewrite needs to switch files
  * atomically, and the directory's own fsync, without which a new name may vanish in a power cut.
  */
-public interface LogDirectory extends Closeable {
+public interface WalDirectory extends Closeable {
 
   /** Opens {@code name} for reading and writing, creating it empty if missing. */
-  LogFile open(String name) throws IOException;
+  WalFile open(String name) throws IOException;
 
   boolean exists(String name) throws IOException;
 
