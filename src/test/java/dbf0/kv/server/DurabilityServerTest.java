@@ -8,7 +8,7 @@ import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.client.ServerErrorException;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.wal.WalStore;
-import dbf0.kv.storage.wal.DurableStoreAccess;
+import dbf0.kv.storage.wal.WalLimits;
 import dbf0.kv.storage.wal.FsyncPolicy;
 import dbf0.kv.storage.wal.SimulatedDirectory;
 import dbf0.kv.storage.wal.WalOptions;
@@ -146,10 +146,12 @@ class DurabilityServerTest {
   void underIntervalPipelinedWritesShareWriteCallsAndAnswerInOrder(ServerModel model) throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions wal = WalOptions.defaults(Path.of("sim")).withFsync(FsyncPolicy.INTERVAL).withRewrite(0, 0);
-    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+    // No safety net: were a session to wait without flushing, it would wait past the socket's
+    // timeout.
+    WalLimits noSafetyNet = WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(10));
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount(),
+            noSafetyNet);
         KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store)) {
-      // No safety net: were a session to wait without flushing, it would wait past the socket's timeout.
-      DurableStoreAccess.lateFlushAfter(store, Duration.ofMinutes(10));
       server.start();
       int n = 500;
       ByteArrayOutputStream pipeline = new ByteArrayOutputStream();

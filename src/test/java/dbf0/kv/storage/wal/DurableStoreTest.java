@@ -445,8 +445,8 @@ class DurableStoreTest {
         map.forEach(action);
       }
     };
-    try (WalStore store = WalStore.open(slow, opts(FsyncPolicy.NEVER), disk.mount())) {
-      store.rewriteBufferLimit(1024);
+    WalLimits limits = WalLimits.DEFAULTS.withRewriteSideBufferBytes(1024);
+    try (WalStore store = WalStore.open(slow, opts(FsyncPolicy.NEVER), disk.mount(), limits)) {
       store.put(b("before"), b("x"));
       var rewrite = store.rewriteAsync();
       assertThat(snapshotStarted.await(10, TimeUnit.SECONDS)).isTrue();
@@ -521,9 +521,8 @@ class DurableStoreTest {
 
   /** A store under interval or never whose safety net waits a minute: only an explicit flush writes. */
   private static WalStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy) throws IOException {
-    WalStore store = open(disk, opts(policy));
-    store.lateFlushAfter(Duration.ofMinutes(1));
-    return store;
+    return WalStore.open(new MapStore(new ConcurrentHashMap<>()), opts(policy), disk.mount(),
+        WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1)));
   }
 
   @Test
@@ -547,7 +546,7 @@ class DurableStoreTest {
 
       assertThat(List.of(putNew, putOld, deleteNew, deleteNone)).as(policy.name())
           .noneMatch(java.util.concurrent.CompletableFuture::isDone);
-      assertThat(store.pendingRecords()).isEqualTo(4);
+      assertThat(store.stats().recordsWritten()).as("only the first").isEqualTo(1);
       assertThat(store.get(b("new"))).as("not applied before it is written").isNull();
       assertThat(store.get(b("old"))).isEqualTo(b("0"));
       assertThat(disk.bytes(WalStore.LOG_NAME)).as("nothing written yet").isEqualTo(logBefore);
@@ -561,7 +560,6 @@ class DurableStoreTest {
       assertThat(putOld).isCompletedWithValue(true);
       assertThat(deleteNew).as("applied in order: the put came first").isCompletedWithValue(true);
       assertThat(deleteNone).isCompletedWithValue(false);
-      assertThat(store.pendingRecords()).isZero();
       assertThat(store.get(b("old"))).isEqualTo(b("2"));
       assertThat(store.get(b("new"))).isNull();
       assertThat(disk.bytes(WalStore.LOG_NAME).length - logBefore.length).isEqualTo(
@@ -642,15 +640,15 @@ class DurableStoreTest {
     SimulatedDirectory disk = new SimulatedDirectory();
     try (WalStore store = withoutSafetyNet(disk, FsyncPolicy.NEVER)) {
       List<java.util.concurrent.CompletableFuture<Boolean>> writes = new ArrayList<>();
-      for (int i = 0; i < WalStore.PENDING_LIMIT - 1; i++) {
+      for (int i = 0; i < Combiner.PENDING_LIMIT - 1; i++) {
         writes.add(store.putAsync(b("k" + i), b("v")));
       }
-      assertThat(store.pendingRecords()).isEqualTo(WalStore.PENDING_LIMIT - 1);
+      assertThat(disk.writes()).as("nothing written yet").isZero();
+      assertThat(store.size()).as("nothing applied yet").isZero();
       assertThat(writes).noneMatch(java.util.concurrent.CompletableFuture::isDone);
       writes.add(store.putAsync(b("last"), b("v")));
-      assertThat(store.pendingRecords()).isZero();
       assertThat(writes).allMatch(w -> w.isDone() && !w.isCompletedExceptionally());
-      assertThat(store.size()).isEqualTo(WalStore.PENDING_LIMIT);
+      assertThat(store.size()).isEqualTo(Combiner.PENDING_LIMIT);
       assertThat(disk.writes()).as("one write call").isEqualTo(1);
     }
   }
@@ -823,8 +821,10 @@ class DurableStoreTest {
     // A FileChannel closes itself when a thread with its interrupt flag set calls it; under never
     // the caller's own thread makes that call, so the store must set the flag aside around it.
     WalOptions options = WalOptions.defaults(dir).withFsync(FsyncPolicy.NEVER).withRewrite(0, 0);
-    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
-      store.lateFlushAfter(Duration.ofMinutes(1)); // the interrupted caller's flush is the one that writes
+    // no safety net: the interrupted caller's flush is the one that writes
+    WalLimits limits = WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1));
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options,
+        new FileChannelDirectory(dir), limits)) {
       Thread.currentThread().interrupt();
       try {
         var put = store.putAsync(b("a"), b("1"));
