@@ -438,7 +438,8 @@ public final class Benchmark implements Callable<Integer> {
         Thread.sleep(config.warmup());
       }
       // the log's counters at the start of the measured interval, so the JSON reports that interval only
-      WalStats logBefore = server != null && server.walStore() != null ? server.walStore().stats() : null;
+      WalStats logBefore =
+          server != null && server.walStore() != null ? server.walStore().stats() : null;
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
       workers.forEach(w -> w.latencies().measureFrom(start));

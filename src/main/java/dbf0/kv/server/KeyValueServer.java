@@ -37,7 +37,7 @@ public final class KeyValueServer implements Closeable {
 
   private final Store base;
   private final ServerOptions options;
-  /** The store sessions use: {@link #base}, or the WalStore over it once started with a data dir. */
+  /** The store sessions use: {@link #base}, or a WalStore over it when started with a data dir. */
   private volatile Store store;
   private WalStore walStore;
   private boolean ownsWalStore;

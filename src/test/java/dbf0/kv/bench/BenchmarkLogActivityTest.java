@@ -21,7 +21,8 @@ class BenchmarkLogActivityTest {
   private static final int CLIENTS = 4;
 
   private static WalStats stats(long records, long fsyncs, long forced) {
-    return new WalStats(FsyncPolicy.ALWAYS, 0, 0, records, fsyncs, forced, 0, 0, false, 0, "none", null);
+    return new WalStats(FsyncPolicy.ALWAYS, 0, 0, records, fsyncs, forced, 0, 0, false, 0, "none",
+        null);
   }
 
   @Test

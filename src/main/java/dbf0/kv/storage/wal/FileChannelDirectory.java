@@ -26,7 +26,8 @@ public final class FileChannelDirectory implements WalDirectory {
   public FileChannelDirectory(Path dir) throws IOException {
     this.dir = dir;
     Files.createDirectories(dir);
-    lockChannel = FileChannel.open(dir.resolve(LOCK_NAME), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    lockChannel = FileChannel.open(dir.resolve(LOCK_NAME), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE);
     FileLock held;
     try {
       held = lockChannel.tryLock();
@@ -38,7 +39,8 @@ public final class FileChannelDirectory implements WalDirectory {
     }
     if (held == null) {
       lockChannel.close();
-      throw new IOException(dir + " is in use by another process (its " + LOCK_NAME + " file is locked)");
+      throw new IOException(
+          dir + " is in use by another process (its " + LOCK_NAME + " file is locked)");
     }
     lock = held;
   }
@@ -73,18 +75,20 @@ public final class FileChannelDirectory implements WalDirectory {
     }
 
     private static FileChannel openChannel(Path path) throws IOException {
-      return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+          StandardOpenOption.WRITE);
     }
 
     private <T> T call(Call<T> call) throws IOException {
       FileChannel current = channel;
       try {
         return call.on(current);
-      } catch (ClosedChannelException e) { // ClosedByInterruptException and AsynchronousCloseException too
+      } catch (ClosedChannelException e) { // ClosedByInterruptException, AsynchronousCloseException
         if (closed) {
           throw e;
         }
-        boolean interrupted = Thread.interrupted(); // else the repeat would close the new channel at once
+        // else the repeat would close the new channel at once
+        boolean interrupted = Thread.interrupted();
         try {
           return call.on(reopen(current));
         } finally {
@@ -167,7 +171,8 @@ public final class FileChannelDirectory implements WalDirectory {
 
   @Override
   public void rename(String from, String to) throws IOException {
-    Files.move(dir.resolve(from), dir.resolve(to), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(dir.resolve(from), dir.resolve(to), StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
   }
 
   @Override

@@ -35,7 +35,9 @@ final class RewriteJob {
     buffer(copy);
   }
 
-  /** Keeps {@code bytes} (not copied: the caller gives them up); drops the rewrite past the limit. */
+  /**
+   * Keeps {@code bytes} (not copied: the caller gives them up); drops the rewrite past the limit.
+   */
   synchronized void buffer(byte[] bytes) {
     if (cancelled) {
       return;

@@ -17,7 +17,10 @@ public interface WalDirectory extends Closeable {
   /** Removes {@code name} if it exists. */
   void delete(String name) throws IOException;
 
-  /** Renames {@code from} over {@code to} in one step: a reader sees the old file or the new, never neither. */
+  /**
+   * Renames {@code from} over {@code to} in one step: a reader sees the old file or the new, never
+   * neither.
+   */
   void rename(String from, String to) throws IOException;
 
   /** Forces the directory's entries (creations, renames) to stable storage. */

@@ -16,7 +16,9 @@ public interface WalFile extends Closeable {
   /** Reads up to {@code dst.remaining()} bytes at {@code position}; -1 at the end. */
   int read(ByteBuffer dst, long position) throws IOException;
 
-  /** Writes all of {@code src} at {@code position}, or throws having written an unknown part of it. */
+  /**
+   * Writes all of {@code src} at {@code position}, or throws having written an unknown part of it.
+   */
   void write(ByteBuffer src, long position) throws IOException;
 
   /** Returns once every byte written so far is on stable storage (fdatasync's promise). */

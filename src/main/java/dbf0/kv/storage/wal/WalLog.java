@@ -162,7 +162,8 @@ final class WalLog {
 
   /** Refuses writes until restart; under {@link #lock}. */
   void breakStore(String why, IOException e) {
-    broken = new StorageFailureException(why + "; writes are refused until restart, reads go on", e);
+    broken =
+        new StorageFailureException(why + "; writes are refused until restart, reads go on", e);
     LOG.error("{}: {}", describe(), broken.getMessage());
   }
 

@@ -33,14 +33,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CombiningTest {
 
-  /** A store under interval or never whose safety net waits a minute: only an explicit flush writes. */
-  private static WalStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy) throws IOException {
+  /**
+   * A store under interval or never whose safety net waits a minute: only an explicit flush writes.
+   */
+  private static WalStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy)
+      throws IOException {
     return WalStore.open(new MapStore(new ConcurrentHashMap<>()), opts(policy), disk.mount(),
         WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1)));
   }
 
   @Test
-  void underIntervalAndNeverWritesWaitForAFlushWhichWritesThemAllWithOneWriteCall() throws Exception {
+  void underIntervalAndNeverWritesWaitForAFlushWhichWritesThemAllWithOneWriteCall()
+      throws Exception {
     for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
       SimulatedDirectory disk = new SimulatedDirectory();
       WalStore store = withoutSafetyNet(disk, policy);
@@ -86,14 +90,16 @@ class CombiningTest {
       assertThat(disk.writes() - writesBefore).isEqualTo(1);
 
       var synced = store.putAsync(b("synced"), b("s"));
-      store.syncAsync().get(10, TimeUnit.SECONDS); // writes what was accepted before it, then forces
+      // writes what was accepted before it, then forces
+      store.syncAsync().get(10, TimeUnit.SECONDS);
       assertThat(synced).as("written by the sync").isCompletedWithValue(true);
       var last = store.putAsync(b("last"), b("x"));
       store.close(); // writes what was accepted before it
       assertThat(last).as("written by close").isCompletedWithValue(true);
-      assertThat(store.putAsync(b("late"), b("x"))).as("refused after close").isCompletedExceptionally();
-      assertThatThrownBy(() -> store.put(b("late"), b("x"))).isInstanceOf(StorageFailureException.class)
-          .hasMessageContaining("closed");
+      assertThat(store.putAsync(b("late"), b("x"))).as("refused after close")
+          .isCompletedExceptionally();
+      assertThatThrownBy(() -> store.put(b("late"), b("x")))
+          .isInstanceOf(StorageFailureException.class).hasMessageContaining("closed");
       disk.powerCut(null); // the sync and close forced everything
       try (WalStore reopened = open(disk, opts(policy))) {
         assertThat(contents(reopened)).as(policy.name()).containsOnly(Map.entry(b("old"), b("2")),
@@ -104,7 +110,8 @@ class CombiningTest {
   }
 
   @Test
-  void underIntervalAndNeverAFailedWriteFailsEveryRecordOfItsFlushAndTheNextFlushIsLogged() throws Exception {
+  void underIntervalAndNeverAFailedWriteFailsEveryRecordOfItsFlushAndTheNextFlushIsLogged()
+      throws Exception {
     for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
       SimulatedDirectory disk = new SimulatedDirectory();
       try (WalStore store = withoutSafetyNet(disk, policy)) {
@@ -144,7 +151,8 @@ class CombiningTest {
         var put = store.putAsync(b("k"), b("v"));
         assertThat(put.get(10, TimeUnit.SECONDS)).as(policy.name()).isTrue();
         assertThat(store.get(b("k"))).isEqualTo(b("v"));
-        assertThat(disk.bytes(WalStore.LOG_NAME)).isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
+        assertThat(disk.bytes(WalStore.LOG_NAME))
+            .isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
       }
     }
   }
@@ -167,14 +175,20 @@ class CombiningTest {
     }
   }
 
-  /** Threads writing the same keys at once: the live store must equal what a replay of the log gives. */
+  /**
+   * Threads writing the same keys at once: the live store must equal what a replay of the log
+   * gives.
+   */
   @ParameterizedTest
   @ValueSource(ints = {1, 8})
-  void underIntervalConcurrentWritersOfTheSameKeysLeaveTheStoreEqualToItsReplay(int group) throws Exception {
+  void underIntervalConcurrentWritersOfTheSameKeysLeaveTheStoreEqualToItsReplay(int group)
+      throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     Map<ByteArrayWrapper, ByteArrayWrapper> live;
-    // A slow apply (as a big map's resize is) widens any gap between a record's append and its apply.
-    try (WalStore store = WalStore.open(new SlowApply(), opts(FsyncPolicy.INTERVAL), disk.mount())) {
+    // A slow apply (as a big map's resize is) widens any gap between a record's append and its
+    // apply.
+    WalOptions options = opts(FsyncPolicy.INTERVAL);
+    try (WalStore store = WalStore.open(new SlowApply(), options, disk.mount())) {
       // all of them until one deadline, so that every key's last writes race each other too
       long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
       runWriters(store, 8, 0, 4, group, () -> System.nanoTime() < deadline);

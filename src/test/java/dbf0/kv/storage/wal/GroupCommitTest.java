@@ -58,8 +58,12 @@ class GroupCommitTest {
     }
   }
 
-  /** Holds the first force until released, so that the writes behind it queue up and commit together. */
-  private static WalStore afterACommitOfTwo(StalledForce stalled, WalOptions options) throws Exception {
+  /**
+   * Holds the first force until released, so that the writes behind it queue up and commit
+   * together.
+   */
+  private static WalStore afterACommitOfTwo(StalledForce stalled, WalOptions options)
+      throws Exception {
     WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options, stalled);
     var first = store.putAsync(b("first"), b("v"));
     assertThat(stalled.entered.await(10, TimeUnit.SECONDS)).isTrue();
@@ -77,10 +81,12 @@ class GroupCommitTest {
   @Timeout(60)
   void afterACommitOfTwoALoneWriteWaitsForASecondAndTheyShareOneFsync() throws Exception {
     WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(WalOptions.MAX_COMMIT_WAIT_MICROS);
-    try (WalStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
+    StalledForce stalled = new StalledForce(new SimulatedDirectory().mount());
+    try (WalStore store = afterACommitOfTwo(stalled, options)) {
       var x = store.putAsync(b("x"), b("v"));
       Thread.sleep(100);
-      assertThat(x).as("waiting, up to a second, for as many writes as the last commit had").isNotDone();
+      assertThat(x).as("waiting, up to a second, for as many writes as the last commit had")
+          .isNotDone();
       var y = store.putAsync(b("y"), b("v"));
       x.join();
       y.join();
@@ -93,8 +99,10 @@ class GroupCommitTest {
   @Timeout(60)
   void withTheCommitWaitOffALoneWriteIsForcedAtOnce() throws Exception {
     WalOptions options = opts(FsyncPolicy.ALWAYS).withCommitWait(0);
-    try (WalStore store = afterACommitOfTwo(new StalledForce(new SimulatedDirectory().mount()), options)) {
-      store.putAsync(b("x"), b("v")).join(); // no partner comes: only an unconditional force ends this
+    StalledForce stalled = new StalledForce(new SimulatedDirectory().mount());
+    try (WalStore store = afterACommitOfTwo(stalled, options)) {
+      // no partner comes: only an unconditional force ends this
+      store.putAsync(b("x"), b("v")).join();
       assertThat(store.stats().fsyncs()).isEqualTo(3);
     }
   }
@@ -118,8 +126,8 @@ class GroupCommitTest {
   @Test
   void aFullQueueBlocksTheSubmitterUntilTheWriterDrainsItAndLosesNothing() throws Exception {
     StalledForce stalled = new StalledForce(new SimulatedDirectory().mount());
-    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), opts(FsyncPolicy.ALWAYS),
-        stalled)) {
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()),
+        opts(FsyncPolicy.ALWAYS), stalled)) {
       // The writer takes the first write and stalls in its fsync, with an empty queue behind it.
       List<CompletableFuture<Boolean>> writes = new ArrayList<>();
       writes.add(store.putAsync(b("first"), b("v")));

@@ -64,7 +64,9 @@ public final class SimulatedDirectory {
     return forces;
   }
 
-  /** Write calls that succeeded, on every file: how many system calls a real disk would have seen. */
+  /**
+   * Write calls that succeeded, on every file: how many system calls a real disk would have seen.
+   */
   public synchronized long writes() {
     return writes;
   }

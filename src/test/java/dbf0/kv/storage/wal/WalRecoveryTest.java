@@ -42,7 +42,8 @@ class WalRecoveryTest {
       try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
         assertThat(store.recovery().droppedBytes()).isZero();
         assertThat(store.get(b("d"))).isEqualTo(b("4"));
-        assertThat(store.recovery().bytes()).isEqualTo(goodBytes + WalRecord.encodedSize(new WalRecord.Put(b("d"), b("4"))));
+        assertThat(store.recovery().bytes())
+            .isEqualTo(goodBytes + WalRecord.encodedSize(new WalRecord.Put(b("d"), b("4"))));
       }
     }
   }

@@ -68,8 +68,8 @@ class WalRewriteTest {
 
   @Test
   void aFailedRewriteLeavesTheLogAsItWas() throws Exception {
-    for (SimulatedDirectory.Op op : List.of(SimulatedDirectory.Op.RENAME, SimulatedDirectory.Op.FORCE,
-        SimulatedDirectory.Op.OPEN)) {
+    for (SimulatedDirectory.Op op : List.of(SimulatedDirectory.Op.RENAME,
+        SimulatedDirectory.Op.FORCE, SimulatedDirectory.Op.OPEN)) {
       SimulatedDirectory disk = new SimulatedDirectory();
       try (WalStore store = open(disk, opts(FsyncPolicy.NEVER))) {
         for (int i = 0; i < 100; i++) {
@@ -117,7 +117,8 @@ class WalRewriteTest {
         store.put(b("k" + i), b("value-" + i));
       }
       release.countDown();
-      assertThatThrownBy(() -> rewrite.get(20, TimeUnit.SECONDS)).hasMessageContaining("side buffer");
+      assertThatThrownBy(() -> rewrite.get(20, TimeUnit.SECONDS))
+          .hasMessageContaining("side buffer");
       assertThat(store.stats().lastRewriteStatus()).contains("1024-byte side buffer");
       assertThat(store.stats().rewrites()).isZero();
       store.syncAsync().get(5, TimeUnit.SECONDS);

@@ -53,9 +53,10 @@ class WalStoreTest {
 
   @Test
   void aSecondServerOnTheSameDirectoryIsRefused(@TempDir Path dir) throws IOException {
-    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir))) {
+    WalOptions options = WalOptions.defaults(dir);
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
       store.put(b("a"), b("1"));
-      assertThatThrownBy(() -> WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir)))
+      assertThatThrownBy(() -> WalStore.open(new MapStore(new ConcurrentHashMap<>()), options))
           .isInstanceOf(IOException.class).hasMessageContaining("in use");
     }
   }
@@ -95,7 +96,8 @@ class WalStoreTest {
       store.put(b("k"), b("v"));
       long acked = System.nanoTime();
       while (disk.forces() == before) {
-        assertThat(System.nanoTime() - acked).as("force within a few intervals").isLessThan(TimeUnit.SECONDS.toNanos(2));
+        assertThat(System.nanoTime() - acked).as("force within a few intervals")
+            .isLessThan(TimeUnit.SECONDS.toNanos(2));
         Thread.sleep(5);
       }
       disk.powerCut(null);
@@ -129,8 +131,8 @@ class WalStoreTest {
     try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
       disk.failNext(SimulatedDirectory.Op.WRITE, 1);
-      assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class)
-          .hasMessageContaining("not acknowledged");
+      assertThatThrownBy(() -> store.put(b("b"), b("2")))
+          .isInstanceOf(StorageFailureException.class).hasMessageContaining("not acknowledged");
       assertThat(store.get(b("b"))).as("a failed write is not applied").isNull();
       assertThat(store.get(b("a"))).isEqualTo(b("1"));
       store.put(b("c"), b("3"));
@@ -147,7 +149,8 @@ class WalStoreTest {
     try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
       store.put(b("a"), b("1"));
       disk.failNext(SimulatedDirectory.Op.FORCE, 1);
-      assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class);
+      assertThatThrownBy(() -> store.put(b("b"), b("2")))
+          .isInstanceOf(StorageFailureException.class);
       assertThat(store.get(b("b"))).isNull();
       store.put(b("c"), b("3"));
       assertThat(store.stats().failure()).isNull();
@@ -192,8 +195,10 @@ class WalStoreTest {
       store.put(b("a"), b("1"));
       disk.failNext(SimulatedDirectory.Op.FORCE, 1);
       disk.failNext(SimulatedDirectory.Op.TRUNCATE, 1);
-      assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class);
-      assertThatThrownBy(() -> store.put(b("c"), b("3"))).isInstanceOf(StorageFailureException.class)
+      assertThatThrownBy(() -> store.put(b("b"), b("2")))
+          .isInstanceOf(StorageFailureException.class);
+      assertThatThrownBy(() -> store.put(b("c"), b("3")))
+          .isInstanceOf(StorageFailureException.class)
           .hasMessageContaining("refused until restart");
       assertThat(store.stats().failure()).contains("refused");
       assertThat(store.get(b("a"))).isEqualTo(b("1"));
@@ -206,11 +211,12 @@ class WalStoreTest {
 
   @Test
   void writesAfterCloseAreRefused(@TempDir Path dir) throws IOException {
-    WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir));
+    WalStore store =
+        WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir));
     store.put(b("a"), b("1"));
     store.close();
-    assertThatThrownBy(() -> store.put(b("b"), b("2"))).isInstanceOf(StorageFailureException.class)
-        .hasMessageContaining("closed");
+    assertThatThrownBy(() -> store.put(b("b"), b("2")))
+        .isInstanceOf(StorageFailureException.class).hasMessageContaining("closed");
     assertThat(Files.size(dir.resolve(WalStore.LOG_NAME))).isEqualTo(
         WalRecord.encodedSize(new WalRecord.Put(b("a"), b("1"))));
   }

@@ -62,7 +62,9 @@ final class WalTesting {
     }
   }
 
-  /** The keys whose values differ between two maps, each as "key: a vs b" (a few, for the message). */
+  /**
+   * The keys whose values differ between two maps, each as "key: a vs b" (a few, for the message).
+   */
   static List<String> differences(Map<ByteArrayWrapper, ByteArrayWrapper> a,
       Map<ByteArrayWrapper, ByteArrayWrapper> b) {
     Set<ByteArrayWrapper> keys = new HashSet<>(a.keySet());
@@ -108,7 +110,8 @@ final class WalTesting {
               }
               continue;
             }
-            submitted.add(i % 10 == 9 ? store.deleteAsync(key) : store.putAsync(key, b(id + "-" + i)));
+            submitted.add(i % 10 == 9
+                ? store.deleteAsync(key) : store.putAsync(key, b(id + "-" + i)));
             if (submitted.size() == group) {
               store.flush();
               for (var write : submitted) {
