@@ -9,7 +9,7 @@ import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
-import dbf0.kv.storage.wal.CorruptLogException;
+import dbf0.kv.storage.wal.CorruptWalException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -88,14 +88,14 @@ public final class ServeCommand implements Callable<Integer> {
     KeyValueServer server = Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
     try {
       server.start();
-    } catch (CorruptLogException e) {
+    } catch (CorruptWalException e) {
       spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
       return 1;
     }
     PrintWriter out = spec.commandLine().getOut();
-    if (server.durableStore() != null) {
-      out.printf("dbf0 server: %s; fsync %s%n", server.durableStore().recovery().summary(),
-          server.durableStore().options().fsync().cliName());
+    if (server.walStore() != null) {
+      out.printf("dbf0 server: %s; fsync %s%n", server.walStore().recovery().summary(),
+          server.walStore().options().fsync().cliName());
     }
     out.printf("dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
         server.getLocalAddress(), mapType, model.cliName(), threads);

@@ -42,12 +42,12 @@ class CompactCommandTest {
           client.set(ByteArrayWrapper.of(i % 3), ByteArrayWrapper.of(i));
         }
       }
-      long before = server.durableStore().stats().logBytes();
+      long before = server.walStore().stats().logBytes();
       Run run = compact(server.getLocalAddress().getPort());
       assertThat(run.exit()).as(run.err()).isZero();
       assertThat(run.out()).contains("rewriting started", "done: ok");
-      assertThat(server.durableStore().stats().rewrites()).isEqualTo(1);
-      assertThat(server.durableStore().stats().logBytes()).isLessThan(before / 10);
+      assertThat(server.walStore().stats().rewrites()).isEqualTo(1);
+      assertThat(server.walStore().stats().logBytes()).isLessThan(before / 10);
     }
   }
 

@@ -12,7 +12,7 @@ import dbf0.kv.protocol.Response;
 import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.storage.Store;
-import dbf0.kv.storage.wal.PersistenceStats;
+import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.KeyValueServer;
@@ -415,7 +415,7 @@ public final class Benchmark implements Callable<Integer> {
       server = new KeyValueServer(options, map);
       server.start();
       if (config.keyed() != null && wal != null) {
-        loadThroughLog(config.keyed(), server.durableStore(), loaderLog(config, history));
+        loadThroughLog(config.keyed(), server.walStore(), loaderLog(config, history));
       }
       address = server.getLocalAddress();
     } else if (config.keyed() != null) {
@@ -438,7 +438,8 @@ public final class Benchmark implements Callable<Integer> {
         Thread.sleep(config.warmup());
       }
       // the log's counters at the start of the measured interval, so the JSON reports that interval only
-      PersistenceStats logBefore = server != null && server.durableStore() != null ? server.durableStore().stats() : null;
+      WalStats logBefore =
+          server != null && server.walStore() != null ? server.walStore().stats() : null;
       long start = System.nanoTime();
       long cpuStart = processCpuNanos();
       workers.forEach(w -> w.latencies().measureFrom(start));
@@ -462,7 +463,7 @@ public final class Benchmark implements Callable<Integer> {
       }
       LogActivity log = null;
       if (logBefore != null) {
-        var p = server.durableStore().stats();
+        var p = server.walStore().stats();
         log = LogActivity.between(logBefore, p);
         LOG.info("benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {} bytes",
             p.policy().cliName(), p.recordsWritten(), p.fsyncs(), String.format("%.1f", p.recordsPerFsync()),

@@ -1,7 +1,7 @@
 package dbf0.kv.bench;
 
 import com.google.gson.JsonObject;
-import dbf0.kv.storage.wal.PersistenceStats;
+import dbf0.kv.storage.wal.WalStats;
 
 /**
  * What the server's write-ahead log did during a benchmark's measured interval: the difference
@@ -17,7 +17,7 @@ import dbf0.kv.storage.wal.PersistenceStats;
 public record LogActivity(String policy, long records, long fsyncs, long recordsForced) {
 
   /** The activity between two snapshots of one log's counters. */
-  public static LogActivity between(PersistenceStats before, PersistenceStats after) {
+  public static LogActivity between(WalStats before, WalStats after) {
     return new LogActivity(after.policy().cliName(), after.recordsWritten() - before.recordsWritten(),
         after.fsyncs() - before.fsyncs(), after.recordsForced() - before.recordsForced());
   }

@@ -7,7 +7,7 @@ import dbf0.base.server.SessionRunner;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
-import dbf0.kv.storage.wal.DurableStore;
+import dbf0.kv.storage.wal.WalStore;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -37,10 +37,10 @@ public final class KeyValueServer implements Closeable {
 
   private final Store base;
   private final ServerOptions options;
-  /** The store sessions use: {@link #base}, or the durable store over it once started with a data dir. */
+  /** The store sessions use: {@link #base}, or a WalStore over it when started with a data dir. */
   private volatile Store store;
-  private DurableStore durable;
-  private boolean ownsDurable;
+  private WalStore walStore;
+  private boolean ownsWalStore;
   private ServerContext context;
   private BaseServer blocking;
   private EventLoopServer eventLoop;
@@ -76,8 +76,8 @@ public final class KeyValueServer implements Closeable {
     this.options = Objects.requireNonNull(options, "options");
     this.base = Objects.requireNonNull(store, "store");
     this.store = base;
-    if (store instanceof DurableStore given) {
-      durable = given; // INFO and BGREWRITEAOF see it; its owner closes it
+    if (store instanceof WalStore given) {
+      walStore = given; // INFO and BGREWRITEAOF see it; its owner closes it
     }
   }
 
@@ -106,26 +106,26 @@ public final class KeyValueServer implements Closeable {
       throw new IllegalStateException("already started");
     }
     if (options.durability() != null) {
-      if (durable != null) {
-        throw new IllegalStateException("a DurableStore was given and the options ask for another");
+      if (walStore != null) {
+        throw new IllegalStateException("a WalStore was given and the options ask for another");
       }
-      ownsDurable = true;
+      ownsWalStore = true;
       // Replays the log into the map before the first connection is accepted.
-      durable = DurableStore.open(base, options.durability());
-      store = durable;
+      walStore = WalStore.open(base, options.durability());
+      store = walStore;
     }
     try {
       listen();
     } catch (IOException | RuntimeException e) {
-      if (durable != null && ownsDurable) {
-        durable.close(); // a server that never listened must not keep the data dir locked
+      if (walStore != null && ownsWalStore) {
+        walStore.close(); // a server that never listened must not keep the data dir locked
       }
       throw e;
     }
   }
 
   private void listen() throws IOException {
-    context = new ServerContext(store, options, durable);
+    context = new ServerContext(store, options, walStore);
     switch (options.model()) {
       case POOL, VIRTUAL -> {
         BaseServer server = new BaseServer("kv-" + options.model().cliName(), options.bindAddress(), options.threads()) {
@@ -154,12 +154,12 @@ public final class KeyValueServer implements Closeable {
 
   /**
    * The write-ahead log's store when the options have a data dir and the server has started,
-   * else null: its {@link DurableStore#recovery()} says what start-up replayed.
+   * else null: its {@link WalStore#recovery()} says what start-up replayed.
    *
-   * @return the durable store, or null without a data dir
+   * @return the WalStore, or null without a data dir
    */
-  public DurableStore durableStore() {
-    return durable;
+  public WalStore walStore() {
+    return walStore;
   }
 
   /**
@@ -233,8 +233,8 @@ public final class KeyValueServer implements Closeable {
     if (eventLoop != null) {
       eventLoop.close();
     }
-    if (durable != null && ownsDurable) {
-      durable.close(); // after the connections: their last writes are queued before the log closes
+    if (walStore != null && ownsWalStore) {
+      walStore.close(); // after the connections: their last writes are queued before the log closes
     }
   }
 }

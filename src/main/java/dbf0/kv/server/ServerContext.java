@@ -4,7 +4,7 @@ import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
 import java.util.concurrent.atomic.AtomicLong;
-import dbf0.kv.storage.wal.DurableStore;
+import dbf0.kv.storage.wal.WalStore;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -18,7 +18,7 @@ final class ServerContext implements RespContext {
   final ProtocolLimits limits;
   final ServerOptions options;
   /** The store again when it keeps a write-ahead log (INFO persistence, BGREWRITEAOF), else null. */
-  final DurableStore durable;
+  final WalStore walStore;
   final long startNanos = System.nanoTime();
   final LongAdder commandsProcessed = new LongAdder();
   final LongAdder connectionsReceived = new LongAdder();
@@ -30,9 +30,9 @@ final class ServerContext implements RespContext {
     this(store, options, null);
   }
 
-  ServerContext(Store store, ServerOptions options, DurableStore durable) {
+  ServerContext(Store store, ServerOptions options, WalStore walStore) {
     this.store = store;
-    this.durable = durable;
+    this.walStore = walStore;
     this.options = options;
     this.limits = options.limits();
   }
@@ -98,7 +98,7 @@ final class ServerContext implements RespContext {
   }
 
   @Override
-  public DurableStore durable() {
-    return durable;
+  public WalStore walStore() {
+    return walStore;
   }
 }

@@ -21,7 +21,7 @@ import java.time.Duration;
  *     are accepted; arrays, which every Redis tool sends, always are. Lines that look like HTTP
  *     close the connection either way (see {@link RespSession})
  * @param durability where and how to keep a write-ahead log of every write, or null for none
- *     (the default: the data lives only in memory). See {@link dbf0.kv.storage.wal.DurableStore}
+ *     (the default: the data lives only in memory). See {@link dbf0.kv.storage.wal.WalStore}
  */
 public record ServerOptions(
     InetSocketAddress bindAddress,

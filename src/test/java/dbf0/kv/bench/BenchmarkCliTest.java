@@ -236,7 +236,7 @@ class BenchmarkCliTest {
     Run run = run("1", "1", "concurrent", "8", "16", "0", "PT0.2S", "--client-mode", "persistent",
         "--records", "3000", "--data-dir", dir.toString(), "--fsync", "never");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    try (var store = dbf0.kv.storage.wal.DurableStore.open(
+    try (var store = dbf0.kv.storage.wal.WalStore.open(
         new dbf0.kv.storage.MapStore(new java.util.concurrent.ConcurrentHashMap<>()),
         dbf0.kv.storage.wal.WalOptions.defaults(dir))) {
       assertThat(store.recovery().records()).isEqualTo(3000);

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dbf0.kv.storage.wal.FsyncPolicy;
-import dbf0.kv.storage.wal.PersistenceStats;
+import dbf0.kv.storage.wal.WalStats;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -20,8 +20,9 @@ class BenchmarkLogActivityTest {
 
   private static final int CLIENTS = 4;
 
-  private static PersistenceStats stats(long records, long fsyncs, long forced) {
-    return new PersistenceStats(FsyncPolicy.ALWAYS, 0, 0, records, fsyncs, forced, 0, 0, false, 0, "none", null);
+  private static WalStats stats(long records, long fsyncs, long forced) {
+    return new WalStats(FsyncPolicy.ALWAYS, 0, 0, records, fsyncs, forced, 0, 0, false, 0, "none",
+        null);
   }
 
   @Test

@@ -7,8 +7,8 @@ import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.client.ServerErrorException;
 import dbf0.kv.storage.MapStore;
-import dbf0.kv.storage.wal.DurableStore;
-import dbf0.kv.storage.wal.DurableStoreAccess;
+import dbf0.kv.storage.wal.WalStore;
+import dbf0.kv.storage.wal.WalLimits;
 import dbf0.kv.storage.wal.FsyncPolicy;
 import dbf0.kv.storage.wal.SimulatedDirectory;
 import dbf0.kv.storage.wal.WalOptions;
@@ -44,7 +44,7 @@ class DurabilityServerTest {
   void aFailingDiskAnswersErrorsAndReadsGoOn(ServerModel model) throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions wal = WalOptions.defaults(Path.of("sim")).withRewrite(0, 0);
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
         KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store)) {
       server.start();
       try (KeyValueClient v2 = KeyValueClient.connect(server.getLocalAddress());
@@ -83,18 +83,18 @@ class DurabilityServerTest {
           assertThat(resp.call("SET", "k" + (i % 10), "v" + i)).isEqualTo("+OK");
         }
         assertThat(resp.call("DEL", "k0")).isEqualTo(":1");
-        long before = server.durableStore().stats().logBytes();
+        long before = server.walStore().stats().logBytes();
         assertThat(resp.call("BGREWRITEAOF")).isEqualTo("+Background append only file rewriting started");
         Awaitility.await().atMost(Duration.ofSeconds(20))
             .until(() -> resp.call("INFO", "persistence").contains("dbf0_rewrites:1"));
         String info = resp.call("INFO", "persistence");
         assertThat(info).contains("aof_last_bgrewrite_status:ok", "aof_rewrite_in_progress:0");
-        assertThat(server.durableStore().stats().logBytes()).isLessThan(before / 5);
+        assertThat(server.walStore().stats().logBytes()).isLessThan(before / 5);
       }
     }
     try (KeyValueServer server = new KeyValueServer(options, new ConcurrentHashMap<>())) {
       server.start();
-      assertThat(server.durableStore().recovery().records()).isEqualTo(9);
+      assertThat(server.walStore().recovery().records()).isEqualTo(9);
       try (Resp resp = new Resp(server.getLocalAddress())) {
         assertThat(resp.call("GET", "k9")).isEqualTo("v199");
         assertThat(resp.call("GET", "k0")).isEqualTo("(nil)");
@@ -108,7 +108,7 @@ class DurabilityServerTest {
   void pipelinedWritesFromOneConnectionShareAnFsyncAndAnswerInOrder(ServerModel model) throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions wal = WalOptions.defaults(Path.of("sim")).withRewrite(0, 0);
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
         KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store)) {
       server.start();
       int n = 500;
@@ -146,10 +146,12 @@ class DurabilityServerTest {
   void underIntervalPipelinedWritesShareWriteCallsAndAnswerInOrder(ServerModel model) throws Exception {
     SimulatedDirectory disk = new SimulatedDirectory();
     WalOptions wal = WalOptions.defaults(Path.of("sim")).withFsync(FsyncPolicy.INTERVAL).withRewrite(0, 0);
-    try (DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount());
+    // No safety net: were a session to wait without flushing, it would wait past the socket's
+    // timeout.
+    WalLimits noSafetyNet = WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(10));
+    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), wal, disk.mount(),
+            noSafetyNet);
         KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), store)) {
-      // No safety net: were a session to wait without flushing, it would wait past the socket's timeout.
-      DurableStoreAccess.lateFlushAfter(store, Duration.ofMinutes(10));
       server.start();
       int n = 500;
       ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
@@ -191,7 +193,7 @@ class DurabilityServerTest {
   void withoutADataDirNothingIsLogged(ServerModel model) throws Exception {
     try (KeyValueServer server = new KeyValueServer(ServerOptions.defaults().withModel(model), new ConcurrentHashMap<>())) {
       server.start();
-      assertThat(server.durableStore()).isNull();
+      assertThat(server.walStore()).isNull();
       try (Resp resp = new Resp(server.getLocalAddress())) {
         assertThat(resp.call("INFO", "persistence")).contains("aof_enabled:0");
         assertThat(resp.call("BGREWRITEAOF")).startsWith("-ERR").contains("--data-dir");

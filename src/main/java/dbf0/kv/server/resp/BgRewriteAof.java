@@ -23,10 +23,10 @@ final class BgRewriteAof implements RespCommand {
 
   @Override
   public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    if (context.durable() == null) {
+    if (context.walStore() == null) {
       out.put(RespCodec.error("ERR this server keeps no log to rewrite: start it with --data-dir"));
     } else {
-      context.durable().rewriteAsync();
+      context.walStore().rewriteAsync();
       out.put(RespCodec.simple("Background append only file rewriting started"));
     }
     return false;

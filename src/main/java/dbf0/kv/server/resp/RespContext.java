@@ -2,7 +2,7 @@ package dbf0.kv.server.resp;
 
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.storage.Store;
-import dbf0.kv.storage.wal.DurableStore;
+import dbf0.kv.storage.wal.WalStore;
 
 /**
  * What a Redis command may see of the server: the store, the limits, and the few figures INFO
@@ -39,5 +39,5 @@ public interface RespContext {
   long totalCommandsProcessed();
 
   /** The write-ahead log under the store, or null when the server keeps nothing on disk. */
-  DurableStore durable();
+  WalStore walStore();
 }

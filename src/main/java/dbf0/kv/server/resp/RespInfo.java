@@ -64,11 +64,11 @@ final class RespInfo {
    */
   private static void persistence(RespContext context, StringBuilder s) {
     s.append("# Persistence\r\n");
-    if (context.durable() == null) {
+    if (context.walStore() == null) {
       s.append("aof_enabled:0\r\n\r\n");
       return;
     }
-    dbf0.kv.storage.wal.PersistenceStats p = context.durable().stats();
+    dbf0.kv.storage.wal.WalStats p = context.walStore().stats();
     s.append("aof_enabled:1\r\n")
         .append("dbf0_fsync_policy:").append(p.policy().cliName()).append("\r\n")
         .append("aof_current_size:").append(p.logBytes()).append("\r\n")

@@ -11,11 +11,11 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
- * The real {@link LogDirectory}: a directory on disk, files through {@link FileChannel}. It holds
+ * The real {@link WalDirectory}: a directory on disk, files through {@link FileChannel}. It holds
  * an exclusive lock on a file named {@value #LOCK_NAME} while open, so that two servers never
  * append to one log (the operating system drops the lock when the process dies, even by SIGKILL).
  */
-public final class FileChannelDirectory implements LogDirectory {
+public final class FileChannelDirectory implements WalDirectory {
 
   public static final String LOCK_NAME = "LOCK";
 
@@ -26,7 +26,8 @@ public final class FileChannelDirectory implements LogDirectory {
   public FileChannelDirectory(Path dir) throws IOException {
     this.dir = dir;
     Files.createDirectories(dir);
-    lockChannel = FileChannel.open(dir.resolve(LOCK_NAME), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    lockChannel = FileChannel.open(dir.resolve(LOCK_NAME), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE);
     FileLock held;
     try {
       held = lockChannel.tryLock();
@@ -38,13 +39,14 @@ public final class FileChannelDirectory implements LogDirectory {
     }
     if (held == null) {
       lockChannel.close();
-      throw new IOException(dir + " is in use by another process (its " + LOCK_NAME + " file is locked)");
+      throw new IOException(
+          dir + " is in use by another process (its " + LOCK_NAME + " file is locked)");
     }
     lock = held;
   }
 
   @Override
-  public LogFile open(String name) throws IOException {
+  public WalFile open(String name) throws IOException {
     return new ChannelFile(dir.resolve(name));
   }
 
@@ -57,7 +59,7 @@ public final class FileChannelDirectory implements LogDirectory {
    * positional, so repeating one is safe: a write lands on the same bytes, a force covers the
    * file whatever descriptor asks. The interrupt itself is kept for the caller to see.
    */
-  private static final class ChannelFile implements LogFile {
+  private static final class ChannelFile implements WalFile {
 
     private interface Call<T> {
       T on(FileChannel channel) throws IOException;
@@ -73,18 +75,20 @@ public final class FileChannelDirectory implements LogDirectory {
     }
 
     private static FileChannel openChannel(Path path) throws IOException {
-      return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      return FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
+          StandardOpenOption.WRITE);
     }
 
     private <T> T call(Call<T> call) throws IOException {
       FileChannel current = channel;
       try {
         return call.on(current);
-      } catch (ClosedChannelException e) { // ClosedByInterruptException and AsynchronousCloseException too
+      } catch (ClosedChannelException e) { // ClosedByInterruptException, AsynchronousCloseException
         if (closed) {
           throw e;
         }
-        boolean interrupted = Thread.interrupted(); // else the repeat would close the new channel at once
+        // else the repeat would close the new channel at once
+        boolean interrupted = Thread.interrupted();
         try {
           return call.on(reopen(current));
         } finally {
@@ -167,7 +171,8 @@ public final class FileChannelDirectory implements LogDirectory {
 
   @Override
   public void rename(String from, String to) throws IOException {
-    Files.move(dir.resolve(from), dir.resolve(to), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Files.move(dir.resolve(from), dir.resolve(to), StandardCopyOption.ATOMIC_MOVE,
+        StandardCopyOption.REPLACE_EXISTING);
   }
 
   @Override

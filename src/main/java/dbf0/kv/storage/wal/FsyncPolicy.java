@@ -4,11 +4,20 @@ import java.util.Locale;
 
 /** When the log forces its bytes to the disk, and so what an acknowledgement promises. */
 public enum FsyncPolicy {
-  /** Every write is acknowledged only after a force that covers it: a crash loses no acknowledged write. */
+  /**
+   * Every write is acknowledged only after a force that covers it: a crash loses no acknowledged
+   * write.
+   */
   ALWAYS,
-  /** A background force every interval: a crash of the machine loses at most the last interval of writes. */
+  /**
+   * A background force every interval: a crash of the machine loses at most the last interval of
+   * writes.
+   */
   INTERVAL,
-  /** The operating system decides when: a crash of the process loses nothing, a crash of the machine may lose anything not yet written back. */
+  /**
+   * The operating system decides when: a crash of the process loses nothing, a crash of the machine
+   * may lose anything not yet written back.
+   */
   NEVER;
 
   public String cliName() {
@@ -22,6 +31,7 @@ public enum FsyncPolicy {
         return p;
       }
     }
-    throw new IllegalArgumentException("unknown fsync policy '" + text + "': use always, interval or never");
+    throw new IllegalArgumentException(
+        "unknown fsync policy '" + text + "': use always, interval or never");
   }
 }

@@ -77,7 +77,8 @@ public sealed interface WalRecord {
   static void encode(WalRecord record, ByteBuffer out) {
     long body = bodySize(record);
     if (body > MAX_BODY_BYTES) {
-      throw new IllegalArgumentException("a log record holds at most " + MAX_BODY_BYTES + " bytes, this one " + body);
+      throw new IllegalArgumentException(
+          "a log record holds at most " + MAX_BODY_BYTES + " bytes, this one " + body);
     }
     int start = out.position();
     out.putInt((int) body);
@@ -118,15 +119,19 @@ public sealed interface WalRecord {
   /** A whole, checked record of {@code size} bytes. */
   record Good(WalRecord record, int size) implements Decoded {}
 
-  /** The buffer ends inside a record whose header looks sane: {@code needed} bytes make it whole. */
+  /**
+   * The buffer ends inside a record whose header looks sane: {@code needed} bytes make it whole.
+   */
   record Partial(int needed) implements Decoded {}
 
-  /** Bytes that are no record: a length out of range, a wrong checksum, fields that do not add up. */
+  /**
+   * Bytes that are no record: a length out of range, a wrong checksum, fields that do not add up.
+   */
   record Bad(String reason) implements Decoded {}
 
   /**
    * Decodes one record at {@code in}'s position without moving it. The caller decides what a
-   * {@link Partial} at the end of the file or a {@link Bad} means (see {@link LogReader}).
+   * {@link Partial} at the end of the file or a {@link Bad} means (see {@link WalReader}).
    */
   static Decoded decode(ByteBuffer in) {
     int at = in.position();
@@ -136,7 +141,8 @@ public sealed interface WalRecord {
     }
     int body = in.getInt(at);
     if (body < 1 || body > MAX_BODY_BYTES) {
-      return new Bad("body length " + Integer.toUnsignedLong(body) + " is outside 1.." + MAX_BODY_BYTES);
+      return new Bad(
+          "body length " + Integer.toUnsignedLong(body) + " is outside 1.." + MAX_BODY_BYTES);
     }
     if (available - HEADER_BYTES < body) {
       return new Partial(HEADER_BYTES + body);
@@ -145,7 +151,8 @@ public sealed interface WalRecord {
     CRC32C crc = new CRC32C();
     crc.update(in.duplicate().position(at + HEADER_BYTES).limit(at + HEADER_BYTES + body));
     if ((int) crc.getValue() != expected) {
-      return new Bad(String.format("checksum %08x does not match the body's %08x", expected, (int) crc.getValue()));
+      return new Bad(String.format("checksum %08x does not match the body's %08x", expected,
+          (int) crc.getValue()));
     }
     int p = at + HEADER_BYTES;
     int end = p + body;
@@ -165,10 +172,12 @@ public sealed interface WalRecord {
           yield new Delete(key);
         }
         case CLEAR -> new Clear();
-        default -> throw new IllegalStateException(String.format("unknown operation byte 0x%02x", op & 0xff));
+        default -> throw new IllegalStateException(
+            String.format("unknown operation byte 0x%02x", op & 0xff));
       };
       if (p != end) {
-        return new Bad("fields take " + (p - at - HEADER_BYTES) + " of the body's " + body + " bytes");
+        return new Bad(
+            "fields take " + (p - at - HEADER_BYTES) + " of the body's " + body + " bytes");
       }
       return new Good(record, HEADER_BYTES + body);
     } catch (IllegalStateException e) {
@@ -182,7 +191,8 @@ public sealed interface WalRecord {
     }
     int length = in.getInt(at);
     if (length < 0 || length > end - at - 4) {
-      throw new IllegalStateException("a field of " + Integer.toUnsignedLong(length) + " bytes runs past the body");
+      throw new IllegalStateException(
+          "a field of " + Integer.toUnsignedLong(length) + " bytes runs past the body");
     }
     byte[] bytes = new byte[length];
     in.get(at + 4, bytes);

@@ -26,12 +26,15 @@ class FileChannelDirectoryTest {
 
   @Test
   void aCallerWithItsInterruptFlagSetWritesAndKeepsTheFlag(@TempDir Path dir) throws IOException {
-    try (FileChannelDirectory disk = new FileChannelDirectory(dir); LogFile log = disk.open("log")) {
+    try (FileChannelDirectory disk = new FileChannelDirectory(dir);
+        WalFile log = disk.open("log")) {
       log.write(ascii("abc"), 0);
-      Thread.currentThread().interrupt(); // the channel closes on the next call, then is opened again
+      // the channel closes on the next call, then is opened again
+      Thread.currentThread().interrupt();
       try {
         log.write(ascii("def"), 3);
-        assertThat(Thread.currentThread().isInterrupted()).as("the caller still sees its interrupt").isTrue();
+        assertThat(Thread.currentThread().isInterrupted()).as("the caller still sees its interrupt")
+            .isTrue();
       } finally {
         Thread.interrupted();
       }
@@ -43,12 +46,14 @@ class FileChannelDirectoryTest {
       assertThat(log.read(back, 0)).isEqualTo(9);
       assertThat(new String(back.array(), StandardCharsets.US_ASCII)).isEqualTo("abcdefghi");
     }
-    assertThat(Files.readString(dir.resolve("log"), StandardCharsets.US_ASCII)).isEqualTo("abcdefghi");
+    assertThat(Files.readString(dir.resolve("log"), StandardCharsets.US_ASCII))
+        .isEqualTo("abcdefghi");
   }
 
   @Test
   void anInterruptedReaderAndTruncateRepeatFromTheSamePlace(@TempDir Path dir) throws IOException {
-    try (FileChannelDirectory disk = new FileChannelDirectory(dir); LogFile log = disk.open("log")) {
+    try (FileChannelDirectory disk = new FileChannelDirectory(dir);
+        WalFile log = disk.open("log")) {
       log.write(ascii("0123456789"), 0);
       ByteBuffer into = ByteBuffer.allocate(6).put((byte) '>');
       Thread.currentThread().interrupt();
@@ -66,7 +71,7 @@ class FileChannelDirectoryTest {
   @Test
   void aClosedFileStaysClosed(@TempDir Path dir) throws IOException {
     try (FileChannelDirectory disk = new FileChannelDirectory(dir)) {
-      LogFile log = disk.open("log");
+      WalFile log = disk.open("log");
       log.close();
       assertThatThrownBy(() -> log.write(ascii("x"), 0)).isInstanceOf(ClosedChannelException.class);
       assertThatThrownBy(log::force).isInstanceOf(ClosedChannelException.class);

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Timeout;
  * power went (neither acknowledged nor refused: it may or may not have reached the disk). Under
  * {@code always} nothing else is allowed: zero acknowledged writes lost, across rewrites too.
  *
- * <p>{@code -Ddbf0.powerloss.cycles=N} runs N cycles (default 500, about 5 s; 5,000 is a longer run). {@code -Ddbf0.powerloss.trace} prints each cycle's timings.
+ * <p>{@code -Ddbf0.powerloss.cycles=N} runs N cycles (default 500, about 5 s; 5,000 is a longer
+ * run). {@code -Ddbf0.powerloss.trace} prints each cycle's timings.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class PowerLossTest {
@@ -35,7 +36,10 @@ class PowerLossTest {
   static final int WRITERS = 4;
   static final int KEYS_PER_WRITER = 8;
 
-  /** A key's state as its one writer knows it: the last acknowledged value (null = absent) and the one in flight. */
+  /**
+   * A key's state as its one writer knows it: the last acknowledged value (null = absent) and the
+   * one in flight.
+   */
   static final class KeyState {
     volatile ByteArrayWrapper acked;
     volatile boolean inFlight;
@@ -71,7 +75,8 @@ class PowerLossTest {
     long tornTails = 0;
     long checked = 0;
     for (int cycle = 0; cycle < cycles; cycle++) {
-      DurableStore store = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
+      WalStore store =
+          WalStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
       if (store.recovery().droppedBytes() > 0) {
         tornTails++;
       }
@@ -86,7 +91,8 @@ class PowerLossTest {
       for (int w = 0; w < WRITERS; w++) {
         KeyState[] mine = keys[w];
         int id = w;
-        writers.add(Thread.ofPlatform().daemon().start(() -> write(store, id, mine, new Random(writerSeed + id), acks)));
+        Random own = new Random(writerSeed + id);
+        writers.add(Thread.ofPlatform().daemon().start(() -> write(store, id, mine, own, acks)));
       }
       if (random.nextInt(4) == 0) {
         store.rewriteAsync(); // may also be cut short
@@ -106,11 +112,13 @@ class PowerLossTest {
       rewritesSeen += store.stats().rewrites();
       store.close();
       if (System.getProperty("dbf0.powerloss.trace") != null) {
-        System.err.printf("cycle %d acks %d target %d wait-acks %.1f ms join %.1f ms close %.1f ms%n", cycle, acks.get(),
-            target, (t1 - tStart) / 1e6, (t2 - t1) / 1e6, (System.nanoTime() - t2) / 1e6);
+        System.err.printf(
+            "cycle %d acks %d target %d wait-acks %.1f ms join %.1f ms close %.1f ms%n",
+            cycle, acks.get(), target, (t1 - tStart) / 1e6, (t2 - t1) / 1e6,
+            (System.nanoTime() - t2) / 1e6);
       }
     }
-    DurableStore last = DurableStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
+    WalStore last = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options, disk.mount());
     if (policy == FsyncPolicy.ALWAYS) {
       checked += verify(last, keys, cycles);
       assertThat(checked).isEqualTo((long) (cycles + 1) * WRITERS * KEYS_PER_WRITER);
@@ -124,7 +132,8 @@ class PowerLossTest {
   }
 
   /** A writer: random puts and deletes on its own keys until the disk refuses. */
-  private static void write(DurableStore store, int id, KeyState[] mine, Random random, AtomicLong acks) {
+  private static void write(WalStore store, int id, KeyState[] mine, Random random,
+      AtomicLong acks) {
     for (int op = 0; ; op++) {
       int k = random.nextInt(mine.length);
       KeyState state = mine[k];
@@ -148,7 +157,7 @@ class PowerLossTest {
   }
 
   /** Checks every key against the oracle; returns the number of keys checked. */
-  private static int verify(DurableStore store, KeyState[][] keys, int cycle) {
+  private static int verify(WalStore store, KeyState[][] keys, int cycle) {
     int n = 0;
     for (int w = 0; w < keys.length; w++) {
       for (int k = 0; k < keys[w].length; k++) {
@@ -156,8 +165,9 @@ class PowerLossTest {
         ByteArrayWrapper found = store.get(key(w, k));
         boolean ok = java.util.Objects.equals(found, state.acked)
             || (state.inFlight && java.util.Objects.equals(found, state.flying));
-        assertThat(ok).as("cycle %d, key %d/%d: found %s, last acknowledged %s, in flight %s", cycle, w, k,
-            show(found), show(state.acked), state.inFlight ? show(state.flying) : "nothing").isTrue();
+        assertThat(ok).as("cycle %d, key %d/%d: found %s, last acknowledged %s, in flight %s",
+            cycle, w, k, show(found), show(state.acked),
+            state.inFlight ? show(state.flying) : "nothing").isTrue();
         n++;
       }
     }
@@ -165,7 +175,7 @@ class PowerLossTest {
   }
 
   /** What survived becomes what the next cycle's writers build on. */
-  private static void resetToRecovered(DurableStore store, KeyState[][] keys) {
+  private static void resetToRecovered(WalStore store, KeyState[][] keys) {
     for (int w = 0; w < keys.length; w++) {
       for (int k = 0; k < keys[w].length; k++) {
         keys[w][k].acked = store.get(key(w, k));

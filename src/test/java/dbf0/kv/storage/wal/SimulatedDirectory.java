@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * A {@link LogDirectory} in memory that models what a power cut keeps, and fails on demand.
+ * A {@link WalDirectory} in memory that models what a power cut keeps, and fails on demand.
  *
  * <p>The model: every file (inode) has its current bytes and its durable bytes, the bytes as of
- * its last completed {@link LogFile#force}. The directory has its current names and its durable
+ * its last completed {@link WalFile#force}. The directory has its current names and its durable
  * names, as of its last {@link #sync}. {@link #powerCut} throws away everything not durable: each
  * file goes back to its durable bytes, plus, when tearing, a random prefix of the bytes appended
  * since (a write the disk had half done), and the names go back to the durable names, so a file
@@ -46,7 +46,7 @@ public final class SimulatedDirectory {
   private int generation;
 
   /** The directory as a store sees it until the next power cut. */
-  public synchronized LogDirectory mount() {
+  public synchronized WalDirectory mount() {
     return new Mount(generation);
   }
 
@@ -64,7 +64,9 @@ public final class SimulatedDirectory {
     return forces;
   }
 
-  /** Write calls that succeeded, on every file: how many system calls a real disk would have seen. */
+  /**
+   * Write calls that succeeded, on every file: how many system calls a real disk would have seen.
+   */
   public synchronized long writes() {
     return writes;
   }
@@ -136,7 +138,7 @@ public final class SimulatedDirectory {
     return total;
   }
 
-  private final class Mount implements LogDirectory {
+  private final class Mount implements WalDirectory {
     private final int gen;
 
     Mount(int gen) {
@@ -150,7 +152,7 @@ public final class SimulatedDirectory {
     }
 
     @Override
-    public LogFile open(String name) throws IOException {
+    public WalFile open(String name) throws IOException {
       synchronized (SimulatedDirectory.this) {
         alive();
         maybeFail(Op.OPEN);
@@ -207,7 +209,7 @@ public final class SimulatedDirectory {
     public void close() {}
   }
 
-  private final class SimulatedFile implements LogFile {
+  private final class SimulatedFile implements WalFile {
     private final Inode inode;
     private final int gen;
     private boolean closed;

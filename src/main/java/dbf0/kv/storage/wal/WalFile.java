@@ -9,14 +9,16 @@ import java.nio.ByteBuffer;
  * fails on demand or loses its unforced bytes in a simulated power cut under the same code
  * (see the test sources' SimulatedDirectory); {@link FileChannelDirectory} is the real one.
  */
-public interface LogFile extends Closeable {
+public interface WalFile extends Closeable {
 
   long size() throws IOException;
 
   /** Reads up to {@code dst.remaining()} bytes at {@code position}; -1 at the end. */
   int read(ByteBuffer dst, long position) throws IOException;
 
-  /** Writes all of {@code src} at {@code position}, or throws having written an unknown part of it. */
+  /**
+   * Writes all of {@code src} at {@code position}, or throws having written an unknown part of it.
+   */
   void write(ByteBuffer src, long position) throws IOException;
 
   /** Returns once every byte written so far is on stable storage (fdatasync's promise). */

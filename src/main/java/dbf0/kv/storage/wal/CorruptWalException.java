@@ -3,13 +3,13 @@ package dbf0.kv.storage.wal;
 import java.io.IOException;
 
 /** The log has a bad record with good records after it: damage, not a crash, so start-up stops. */
-public final class CorruptLogException extends IOException {
+public final class CorruptWalException extends IOException {
 
   private static final long serialVersionUID = 1L;
 
   private final long offset;
 
-  public CorruptLogException(String message, long offset) {
+  public CorruptWalException(String message, long offset) {
     super(message);
     this.offset = offset;
   }

@@ -20,9 +20,11 @@ import java.util.function.Consumer;
  * offset after the bad one: a length in range, the body within the file, the checksum right.
  * Random bytes pass by chance with odds of about 2<sup>-32</sup> per offset.
  */
-public final class LogReader {
+public final class WalReader {
 
-  /** Bytes read from the file at a time; a record larger than this gets a buffer of its own size. */
+  /**
+   * Bytes read from the file at a time; a record larger than this gets a buffer of its own size.
+   */
   static final int CHUNK = 1 << 20;
 
   /**
@@ -34,19 +36,21 @@ public final class LogReader {
    * @param corruptAt the offset of a bad record that good records follow, or -1
    * @param problem what was wrong at {@code goodBytes}, or null if the file ends cleanly
    */
-  public record Outcome(long records, long goodBytes, long fileBytes, long corruptAt, String problem) {
+  public record Outcome(long records, long goodBytes, long fileBytes, long corruptAt,
+      String problem) {
     /** Bytes past the last good record: a torn tail, or everything after a corrupt record. */
     public long droppedBytes() {
       return fileBytes - goodBytes;
     }
   }
 
-  private LogReader() {}
+  private WalReader() {}
 
   /** Reads all of {@code file}, giving each good record, in order, to {@code sink}. */
-  public static Outcome read(LogFile file, Consumer<WalRecord> sink) throws IOException {
+  public static Outcome read(WalFile file, Consumer<WalRecord> sink) throws IOException {
     long fileSize = file.size();
-    ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(WalRecord.HEADER_BYTES, fileSize)));
+    ByteBuffer buffer =
+        ByteBuffer.allocate((int) Math.min(CHUNK, Math.max(WalRecord.HEADER_BYTES, fileSize)));
     buffer.limit(0);
     long offset = 0; // file offset of buffer.position()
     long records = 0;
@@ -63,7 +67,8 @@ public final class LogReader {
           long fileLeft = fileSize - offset;
           if (fileLeft < partial.needed()) {
             String problem = fileLeft == 0 ? null
-                : "a record cut short: " + fileLeft + " bytes where " + partial.needed() + " were needed";
+                : "a record cut short: " + fileLeft + " bytes where " + partial.needed()
+                    + " were needed";
             return finish(file, records, offset, fileSize, problem);
           }
           buffer = refill(file, buffer, offset, partial.needed());
@@ -75,14 +80,16 @@ public final class LogReader {
     }
   }
 
-  private static Outcome finish(LogFile file, long records, long goodBytes, long fileSize, String problem)
-      throws IOException {
-    long corruptAt = problem != null && goodRecordAfter(file, goodBytes + 1, fileSize) ? goodBytes : -1;
+  private static Outcome finish(WalFile file, long records, long goodBytes, long fileSize,
+      String problem) throws IOException {
+    long corruptAt =
+        problem != null && goodRecordAfter(file, goodBytes + 1, fileSize) ? goodBytes : -1;
     return new Outcome(records, goodBytes, fileSize, corruptAt, problem);
   }
 
   /** Moves the unread bytes to the front and reads more, so at least {@code needed} are there. */
-  private static ByteBuffer refill(LogFile file, ByteBuffer buffer, long offset, int needed) throws IOException {
+  private static ByteBuffer refill(WalFile file, ByteBuffer buffer, long offset, int needed)
+      throws IOException {
     ByteBuffer target = buffer;
     if (needed > buffer.capacity()) {
       target = ByteBuffer.allocate(Math.max(needed, CHUNK));
@@ -100,13 +107,15 @@ public final class LogReader {
     }
     target.flip();
     if (target.remaining() < needed) {
-      throw new IOException("the log shrank while it was read: " + readAt + " bytes, " + needed + " needed at " + offset);
+      throw new IOException("the log shrank while it was read: " + readAt + " bytes, " + needed
+          + " needed at " + offset);
     }
     return target;
   }
 
   /** True if some offset in {@code [from, fileSize)} starts a record that checks out. */
-  private static boolean goodRecordAfter(LogFile file, long from, long fileSize) throws IOException {
+  private static boolean goodRecordAfter(WalFile file, long from, long fileSize)
+      throws IOException {
     ByteBuffer window = ByteBuffer.allocate(0);
     long windowStart = from;
     for (long at = from; at + WalRecord.HEADER_BYTES < fileSize; at++) {
@@ -116,7 +125,8 @@ public final class LogReader {
       }
       int rel = (int) (at - windowStart);
       int body = window.getInt(rel);
-      if (body < 1 || body > WalRecord.MAX_BODY_BYTES || at + WalRecord.HEADER_BYTES + body > fileSize) {
+      if (body < 1 || body > WalRecord.MAX_BODY_BYTES
+          || at + WalRecord.HEADER_BYTES + body > fileSize) {
         continue; // cheap rejection first: most garbage fails on its length
       }
       if (rel + WalRecord.HEADER_BYTES + body > window.limit()) {
@@ -131,8 +141,11 @@ public final class LogReader {
     return false;
   }
 
-  /** Fills a buffer of at least {@code size} bytes (fewer at the end of the file) from {@code at}. */
-  private static ByteBuffer load(LogFile file, ByteBuffer window, long at, int size) throws IOException {
+  /**
+   * Fills a buffer of at least {@code size} bytes (fewer at the end of the file) from {@code at}.
+   */
+  private static ByteBuffer load(WalFile file, ByteBuffer window, long at, int size)
+      throws IOException {
     ByteBuffer target = size > window.capacity() ? ByteBuffer.allocate(size) : window;
     target.clear();
     long readAt = at;
