@@ -6,7 +6,7 @@ import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyedWorkload;
-import dbf0.kv.workload.Operation;
+import dbf0.kv.workload.OperationKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -83,7 +83,7 @@ final class FrameSource {
         }
         case UPDATE, INSERT -> {
           ops.add(new Request.Set(op.key(), op.value()));
-          kinds.add(op.operation() == Operation.INSERT ? INSERT : UPDATE);
+          kinds.add(op.operation() == OperationKind.INSERT ? INSERT : UPDATE);
         }
         case READ_MODIFY_WRITE -> {
           ops.add(new Request.Get(op.key()));

@@ -17,15 +17,16 @@ import java.util.Random;
  *
  * @param workload YCSB's name (A, B, C, D, F) when the mix came from one, else null
  */
-public record KeyedWorkload(String workload, long records, KeyDistribution distribution, OperationMix mix,
-    int keyLength, int valueLength) {
+public record KeyedWorkload(String workload, long records, KeyDistribution distribution,
+    OperationMix mix, int keyLength, int valueLength) {
 
   public KeyedWorkload {
     if (records < 1) {
       throw new IllegalArgumentException("records must be at least 1, got " + records);
     }
     if (keyLength < 1 || valueLength < 0) {
-      throw new IllegalArgumentException("keyLength must be at least 1 and valueLength not negative");
+      throw new IllegalArgumentException(
+          "keyLength must be at least 1 and valueLength not negative");
     }
     if (records > capacity(keyLength)) {
       throw new IllegalArgumentException(records + " records need distinct keys, but " + keyLength
@@ -79,7 +80,7 @@ public record KeyedWorkload(String workload, long records, KeyDistribution distr
   }
 
   /** One operation: what it does, its key, and for writes the value (null for a read). */
-  public record Op(Operation operation, ByteArrayWrapper key, ByteArrayWrapper value) {}
+  public record Op(OperationKind operation, ByteArrayWrapper key, ByteArrayWrapper value) {}
 
   /** Draws operations for one load thread; not thread-safe. */
   public final class Generator {
@@ -95,9 +96,10 @@ public record KeyedWorkload(String workload, long records, KeyDistribution distr
 
     /** The next operation, in new arrays (they may be kept: requests hold them until sent). */
     public Op next() {
-      Operation operation = mix.pick(random);
-      ByteArrayWrapper key = key(operation == Operation.INSERT ? space.claimInsert() : chooser.next(random));
-      return new Op(operation, key, operation == Operation.READ ? null : value(key));
+      OperationKind operation = mix.pick(random);
+      ByteArrayWrapper key =
+          key(operation == OperationKind.INSERT ? space.claimInsert() : chooser.next(random));
+      return new Op(operation, key, operation == OperationKind.READ ? null : value(key));
     }
   }
 }
