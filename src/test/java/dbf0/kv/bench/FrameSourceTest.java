@@ -2,6 +2,8 @@ package dbf0.kv.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.base.client.KeyValueClientStats;
+import dbf0.base.client.LatencyRecorder;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.Request;

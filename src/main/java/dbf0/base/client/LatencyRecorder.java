@@ -1,4 +1,4 @@
-package dbf0.kv.bench;
+package dbf0.base.client;
 
 import org.HdrHistogram.Histogram;
 
@@ -32,9 +32,10 @@ public final class LatencyRecorder {
     histogram.recordValue(Math.min(MAX_MICROS, Math.max(0, (endNanos - startNanos) / 1_000)));
   }
 
-  /** Records {@code count} operations that all took from {@code startNanos} to {@code endNanos} (a batch). */
+  /** Records {@code count} operations that all took {@code startNanos} to {@code endNanos}. */
   public void record(long startNanos, long endNanos, int count) {
-    histogram.recordValueWithCount(Math.min(MAX_MICROS, Math.max(0, (endNanos - startNanos) / 1_000)), count);
+    histogram.recordValueWithCount(
+        Math.min(MAX_MICROS, Math.max(0, (endNanos - startNanos) / 1_000)), count);
   }
 
   public Histogram histogram() {

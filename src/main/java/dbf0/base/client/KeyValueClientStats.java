@@ -1,4 +1,4 @@
-package dbf0.kv.bench;
+package dbf0.base.client;
 
 import com.google.gson.Gson;
 
