@@ -27,7 +27,7 @@ import picocli.CommandLine.Spec;
  * <p>The parts: {@link BenchmarkOptions} (the arguments), {@link BenchmarkValidation} (their
  * checks), {@link BenchmarkRun} (the phases), {@link LoadPhase}, {@link ConnectorFactory} (one
  * connector per client thread, by client mode), {@link ProcessCpu} and {@link BenchmarkResult}.
- * Bad or missing arguments print the usage and exit with status 2.
+ * A bad argument prints its error and a hint to run {@code --help}, and exits with status 2.
  */
 @Command(
     name = "bench",
@@ -63,7 +63,7 @@ import picocli.CommandLine.Spec;
         "  YCSB's workload A (50/50 read/update, zipfian, 100,000 records):",
         "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode persistent "
             + "--server-model nio --workload A"})
-public final class Benchmark implements Callable<Integer> {
+public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
 
   @Spec CommandSpec spec;
 
