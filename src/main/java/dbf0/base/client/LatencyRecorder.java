@@ -3,9 +3,9 @@ package dbf0.base.client;
 import org.HdrHistogram.Histogram;
 
 /**
- * Operation latencies of one load-generating thread, in microseconds, in an HdrHistogram (3
- * significant digits, up to 60 s). Single writer: each connector has its own, and the benchmark
- * adds them up after the threads have stopped.
+ * Operation latencies of one connector, in microseconds, in an HdrHistogram (3 significant
+ * digits, up to 60 s). Single writer: each connector has its own, and {@link BaseClient} adds
+ * them up after the threads have stopped.
  *
  * <p>Only operations that start after {@link #measureFrom} count, so that a warm-up can run
  * without polluting the figures.

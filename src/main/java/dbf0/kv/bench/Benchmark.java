@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The seed's benchmark harness: a server and {@code clientThreads} load generators in one JVM on
+ * The seed's benchmark harness: a server and {@code clientThreads} connectors in one JVM on
  * loopback, run for a duration, then exactly one JSON object on stdout (logs go to stderr).
  *
  * <pre>

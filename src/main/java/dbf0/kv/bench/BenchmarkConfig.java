@@ -253,7 +253,7 @@ public record BenchmarkConfig(
     return clientMode == ClientMode.BATCHED ? batch : 1;
   }
 
-  /** What each v2 load generator sends: this run's SET share, window and operations per frame. */
+  /** What each v2 connector sends: this run's SET share, window and operations per frame. */
   V2Load v2Load() {
     return new V2Load(setFraction, window(), frameOps());
   }

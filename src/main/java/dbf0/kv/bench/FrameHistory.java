@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * {@code --history} for one v2 connection: remembers the frames in flight, in the same ring of
- * {@code window} slots the load worker keeps its send times in, and records each operation when
+ * {@code window} slots the connector keeps its send times in, and records each operation when
  * its reply is matched (or as pending if none comes).
  *
  * <p>An operation's invoke time is taken before its frame is encoded, so it is never later than

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The seed's load generator: each connection performs one operation, a SET with probability
+ * The seed's connector: each connection performs one operation, a SET with probability
  * {@code setFraction}, otherwise a GET, on a key from the {@link KeyValueSource}. Counts go into
  * this connector's own stats ({@link BaseConnector#getStats()}); read them after {@link #join()}.
  *
