@@ -10,10 +10,12 @@ import org.slf4j.LoggerFactory;
 /**
  * One client thread of the seed's model: connect, {@link #processConnection}, close, repeat,
  * until {@link #stop()} is called. A fresh TCP connection per iteration is the seed's design; it
- * is also why the seed's figures are dominated by the kernel's connection handling.
+ * is also why the seed's figures are dominated by the kernel's connection handling. Connectors
+ * that keep their connections open for the whole run (protocol v2) override {@link #run()}.
  *
- * <p>Counters kept by subclasses are plain fields: only this connector's thread writes them, and
- * {@link #join()} makes them visible to the thread that reads them afterwards.
+ * <p>Each connector counts into its own {@link KeyValueClientStats}, {@link LatencyRecorder} and
+ * error count: plain fields, written only by this connector's thread; {@link #join()} makes them
+ * visible to the thread that reads them afterwards.
  */
 public abstract class BaseConnector implements Runnable {
 
@@ -26,14 +28,21 @@ public abstract class BaseConnector implements Runnable {
   private volatile boolean stopped;
   private Thread thread;
   private long errors;
+  private final KeyValueClientStats stats = new KeyValueClientStats();
+  private final LatencyRecorder latencies = new LatencyRecorder();
 
   protected BaseConnector(InetSocketAddress serverAddress, String name) {
     this.serverAddress = serverAddress;
     this.name = name;
   }
 
-  /** Uses the connected socket for one unit of work; the socket is closed afterwards. */
-  protected abstract void processConnection(Socket socket) throws IOException;
+  /**
+   * Uses the connected socket for one unit of work; the socket is closed afterwards. Only the
+   * seed's loop calls it, so a connector that overrides {@link #run()} need not.
+   */
+  protected void processConnection(Socket socket) throws IOException {
+    throw new UnsupportedOperationException(name + " overrides run()");
+  }
 
   /**
    * Called after each connection that completed without error, with the time from just before
@@ -55,7 +64,7 @@ public abstract class BaseConnector implements Runnable {
     start(Thread.ofPlatform().daemon());
   }
 
-  /** Starts this connector on a thread made by {@code builder} (a virtual one, for example), named after it. */
+  /** Starts this connector on a thread made by {@code builder} (a virtual one, say). */
   public synchronized void start(Thread.Builder builder) {
     if (thread != null) {
       throw new IllegalStateException(name + " already started");
@@ -78,10 +87,20 @@ public abstract class BaseConnector implements Runnable {
         if (stopped) {
           break; // the run ended mid-operation: not an error
         }
-        errors++;
-        ERROR_LOG.warn("{}: {}", name, e.toString());
+        countError(e);
       }
     }
+  }
+
+  /** Counts one failure and logs it (a few lines a second at most, however many fail). */
+  protected void countError(Exception e) {
+    errors++;
+    ERROR_LOG.warn("{}: {}", name, e.toString());
+  }
+
+  /** Counts {@code n} failures that need no log line each (ERROR replies, unanswered frames). */
+  protected void countErrors(long n) {
+    errors += n;
   }
 
   /** Asks the loop to finish after the current connection. */
@@ -112,8 +131,17 @@ public abstract class BaseConnector implements Runnable {
     return name;
   }
 
-  /** Connections that failed with an exception while the connector was running. */
+  /** Connections or operations that failed while the connector was running. */
   public long getErrors() {
     return errors;
+  }
+
+  /** What this connector counted in the measured interval; read after {@link #join()}. */
+  public KeyValueClientStats getStats() {
+    return stats;
+  }
+
+  public LatencyRecorder getLatencies() {
+    return latencies;
   }
 }

@@ -64,13 +64,14 @@ public record BenchmarkConfig(
   }
 
   /** A seed-style run: pool server in this JVM on 127.0.0.1, any free port, per-op clients. */
-  public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType, int keyLength,
-      int valueLength, double setFraction, Duration duration) {
+  public static BenchmarkConfig local(int serverThreads, int clientThreads, String mapType,
+      int keyLength, int valueLength, double setFraction, Duration duration) {
     return builder().serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
-        .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration).build();
+        .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
+        .build();
   }
 
-  /** A builder whose defaults are {@link #local}'s seed-style run; the seven seed arguments have none. */
+  /** A builder with {@link #local}'s seed-style defaults; the seven seed arguments have none. */
   public static Builder builder() {
     return new Builder();
   }
@@ -80,7 +81,8 @@ public record BenchmarkConfig(
     return new Builder().serverThreads(serverThreads).clientThreads(clientThreads).mapType(mapType)
         .keyLength(keyLength).valueLength(valueLength).setFraction(setFraction).duration(duration)
         .bindHost(bindHost).port(port).connectTo(connectTo).seed(seed).serverModel(serverModel)
-        .clientMode(clientMode).closeOrder(closeOrder).pipeline(pipeline).batch(batch).warmup(warmup)
+        .clientMode(clientMode).closeOrder(closeOrder).pipeline(pipeline).batch(batch)
+        .warmup(warmup)
         .orderPreserving(orderPreserving).backlog(backlog).clientThreadKind(clientThreadKind)
         .selectorThreads(selectorThreads).keyed(keyed).shards(shards).libraryClient(libraryClient);
   }
@@ -230,20 +232,21 @@ public record BenchmarkConfig(
       return this;
     }
 
-    /** Sharded v2 clients through the library's ShardedKeyValueClient (false: the benchmark's own). */
+    /** Sharded v2 clients through the library's ShardedKeyValueClient (false: the bench's own). */
     public Builder libraryClient(boolean library) {
       libraryClient = library;
       return this;
     }
 
     public BenchmarkConfig build() {
-      return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength, setFraction,
-          duration, bindHost, port, connectTo, seed, serverModel, clientMode, closeOrder, pipeline, batch, warmup,
-          orderPreserving, backlog, clientThreadKind, selectorThreads, keyed, shards, libraryClient);
+      return new BenchmarkConfig(serverThreads, clientThreads, mapType, keyLength, valueLength,
+          setFraction, duration, bindHost, port, connectTo, seed, serverModel, clientMode,
+          closeOrder, pipeline, batch, warmup, orderPreserving, backlog, clientThreadKind,
+          selectorThreads, keyed, shards, libraryClient);
     }
   }
 
-  /** v2 frames in flight per connection: 1 when persistent, {@code pipeline} when pipelined or batched. */
+  /** v2 frames in flight per connection: 1 when persistent, else {@code pipeline}. */
   public int window() {
     return clientMode == ClientMode.PERSISTENT ? 1 : pipeline;
   }
@@ -253,7 +256,7 @@ public record BenchmarkConfig(
     return clientMode == ClientMode.BATCHED ? batch : 1;
   }
 
-  /** What each v2 load generator sends: this run's SET share, window and operations per frame. */
+  /** What each v2 connector sends: this run's SET share, window and operations per frame. */
   V2Load v2Load() {
     return new V2Load(setFraction, window(), frameOps());
   }
@@ -268,16 +271,19 @@ public record BenchmarkConfig(
     List<String> warnings = new ArrayList<>();
     if (connectTo == null && serverModel == ServerModel.POOL && clientMode != ClientMode.PER_OP
         && clientThreads > serverThreads) {
-      warnings.add(String.format("the pool server has %d threads for %d %s v2 connections; a pool thread serves one "
-              + "connection until it closes, so %d connections wait for a thread the whole run and max_us is about "
-              + "the run's length (use --server-model nio or virtual, or at least as many server threads as clients)",
+      warnings.add(String.format("the pool server has %d threads for %d %s v2 connections; a "
+              + "pool thread serves one connection until it closes, so %d connections wait for a "
+              + "thread the whole run and max_us is about the run's length (use --server-model "
+              + "nio or virtual, or at least as many server threads as clients)",
           serverThreads, clientThreads, clientMode.cliName(), clientThreads - serverThreads));
     }
     return List.copyOf(warnings);
   }
 
-  public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
-    return toBuilder().serverModel(model).clientMode(mode).pipeline(pipelineDepth).batch(batchSize).build();
+  public BenchmarkConfig withModes(ServerModel model, ClientMode mode, int pipelineDepth,
+      int batchSize) {
+    return toBuilder().serverModel(model).clientMode(mode).pipeline(pipelineDepth).batch(batchSize)
+        .build();
   }
 
   public BenchmarkConfig withCloseOrder(CloseOrder order) {

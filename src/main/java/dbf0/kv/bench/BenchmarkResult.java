@@ -2,6 +2,7 @@ package dbf0.kv.bench;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import dbf0.base.client.KeyValueClientStats;
 import dbf0.kv.workload.KeyedWorkload;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
@@ -21,16 +22,16 @@ import org.HdrHistogram.Histogram;
  * @param cpuSeconds CPU time this JVM used in the measured interval, all threads (NaN if unknown):
  *     the clients' alone with {@code --connect}, server and clients together otherwise
  */
-public record BenchmarkResult(KeyValueClientStats stats, double seconds, long errors, Histogram latencyMicros,
-    BenchmarkConfig config, LogActivity log, double cpuSeconds) {
+public record BenchmarkResult(KeyValueClientStats stats, double seconds, long errors,
+    Histogram latencyMicros, BenchmarkConfig config, LogActivity log, double cpuSeconds) {
 
   /** A result of a run without a write-ahead log, its CPU time unknown. */
-  public BenchmarkResult(KeyValueClientStats stats, double seconds, long errors, Histogram latencyMicros,
-      BenchmarkConfig config) {
+  public BenchmarkResult(KeyValueClientStats stats, double seconds, long errors,
+      Histogram latencyMicros, BenchmarkConfig config) {
     this(stats, seconds, errors, latencyMicros, config, null, Double.NaN);
   }
 
-  /** Whether any operation completed: the rule for the Benchmark's exit status (0 if so, else 1). */
+  /** Whether any operation completed: the Benchmark's exit status is 0 if so, else 1. */
   public boolean anySucceeded() {
     return stats.getOperations() > 0;
   }
@@ -66,8 +67,9 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
     json.addProperty("p999_us", latencyMicros.getValueAtPercentile(99.9));
     json.addProperty("max_us", latencyMicros.getMaxValue());
     if (!Double.isNaN(cpuSeconds) && stats.getOperations() > 0) {
-      // CPU of this process per operation (its clients alone with --connect), and cores it kept busy
-      json.addProperty("process_cpu_us_per_op", Math.round(cpuSeconds * 1e9 / stats.getOperations()) / 1000.0);
+      // CPU of this process per operation (its clients alone with --connect), and cores busy
+      json.addProperty("process_cpu_us_per_op",
+          Math.round(cpuSeconds * 1e9 / stats.getOperations()) / 1000.0);
       json.addProperty("process_cpu_cores", Math.round(cpuSeconds / seconds * 100) / 100.0);
     }
     json.addProperty("latency_hdr", encodeHistogram(latencyMicros));
@@ -81,7 +83,8 @@ public record BenchmarkResult(KeyValueClientStats stats, double seconds, long er
       json.addProperty("shards", config.shards().size()); // servers the keys were spread over
     }
     if (config.clientMode() == ClientMode.PER_OP) {
-      json.addProperty("close_order", config.closeOrder().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+      json.addProperty("close_order",
+          config.closeOrder().name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
     }
     if (config.clientMode() == ClientMode.PIPELINED) {
       json.addProperty("pipeline", config.pipeline());

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * {@code --history} for one v2 connection: remembers the frames in flight, in the same ring of
- * {@code window} slots the load worker keeps its send times in, and records each operation when
+ * {@code window} slots the connector keeps its send times in, and records each operation when
  * its reply is matched (or as pending if none comes).
  *
  * <p>An operation's invoke time is taken before its frame is encoded, so it is never later than
@@ -61,7 +61,8 @@ final class FrameHistory {
     } else if (!(frame instanceof Request.Batch) && admitted[slot] == 1) {
       record(frame, reply.value(), invoked[slot], now);
     } else {
-      unanswered(frame, admitted[slot], invoked[slot]); // a reply that does not fit its request says nothing
+      // a reply that does not fit its request says nothing
+      unanswered(frame, admitted[slot], invoked[slot]);
     }
   }
 
@@ -84,11 +85,14 @@ final class FrameHistory {
   private void record(Request op, Response reply, long invoke, long now) {
     switch (op) {
       case Request.Get get when reply instanceof Response.Value v ->
-          log.completed(client, HistoryRecorder.Op.GET, get.key().getArray(), v.value().getArray(), true, invoke, now);
+          log.completed(client, HistoryRecorder.Op.GET, get.key().getArray(),
+              v.value().getArray(), true, invoke, now);
       case Request.Get get when reply instanceof Response.NotFound ->
-          log.completed(client, HistoryRecorder.Op.GET, get.key().getArray(), null, false, invoke, now);
+          log.completed(client, HistoryRecorder.Op.GET, get.key().getArray(), null, false,
+              invoke, now);
       case Request.Set set when reply instanceof Response.Ok ->
-          log.completed(client, HistoryRecorder.Op.SET, set.key().getArray(), set.value().getArray(), null, invoke, now);
+          log.completed(client, HistoryRecorder.Op.SET, set.key().getArray(),
+              set.value().getArray(), null, invoke, now);
       // An ERROR reply (or one of the wrong kind) does not say whether the operation took effect.
       default -> pending(op, invoke);
     }
@@ -96,10 +100,12 @@ final class FrameHistory {
 
   private void pending(Request op, long invoke) {
     switch (op) {
-      case Request.Get get -> log.pending(client, HistoryRecorder.Op.GET, get.key().getArray(), null, invoke, null);
-      case Request.Set set ->
-          log.pending(client, HistoryRecorder.Op.SET, set.key().getArray(), set.value().getArray(), invoke, null);
-      case Request.Delete del -> log.pending(client, HistoryRecorder.Op.DELETE, del.key().getArray(), null, invoke, null);
+      case Request.Get get ->
+          log.pending(client, HistoryRecorder.Op.GET, get.key().getArray(), null, invoke, null);
+      case Request.Set set -> log.pending(client, HistoryRecorder.Op.SET, set.key().getArray(),
+          set.value().getArray(), invoke, null);
+      case Request.Delete del ->
+          log.pending(client, HistoryRecorder.Op.DELETE, del.key().getArray(), null, invoke, null);
       case Request.Ping p -> { }
       case Request.Batch b -> { }
     }

@@ -1,20 +1,22 @@
 package dbf0.kv.bench;
 
+import dbf0.base.client.KeyValueClientStats;
+import dbf0.base.client.LatencyRecorder;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyedWorkload;
-import dbf0.kv.workload.Operation;
+import dbf0.kv.workload.OperationKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
 /**
- * The frames a v2 load generator sends, each with one kind per request, so that its reply is
- * counted by what was asked (an OK is an update, an insert or the write half of a read-modify-write)
+ * The frames a v2 connector sends, each with one kind per request, so that its reply is counted
+ * by what was asked (an OK is an update, an insert or the write half of a read-modify-write)
  * rather than guessed from the reply alone.
  *
  * <p>A read-modify-write is a GET and a SET of the same record, sent together in one frame (a
@@ -48,7 +50,7 @@ final class FrameSource {
     this.maker = maker;
   }
 
-  /** The seed's workload: a SET with probability {@code setFraction}, else a GET, on random keys. */
+  /** The seed's workload: a SET with probability {@code setFraction}, else a GET, random keys. */
   static FrameSource seed(KeyValueSource source, Random random, double setFraction) {
     return new FrameSource((ops, kinds) -> {
       ByteArrayWrapper key = source.nextKey().copy(); // the source reuses its buffer
@@ -83,7 +85,7 @@ final class FrameSource {
         }
         case UPDATE, INSERT -> {
           ops.add(new Request.Set(op.key(), op.value()));
-          kinds.add(op.operation() == Operation.INSERT ? INSERT : UPDATE);
+          kinds.add(op.operation() == OperationKind.INSERT ? INSERT : UPDATE);
         }
         case READ_MODIFY_WRITE -> {
           ops.add(new Request.Get(op.key()));

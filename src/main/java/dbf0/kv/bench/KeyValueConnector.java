@@ -14,9 +14,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The seed's load generator: each connection performs one operation, a SET with probability
+ * The seed's connector: each connection performs one operation, a SET with probability
  * {@code setFraction}, otherwise a GET, on a key from the {@link KeyValueSource}. Counts go into
- * this connector's own {@link KeyValueClientStats}; read them after {@link #join()}.
+ * this connector's own stats ({@link BaseConnector#getStats()}); read them after {@link #join()}.
  *
  * <p>{@link CloseOrder} is the one switch of the TIME_WAIT experiment: the seed's client closes
  * first, so every connection leaves a TIME_WAIT socket holding one of the client's ephemeral
@@ -35,8 +35,6 @@ public class KeyValueConnector extends BaseConnector {
   private final double setFraction;
   private final KeyValueSource source;
   private final KeyValueTracker tracker;
-  private final KeyValueClientStats stats = new KeyValueClientStats();
-  private final LatencyRecorder latencies = new LatencyRecorder();
   private final Random random;
   private final CloseOrder closeOrder;
   private final List<InetSocketAddress> shards;
@@ -106,7 +104,8 @@ public class KeyValueConnector extends BaseConnector {
           V1Client.set(socket, key, value);
         }
       } else {
-        lastValue = serverFirst ? V1Client.getAndAwaitClose(socket, key) : V1Client.get(socket, key);
+        lastValue = serverFirst
+            ? V1Client.getAndAwaitClose(socket, key) : V1Client.get(socket, key);
       }
     } catch (IOException | RuntimeException e) {
       if (recorded) {
@@ -120,9 +119,10 @@ public class KeyValueConnector extends BaseConnector {
       if (lastWasSet) {
         // A v1 SET has no reply. Even the server's close (server-first) only says the server is
         // done with the request; it closes the same way when the put throws. So the SET stays
-        // pending: it may have taken effect at any time after it was sent. The close is kept for display.
-        history.pending(historyClient, HistoryRecorder.Op.SET, key.copy().getArray(), value.copy().getArray(),
-            invoke, serverFirst ? now : null);
+        // pending: it may have taken effect at any time after it was sent. The close is kept for
+        // display.
+        history.pending(historyClient, HistoryRecorder.Op.SET, key.copy().getArray(),
+            value.copy().getArray(), invoke, serverFirst ? now : null);
       } else {
         history.completed(historyClient, HistoryRecorder.Op.GET, key.copy().getArray(),
             lastValue == null ? null : lastValue.getArray(), lastValue != null, invoke, now);
@@ -130,26 +130,18 @@ public class KeyValueConnector extends BaseConnector {
     }
   }
 
-  /** Counts the operation only once its connection closed cleanly, and only inside the measured interval. */
+  /** Counts the operation once its connection closed cleanly, and only in the measured interval. */
   @Override
   protected void connectionDone(long startNanos, long endNanos) {
-    if (!latencies.counts(startNanos)) {
+    if (!getLatencies().counts(startNanos)) {
       return;
     }
-    latencies.record(startNanos, endNanos);
+    getLatencies().record(startNanos, endNanos);
     if (lastWasSet) {
       tracker.trackSet(lastKey);
-      stats.countSet();
+      getStats().countSet();
     } else {
-      stats.countGet(lastValue != null, lastValue == null && tracker.contains(lastKey));
+      getStats().countGet(lastValue != null, lastValue == null && tracker.contains(lastKey));
     }
-  }
-
-  public KeyValueClientStats getStats() {
-    return stats;
-  }
-
-  public LatencyRecorder getLatencies() {
-    return latencies;
   }
 }

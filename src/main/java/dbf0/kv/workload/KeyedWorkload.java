@@ -77,7 +77,7 @@ public record KeyedWorkload(String workload, long records, KeyDistribution distr
   }
 
   /** One operation: what it does, its key, and for writes the value (null for a read). */
-  public record Op(Operation operation, ByteArrayWrapper key, ByteArrayWrapper value) {}
+  public record Op(OperationKind operation, ByteArrayWrapper key, ByteArrayWrapper value) {}
 
   /** Draws operations for one load thread; not thread-safe. */
   public final class Generator {
@@ -93,9 +93,9 @@ public record KeyedWorkload(String workload, long records, KeyDistribution distr
 
     /** The next operation, in new arrays (they may be kept: requests hold them until sent). */
     public Op next() {
-      Operation operation = mix.pick(random);
-      ByteArrayWrapper key = key(operation == Operation.INSERT ? space.claimInsert() : chooser.next(random));
-      return new Op(operation, key, operation == Operation.READ ? null : value(key));
+      OperationKind operation = mix.pick(random);
+      ByteArrayWrapper key = key(operation == OperationKind.INSERT ? space.claimInsert() : chooser.next(random));
+      return new Op(operation, key, operation == OperationKind.READ ? null : value(key));
     }
   }
 }

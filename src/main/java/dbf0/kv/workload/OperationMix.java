@@ -16,33 +16,38 @@ public record OperationMix(double read, double update, double insert, double rea
     }
   }
 
-  /** The seed's mix with inserts: updates {@code setFraction}, inserts {@code insertFraction}, reads the rest. */
+  /**
+   * The seed's mix with inserts: updates {@code setFraction}, inserts {@code insertFraction},
+   * reads the rest.
+   */
   public static OperationMix of(double setFraction, double insertFraction) {
     if (setFraction + insertFraction > 1 + 1e-9) {
       throw new IllegalArgumentException("setFrac + insert fraction must be at most 1, got "
           + setFraction + " + " + insertFraction);
     }
-    return new OperationMix(Math.max(0, 1 - setFraction - insertFraction), setFraction, insertFraction, 0);
+    return new OperationMix(
+        Math.max(0, 1 - setFraction - insertFraction), setFraction, insertFraction, 0);
   }
 
   /** One operation drawn with these shares. */
-  public Operation pick(Random random) {
+  public OperationKind pick(Random random) {
     double u = random.nextDouble();
     double edge = read;
     if (u < edge) {
-      return Operation.READ;
+      return OperationKind.READ;
     }
     if (u < (edge += update)) {
-      return Operation.UPDATE;
+      return OperationKind.UPDATE;
     }
     if (u < (edge += insert)) {
-      return Operation.INSERT;
+      return OperationKind.INSERT;
     }
     if (readModifyWrite > 0) {
-      return Operation.READ_MODIFY_WRITE;
+      return OperationKind.READ_MODIFY_WRITE;
     }
-    // shares that sum to 1 within rounding can leave u just above the last edge: give it to the last
-    // operation that has a share, never to one that has none
-    return insert > 0 ? Operation.INSERT : update > 0 ? Operation.UPDATE : Operation.READ;
+    // shares that sum to 1 within rounding can leave u just above the last edge: give it to the
+    // last operation that has a share, never to one that has none
+    return insert > 0 ? OperationKind.INSERT
+        : update > 0 ? OperationKind.UPDATE : OperationKind.READ;
   }
 }

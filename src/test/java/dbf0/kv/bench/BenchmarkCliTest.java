@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dbf0.cli.Dbf0;
 import dbf0.common.cli.Cli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,13 +22,38 @@ class BenchmarkCliTest {
   record Run(int exitCode, String out, String err) {}
 
   static Run run(String... args) {
+    return execute(Cli.commandLine(new Benchmark()), args);
+  }
+
+  /** {@code dbf0 bench ARGS}: through the jar's top command, as a user types it. */
+  static Run runUnderDbf0(String... args) {
+    String[] line = new String[args.length + 1];
+    line[0] = "bench";
+    System.arraycopy(args, 0, line, 1, args.length);
+    return execute(Cli.commandLine(new Dbf0()), line);
+  }
+
+  private static Run execute(CommandLine cl, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cl = Cli.commandLine(new Benchmark());
     cl.setOut(new PrintWriter(out, true));
     cl.setErr(new PrintWriter(err, true));
     int code = cl.execute(args);
     return new Run(code, out.toString(), err.toString());
+  }
+
+  static final String HELP_HINT = "Run 'dbf0 bench --help' for the arguments.";
+
+  /**
+   * A bad argument: exit status 2, nothing on stdout, and on stderr the error and the hint only,
+   * not the 170-line usage that would scroll the error away.
+   */
+  static void assertShortArgumentError(Run run) {
+    assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err().lines()).as(run.err()).hasSizeBetween(2, 4).last().isEqualTo(HELP_HINT);
+    assertThat(run.err()).doesNotContain("Usage:").doesNotContain("Exception")
+        .doesNotContain("\tat ");
   }
 
   @Tag("slow") // timed benchmark run of about 1 s per case
@@ -36,7 +63,8 @@ class BenchmarkCliTest {
     assertThat(run.exitCode()).as(run.err()).isZero();
     assertThat(run.out().strip().lines()).hasSize(1);
     JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
-    assertThat(json.keySet()).contains("set", "get", "found", "missingKey", "errors", "seconds", "ops_per_sec");
+    assertThat(json.keySet())
+        .contains("set", "get", "found", "missingKey", "errors", "seconds", "ops_per_sec");
     assertThat(json.get("set").getAsLong()).isPositive();
     assertThat(json.get("get").getAsLong()).isPositive();
     assertThat(json.get("found").getAsLong()).as("2-byte keys: some GETs find a key").isPositive();
@@ -73,15 +101,34 @@ class BenchmarkCliTest {
       "1 1 concurrent 16 64 0.1 PT1S --close-order whoever",
       "1 1 concurrent 16 64 0.1 PT1S --warmup soon",
       "1 1 concurrent 16 64 0.1 PT1S --client-thread-kind fibre",
-      "1 2 concurrent 16 64 0.1 PT1S --selector-threads 1",                          // per-op has no selector form
-      "1 2 concurrent 16 64 0.1 PT1S --client-mode persistent --selector-threads 3", // more selectors than connections
+      // per-op has no selector form
+      "1 2 concurrent 16 64 0.1 PT1S --selector-threads 1",
+      // more selectors than connections
+      "1 2 concurrent 16 64 0.1 PT1S --client-mode persistent --selector-threads 3",
       "1 2 concurrent 16 64 0.1 PT1S --client-mode persistent --selector-threads -1",
-      "1 2 concurrent 16 64 0.1 PT1S --client-mode pipelined --selector-threads 1 --order-preserving"})
-  void badArgumentsPrintUsageAndExitTwo(String args) {
-    Run run = run(args.isEmpty() ? new String[0] : args.split(" "));
-    assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.out()).isEmpty();
-    assertThat(run.err()).contains("Usage:").doesNotContain("Exception").doesNotContain("\tat ");
+      "1 2 concurrent 16 64 0.1 PT1S --client-mode pipelined --selector-threads 1 "
+          + "--order-preserving"})
+  void badArgumentsPrintTheErrorAndAHelpHintAndExitTwo(String args) {
+    String[] line = args.isEmpty() ? new String[0] : args.split(" ");
+    assertShortArgumentError(run(line));
+    assertShortArgumentError(runUnderDbf0(line));
+  }
+
+  @Test
+  void anArgumentErrorNamesTheErrorThenTheHelpHint() {
+    String[] args = {"0", "1", "concurrent", "16", "64", "0.1", "PT1S"};
+    for (Run run : List.of(run(args), runUnderDbf0(args))) {
+      assertShortArgumentError(run);
+      assertThat(run.err().lines())
+          .containsExactly("serverThreads must be at least 1, got 0", HELP_HINT);
+    }
+  }
+
+  @Test
+  void aMistypedFlagAlsoGetsPicocliSuggestions() {
+    Run run = run("1", "1", "concurrent", "16", "64", "0.1", "PT1S", "--client-mod", "batched");
+    assertShortArgumentError(run);
+    assertThat(run.err()).contains("Unknown option").contains("--client-mode");
   }
 
   @Tag("slow") // timed benchmark run of about 1 s per case
@@ -93,7 +140,7 @@ class BenchmarkCliTest {
       "--server-model nio --client-mode batched --batch 50 --warmup PT0.2S",
       "--server-model pool --client-mode batched --batch 20 --order-preserving"})
   void everyModeRunsAndReportsLatencies(String flags) {
-    String[] args = (String.join(" ", "2", "2", "concurrent", "16", "64", "0.5", "PT1S") + " " + flags).split(" ");
+    String[] args = ("2 2 concurrent 16 64 0.5 PT1S " + flags).split(" ");
     Run run = run(args);
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
@@ -101,8 +148,10 @@ class BenchmarkCliTest {
     assertThat(json.get("get").getAsLong()).isPositive();
     assertThat(json.get("errors").getAsLong()).isZero();
     assertThat(json.get("p50_us").getAsLong()).isPositive();
-    assertThat(json.get("p99_us").getAsLong()).isGreaterThanOrEqualTo(json.get("p50_us").getAsLong());
-    assertThat(json.get("max_us").getAsLong()).isGreaterThanOrEqualTo(json.get("p999_us").getAsLong());
+    assertThat(json.get("p99_us").getAsLong())
+        .isGreaterThanOrEqualTo(json.get("p50_us").getAsLong());
+    assertThat(json.get("max_us").getAsLong())
+        .isGreaterThanOrEqualTo(json.get("p999_us").getAsLong());
     assertThat(json.get("server_model").getAsString()).isEqualTo(args[8]);
     assertThat(json.get("client_mode").getAsString()).isEqualTo(args[10]);
   }
@@ -127,10 +176,12 @@ class BenchmarkCliTest {
       "nio 2 200 --client-mode persistent --selector-threads 1",
       "virtual 2 20 --client-mode pipelined --pipeline 8 --selector-threads 2",
       "nio 1 3 --client-mode batched --batch 50 --pipeline 2 --selector-threads 1",
-      "pool 4 4 --client-mode persistent --selector-threads 1"}) // a pool needs a thread per connection
+      // a pool needs a thread per connection
+      "pool 4 4 --client-mode persistent --selector-threads 1"})
   void selectorClientsDriveManyConnectionsFromFewThreads(String setup) {
     String[] p = setup.split(" ", 4);
-    Run run = run((p[1] + " " + p[2] + " concurrent 16 64 0.5 PT1S --server-model " + p[0] + " " + p[3]).split(" "));
+    Run run = run((p[1] + " " + p[2] + " concurrent 16 64 0.5 PT1S --server-model " + p[0] + " "
+        + p[3]).split(" "));
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
     assertThat(json.get("selector_threads").getAsInt()).isPositive();
@@ -145,8 +196,8 @@ class BenchmarkCliTest {
   @Tag("slow") // timed benchmark run of about 1 s per case
   @Test
   void selectorClientCountsConnectionsThatNeverGetAnAnswer() {
-    Run run = run("1", "3", "concurrent", "16", "64", "0.5", "PT1S", "--server-model", "pool", "--client-mode",
-        "persistent", "--selector-threads", "1");
+    Run run = run("1", "3", "concurrent", "16", "64", "0.5", "PT1S", "--server-model", "pool",
+        "--client-mode", "persistent", "--selector-threads", "1");
     assertThat(run.exitCode()).as(run.err()).isZero();
     JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
     assertThat(json.get("set").getAsLong() + json.get("get").getAsLong()).isPositive();
@@ -167,9 +218,11 @@ class BenchmarkCliTest {
   @Tag("slow") // timed benchmark run of about 1 s per case
   @Test
   void v2ModesAcceptLongKeysAndValues() {
-    Run run = run("1", "1", "concurrent", "300", "5000", "0.5", "PT1S", "--client-mode", "persistent");
+    Run run = run(
+        "1", "1", "concurrent", "300", "5000", "0.5", "PT1S", "--client-mode", "persistent");
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(JsonParser.parseString(run.out()).getAsJsonObject().get("errors").getAsLong()).isZero();
+    JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
+    assertThat(json.get("errors").getAsLong()).isZero();
   }
 
   @Test
@@ -183,6 +236,7 @@ class BenchmarkCliTest {
     Run run = run("--help");
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).contains("serverThreads").contains("setFrac").contains("duration");
+    assertThat(run.out().lines()).as("--help still prints the whole usage").hasSizeGreaterThan(50);
   }
 
   /** Nothing listens on port 1: every connection attempt fails, so no operation succeeds. */
@@ -194,7 +248,8 @@ class BenchmarkCliTest {
     JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
     assertThat(json.get("set").getAsLong() + json.get("get").getAsLong()).isZero();
     assertThat(json.get("errors").getAsLong()).isPositive();
-    assertThat(run.err()).contains("bench: no operation succeeded").contains("listening at 127.0.0.1:1");
+    assertThat(run.err())
+        .contains("bench: no operation succeeded").contains("listening at 127.0.0.1:1");
   }
 
   @Tag("slow") // timed benchmark run of about 1 s per case
@@ -203,7 +258,8 @@ class BenchmarkCliTest {
   void poolWithFewerThreadsThanPersistentClientsWarns(String mode) {
     Run run = run("1", "2", "concurrent", "16", "64", "0.5", "PT1S", "--client-mode", mode);
     assertThat(run.exitCode()).as(run.err()).isZero();
-    assertThat(run.err()).contains("bench: warning: the pool server has 1 threads for 2 " + mode + " v2 connections");
+    assertThat(run.err()).contains(
+        "bench: warning: the pool server has 1 threads for 2 " + mode + " v2 connections");
     JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
     assertThat(json.getAsJsonArray("warnings")).hasSize(1);
     assertThat(json.getAsJsonArray("warnings").get(0).getAsString()).contains("max_us");
@@ -226,12 +282,13 @@ class BenchmarkCliTest {
 
   @Test
   void helpNamesBothProtocolsLimits() {
-    assertThat(run("--help").out()).doesNotContain("a v1 key/value server").contains("1048576").contains("65536");
+    assertThat(run("--help").out())
+        .doesNotContain("a v1 key/value server").contains("1048576").contains("65536");
   }
 
   @Test
-  void recordsLoadedWithADataDirGoThroughTheLog(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws Exception {
+  void recordsLoadedWithADataDirGoThroughTheLog(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
     // Reads only (setFrac 0): the log then holds exactly the loaded records.
     Run run = run("1", "1", "concurrent", "8", "16", "0", "PT0.2S", "--client-mode", "persistent",
         "--records", "3000", "--data-dir", dir.toString(), "--fsync", "never");

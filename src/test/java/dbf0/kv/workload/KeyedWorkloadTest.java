@@ -17,7 +17,8 @@ class KeyedWorkloadTest {
 
   @Test
   void keysAreDistinctFixedLengthAndBigEndian() {
-    KeyedWorkload w = new KeyedWorkload(null, 300, KeyDistribution.of("uniform"), OperationMix.of(0.5, 0), 2, 4);
+    KeyedWorkload w =
+        new KeyedWorkload(null, 300, KeyDistribution.of("uniform"), OperationMix.of(0.5, 0), 2, 4);
     assertThat(w.key(0x0102)).isEqualTo(ByteArrayWrapper.of(0x01, 0x02));
     Set<ByteArrayWrapper> keys = new HashSet<>();
     for (int i = 0; i < 300; i++) {
@@ -25,8 +26,8 @@ class KeyedWorkloadTest {
     }
     assertThat(keys).hasSize(300);
     assertThat(w.value(w.key(0x0102))).isEqualTo(ByteArrayWrapper.of(0xfe, 0xfd, 0xfe, 0xfd));
-    assertThatThrownBy(() -> new KeyedWorkload(null, 70_000, KeyDistribution.of("uniform"), OperationMix.of(0.5, 0),
-        2, 4)).hasMessageContaining("65536");
+    assertThatThrownBy(() -> new KeyedWorkload(null, 70_000, KeyDistribution.of("uniform"),
+        OperationMix.of(0.5, 0), 2, 4)).hasMessageContaining("65536");
   }
 
   @Test
@@ -44,28 +45,31 @@ class KeyedWorkloadTest {
   @Test
   void generatorDrawsTheMixAndInsertsPastTheRecords() {
     KeySpace space = new KeySpace(1000);
-    KeyedWorkload w = new KeyedWorkload("D", 1000, KeyDistribution.of("latest"), new OperationMix(0.7, 0.1, 0.1, 0.1),
-        8, 16);
+    KeyedWorkload w = new KeyedWorkload("D", 1000, KeyDistribution.of("latest"),
+        new OperationMix(0.7, 0.1, 0.1, 0.1), 8, 16);
     KeyedWorkload.Generator g = w.generator(space, new Random(9));
-    Map<Operation, Integer> counts = new EnumMap<>(Operation.class);
+    Map<OperationKind, Integer> counts = new EnumMap<>(OperationKind.class);
     for (int i = 0; i < SAMPLES; i++) {
       KeyedWorkload.Op op = g.next();
       counts.merge(op.operation(), 1, Integer::sum);
-      assertThat(op.value() == null).isEqualTo(op.operation() == Operation.READ);
+      assertThat(op.value() == null).isEqualTo(op.operation() == OperationKind.READ);
       if (op.value() != null) {
         assertThat(op.value()).isEqualTo(w.value(op.key()));
       }
     }
     double tolerance = 5 * Math.sqrt(0.1 * 0.9 / SAMPLES);
-    assertThat(counts.get(Operation.INSERT) / (double) SAMPLES).isBetween(0.1 - tolerance, 0.1 + tolerance);
-    assertThat(counts.get(Operation.READ_MODIFY_WRITE) / (double) SAMPLES).isBetween(0.1 - tolerance, 0.1 + tolerance);
-    assertThat(space.count()).isEqualTo(1000L + counts.get(Operation.INSERT));
+    assertThat(counts.get(OperationKind.INSERT) / (double) SAMPLES)
+        .isBetween(0.1 - tolerance, 0.1 + tolerance);
+    assertThat(counts.get(OperationKind.READ_MODIFY_WRITE) / (double) SAMPLES)
+        .isBetween(0.1 - tolerance, 0.1 + tolerance);
+    assertThat(space.count()).isEqualTo(1000L + counts.get(OperationKind.INSERT));
   }
 
   @Test
   void mixOfSetFracAndInserts() {
     OperationMix mix = OperationMix.of(0.3, 0.2);
-    assertThat(mix.read()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-12)); // 1 - 0.3 - 0.2 in doubles
+    // 1 - 0.3 - 0.2 in doubles
+    assertThat(mix.read()).isCloseTo(0.5, org.assertj.core.data.Offset.offset(1e-12));
     assertThat(mix.update()).isEqualTo(0.3);
     assertThat(mix.insert()).isEqualTo(0.2);
     assertThatThrownBy(() -> OperationMix.of(0.9, 0.2)).hasMessageContaining("at most 1");
@@ -73,7 +77,7 @@ class KeyedWorkloadTest {
     OperationMix readOnly = new OperationMix(1, 0, 0, 0);
     Random random = new Random(10);
     for (int i = 0; i < 10_000; i++) {
-      assertThat(readOnly.pick(random)).isEqualTo(Operation.READ);
+      assertThat(readOnly.pick(random)).isEqualTo(OperationKind.READ);
     }
   }
 }

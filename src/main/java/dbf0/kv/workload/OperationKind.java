@@ -1,7 +1,7 @@
 package dbf0.kv.workload;
 
 /** What one operation of a keyed workload does, in YCSB's terms. */
-public enum Operation {
+public enum OperationKind {
   /** A GET of an existing record. */
   READ,
   /** A SET of an existing record (the seed's SET, setFrac's share). */

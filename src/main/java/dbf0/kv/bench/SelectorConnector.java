@@ -1,11 +1,12 @@
 package dbf0.kv.bench;
 
+import dbf0.base.client.BaseConnector;
 import dbf0.base.server.InputBuffer;
 import dbf0.base.server.OutputBuffer;
-import dbf0.common.RateLimitedLog;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.protocol.V2Codec;
 import java.io.IOException;
@@ -18,10 +19,11 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One load-generating thread that drives many protocol v2 connections through a selector, the
+ * A connector whose one thread drives many protocol v2 connections through a selector, the
  * way redis-benchmark drives its clients: each connection keeps up to {@code window} frames of
  * {@code batchSize} operations in flight, and the thread serves whichever connections have
  * replies. With 1,000 connections that is one thread instead of 1,000 blocked ones, so a run
@@ -29,10 +31,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Not order-preserving: the generator's operations are spread over the connections.
  */
-final class SelectorLoadWorker extends ThreadedLoadWorker {
+final class SelectorConnector extends BaseConnector {
 
-  private static final RateLimitedLog ERROR_LOG =
-      new RateLimitedLog(LoggerFactory.getLogger(SelectorLoadWorker.class), 5);
+  private static final Logger LOG = LoggerFactory.getLogger(SelectorConnector.class);
   private static final int BUFFER_BYTES = 16 * 1024;
   /** How long the last in-flight replies may take after stop() before the connections close. */
   private static final long DRAIN_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -55,7 +56,6 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     }
   }
 
-  private final InetSocketAddress address;
   private final int connections;
   private final FrameSource frames;
   private final int window;
@@ -64,16 +64,19 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   private HistoryRecorder.Log historyLog;
   private int firstClient;
 
-  SelectorLoadWorker(String name, InetSocketAddress address, int connections, FrameSource frames, V2Load load) {
-    super(name);
-    this.address = address;
+  SelectorConnector(String name, InetSocketAddress address, int connections, FrameSource frames,
+      V2Load load) {
+    super(address, name);
     this.connections = connections;
     this.frames = frames;
     this.window = load.window();
     this.batchSize = load.batchSize();
   }
 
-  /** Records every connection's operations into {@code log}; the connections are clients {@code firstClient}, ... */
+  /**
+   * Records every connection's operations into {@code log}; the connections are clients
+   * {@code firstClient}, {@code firstClient + 1}, ...
+   */
   void recordHistory(HistoryRecorder.Log log, int firstClient) {
     this.historyLog = log;
     this.firstClient = firstClient;
@@ -83,7 +86,7 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
   public void run() {
     List<Connection> open = new ArrayList<>();
     try (Selector selector = Selector.open()) {
-      for (int i = 0; i < connections && !stopped; i++) {
+      for (int i = 0; i < connections && !isStopped(); i++) {
         SocketChannel channel = SocketChannel.open();
         Connection c = new Connection(channel);
         if (historyLog != null) {
@@ -92,20 +95,19 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
         open.add(c);
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         // blocking, with the timeout the other clients use: the server's accept queue paces us
-        channel.socket().connect(address, CONNECT_TIMEOUT_MILLIS);
+        channel.socket().connect(getServerAddress(), CONNECT_TIMEOUT_MILLIS);
         channel.configureBlocking(false);
         c.key = channel.register(selector, SelectionKey.OP_READ, c);
         c.output.put(V2Codec.preamble());
         refill(c);
       }
-      while (!stopped) {
+      while (!isStopped()) {
         selector.select(key -> serve((Connection) key.attachment(), key), 100);
       }
       drain(selector, open);
     } catch (IOException | RuntimeException e) {
-      if (!stopped) {
-        errors++;
-        ERROR_LOG.warn("{}: {}", name, e.toString());
+      if (!isStopped()) {
+        countError(e);
       }
     } finally {
       for (Connection c : open) {
@@ -146,20 +148,20 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
             }
             c.oldest = (c.oldest + 1) % window;
             c.inFlight--;
-            errors += FrameSource.account(reply, kinds, sent, now, stats, latencies);
+            countErrors(
+                FrameSource.account(reply, kinds, sent, now, getStats(), getLatencies()));
           }
         } finally {
           c.input.afterReading();
         }
       }
-      if (stopped) {
+      if (isStopped()) {
         flush(c); // finish what was queued, send nothing new
       } else {
         refill(c);
       }
     } catch (IOException | RuntimeException e) {
-      errors++;
-      ERROR_LOG.warn("{}: {}", name, e.toString());
+      countError(e);
       key.cancel();
       if (c.history != null) {
         for (int i = 0; i < c.inFlight; i++) {
@@ -175,10 +177,11 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     while (c.inFlight < window) {
       int slot = (c.oldest + c.inFlight) % window;
       FrameSource.Frame frame = frames.next(batchSize, false);
+      Request request = frame.request();
       if (c.history != null) {
-        c.history.sending(slot, frame.request()); // invoke time before encoding
+        c.history.sending(slot, request); // invoke time before encoding
       }
-      V2Codec.encode(frame.request(), c.output.reserve(V2Codec.encodedSize(frame.request())), limits);
+      V2Codec.encode(request, c.output.reserve(V2Codec.encodedSize(request)), limits);
       c.kinds[slot] = frame.kinds();
       c.sentAt[slot] = System.nanoTime();
       c.inFlight++;
@@ -204,9 +207,9 @@ final class SelectorLoadWorker extends ThreadedLoadWorker {
     }
     long unanswered = open.stream().filter(c -> c.inFlight > 0).count();
     if (unanswered > 0) {
-      errors += unanswered;
-      ERROR_LOG.warn("{}: {} of {} connections still had requests unanswered {} s after the run ended",
-          name, unanswered, open.size(), TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS));
+      countErrors(unanswered);
+      LOG.warn("{}: {} of {} connections still had requests unanswered {} s after the run ended",
+          getName(), unanswered, open.size(), TimeUnit.NANOSECONDS.toSeconds(DRAIN_NANOS));
     }
   }
 }

@@ -1,7 +1,7 @@
 package dbf0.kv.bench;
 
+import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.common.RateLimitedLog;
 import dbf0.kv.client.ServerErrorException;
 import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.protocol.DecodeResult;
@@ -15,36 +15,34 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.LoggerFactory;
 
 /**
- * A load-generating thread over the library's {@link ShardedKeyValueClient} ({@code --library-client}):
- * one connection to each server, every key sent to the server it lives on. It keeps
- * {@code window} frames in flight the way {@link V2LoadWorker} does (persistent: 1 op;
+ * A connector over the library's {@link ShardedKeyValueClient} ({@code --library-client}): one
+ * connection to each server, every key sent to the server it lives on. It keeps
+ * {@code window} frames in flight the way {@link V2Connector} does (persistent: 1 op;
  * pipelined: a window of single ops; batched: frames of {@code batchSize} ops, each split by
  * server and put back together by the client).
  *
  * <p>It goes through the library client rather than raw sockets, so against
- * {@link ShardedLoadWorker} it measures what the library's design costs: a future per frame, and
+ * {@link ShardedConnector} it measures what the library's design costs: a future per frame, and
  * every reply handed from a reader thread per connection to this one. A frame's latency runs from
  * its send to the moment this thread sees it complete; frames are awaited oldest first, as
  * replies on one connection arrive.
  */
-final class LibraryLoadWorker extends ThreadedLoadWorker {
+final class LibraryConnector extends BaseConnector {
 
-  private static final RateLimitedLog ERROR_LOG =
-      new RateLimitedLog(LoggerFactory.getLogger(LibraryLoadWorker.class), 5);
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-  private record InFlight(long sentAt, FrameSource.Frame frame, CompletableFuture<List<Response>> replies) {}
+  private record InFlight(
+      long sentAt, FrameSource.Frame frame, CompletableFuture<List<Response>> replies) {}
 
   private final List<InetSocketAddress> servers;
   private final FrameSource frames;
   private final V2Load load;
 
   /** {@code frames}: the seed's random GET/SET or a keyed workload's operations. */
-  LibraryLoadWorker(String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
-    super(name);
+  LibraryConnector(String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
+    super(servers.get(0), name);
     this.servers = List.copyOf(servers);
     this.frames = frames;
     this.load = load;
@@ -53,9 +51,10 @@ final class LibraryLoadWorker extends ThreadedLoadWorker {
   @Override
   public void run() {
     ArrayDeque<InFlight> inFlight = new ArrayDeque<>(load.window());
-    try (ShardedKeyValueClient client = ShardedKeyValueClient.connect(servers, ProtocolLimits.DEFAULTS, TIMEOUT)) {
-      while (!stopped) {
-        while (inFlight.size() < load.window() && !stopped) {
+    try (ShardedKeyValueClient client =
+        ShardedKeyValueClient.connect(servers, ProtocolLimits.DEFAULTS, TIMEOUT)) {
+      while (!isStopped()) {
+        while (inFlight.size() < load.window() && !isStopped()) {
           inFlight.add(send(client));
         }
         if (!inFlight.isEmpty()) {
@@ -66,9 +65,8 @@ final class LibraryLoadWorker extends ThreadedLoadWorker {
         receive(inFlight.poll()); // let the last replies arrive before the connections close
       }
     } catch (Exception e) {
-      if (!stopped) {
-        errors++;
-        ERROR_LOG.warn("{}: {}", name, e.toString());
+      if (!isStopped()) {
+        countError(e);
       }
     }
   }
@@ -78,9 +76,11 @@ final class LibraryLoadWorker extends ThreadedLoadWorker {
     FrameSource.Frame frame = frames.next(load.batchSize(), false);
     CompletableFuture<List<Response>> reply = switch (frame.request()) {
       case Request.Batch batch -> client.batchAsync(batch.ops());
-      case Request.Set set -> client.setAsync(set.key(), set.value()).thenApply(v -> List.of(new Response.Ok()));
-      case Request.Get get -> client.getAsync(get.key()).thenApply(LibraryLoadWorker::getReply);
-      case Request other -> throw new IllegalStateException("the workloads make GETs and SETs only, not " + other);
+      case Request.Set set ->
+          client.setAsync(set.key(), set.value()).thenApply(v -> List.of(new Response.Ok()));
+      case Request.Get get -> client.getAsync(get.key()).thenApply(LibraryConnector::getReply);
+      case Request other ->
+          throw new IllegalStateException("the workloads make GETs and SETs only, not " + other);
     };
     return new InFlight(now, frame, reply);
   }
@@ -91,8 +91,8 @@ final class LibraryLoadWorker extends ThreadedLoadWorker {
 
   /**
    * Waits for one frame; a frame the server refused counts one error, an ERROR reply inside a
-   * batch one each. A closed connection or a missing reply ends the worker, as it ends a
-   * {@link V2LoadWorker}: going on would only count the same failure once per frame.
+   * batch one each. A closed connection or a missing reply ends the connector, as it ends a
+   * {@link V2Connector}: going on would only count the same failure once per frame.
    */
   private void receive(InFlight frame) throws Exception {
     List<Response> replies;
@@ -102,14 +102,14 @@ final class LibraryLoadWorker extends ThreadedLoadWorker {
       if (!(e.getCause() instanceof ServerErrorException)) {
         throw e;
       }
-      errors++;
-      ERROR_LOG.warn("{}: {}", name, e.toString());
+      countError(e);
       return;
     }
     long now = System.nanoTime();
-    // counted as V2LoadWorker counts a reply frame: by what each operation asked
-    Response reply = frame.frame().request() instanceof Request.Batch ? new Response.Batch(replies) : replies.get(0);
-    errors += FrameSource.account(new DecodeResult.Frame<>(reply), frame.frame().kinds(), frame.sentAt(), now, stats,
-        latencies);
+    // counted as V2Connector counts a reply frame: by what each operation asked
+    Response reply = frame.frame().request() instanceof Request.Batch
+        ? new Response.Batch(replies) : replies.get(0);
+    countErrors(FrameSource.account(new DecodeResult.Frame<>(reply), frame.frame().kinds(),
+        frame.sentAt(), now, getStats(), getLatencies()));
   }
 }

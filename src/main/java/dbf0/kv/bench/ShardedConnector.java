@@ -1,7 +1,7 @@
 package dbf0.kv.bench;
 
+import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.common.RateLimitedLog;
 import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
@@ -16,29 +16,27 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import org.slf4j.LoggerFactory;
 
 /**
- * A load-generating thread over several servers (`--connect a,b,c`, or one server with
- * `--sharded-client`): one persistent v2 connection to each, every key sent to the server
+ * A connector over several servers (`--connect a,b,c`, or one server with `--sharded-client`):
+ * one persistent v2 connection to each, every key sent to the server
  * {@link ShardedKeyValueClient#shardFor(ByteArrayWrapper, int)} places it on. It keeps
- * {@code window} frames in flight as {@link V2LoadWorker} does (persistent: 1 op; pipelined: a
+ * {@code window} frames in flight as {@link V2Connector} does (persistent: 1 op; pipelined: a
  * window of single ops; batched: frames of {@code batchSize} ops). A frame whose operations live
  * on several servers is split into one part per server, each keeping the frame's relative
  * order, and the parts go out together.
  *
- * <p>Like {@link V2LoadWorker}, and unlike the library client ({@link LibraryLoadWorker}), it
+ * <p>Like {@link V2Connector}, and unlike the library client ({@link LibraryConnector}), it
  * writes and reads on its own thread, with no future and no reader thread: a part's reply is the
  * next reply on its server's connection, since each connection answers in order. A frame
  * completes when every part's reply is in; its latency runs from its send to then, once per
- * operation. So with one server it costs what {@link V2LoadWorker} costs plus the placement
- * (trivial for one server) and the split's bookkeeping: that difference is the sharding's own cost.
+ * operation. So with one server it costs what {@link V2Connector} costs plus the placement
+ * (trivial for one server) and the split's bookkeeping: that difference is the sharding's own
+ * cost.
  */
-final class ShardedLoadWorker extends ThreadedLoadWorker {
-
-  private static final RateLimitedLog ERROR_LOG =
-      new RateLimitedLog(LoggerFactory.getLogger(ShardedLoadWorker.class), 5);
+final class ShardedConnector extends BaseConnector {
 
   private final List<InetSocketAddress> servers;
   private final FrameSource frames;
@@ -56,10 +54,11 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
   // per frame, reused: which server each operation goes to, and the parts' sizes
   private int[] shardOf = new int[16];
   private final int[] counts;
-  private final DecodeResult.Complete<Response>[] results; // per server, for the frame being read
+  // per server, for the frame being read
+  private final DecodeResult.Complete<Response>[] results;
 
-  ShardedLoadWorker(String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
-    super(name);
+  ShardedConnector(String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
+    super(servers.get(0), name);
     this.servers = List.copyOf(servers);
     this.frames = frames;
     this.window = load.window();
@@ -69,7 +68,8 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
     this.partKinds = new byte[window][shards][];
     this.counts = new int[shards];
     @SuppressWarnings("unchecked")
-    DecodeResult.Complete<Response>[] slots = (DecodeResult.Complete<Response>[]) new DecodeResult.Complete<?>[shards];
+    DecodeResult.Complete<Response>[] slots =
+        (DecodeResult.Complete<Response>[]) new DecodeResult.Complete<?>[shards];
     this.results = slots;
   }
 
@@ -88,14 +88,14 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
         in[s] = new BufferedInputStream(sockets[s].getInputStream(), 64 * 1024);
         V2Codec.writePreamble(out[s]);
       }
-      while (!stopped) {
-        while (inFlight < window && !stopped) {
+      while (!isStopped()) {
+        while (inFlight < window && !isStopped()) {
           send(out, frames.next(batchSize, false));
         }
         for (OutputStream o : out) {
           o.flush();
         }
-        // One frame at least, then every frame whose replies are already buffered, before refilling.
+        // One frame at least, then every frame whose replies are already here, before refilling.
         do {
           receive(in);
         } while (inFlight > 0 && oldestBuffered(in));
@@ -104,9 +104,8 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
         receive(in); // let the last replies arrive, so no server is reset mid-write
       }
     } catch (IOException | RuntimeException e) {
-      if (!stopped) {
-        errors++;
-        ERROR_LOG.warn("{}: {}", name, e.toString());
+      if (!isStopped()) {
+        countError(e);
       }
     } finally {
       for (Socket socket : sockets) {
@@ -124,7 +123,7 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
   private void send(OutputStream[] out, FrameSource.Frame frame) throws IOException {
     int slot = (oldest + inFlight) % window;
     byte[][] kindsByServer = partKinds[slot];
-    java.util.Arrays.fill(kindsByServer, null);
+    Arrays.fill(kindsByServer, null);
     Request request = frame.request();
     if (shards == 1) { // every key lives on the one server: nothing to place or split
       V2Codec.writeRequest(out[0], request, limits);
@@ -147,13 +146,13 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
     inFlight++;
   }
 
-  /** Fills {@code shardOf} and {@code counts}; returns the one server all operations go to, or -1. */
+  /** Fills {@code shardOf} and {@code counts}; returns the one server all ops go to, or -1. */
   private int place(List<Request> ops) {
     int n = ops.size();
     if (shardOf.length < n) {
       shardOf = new int[n];
     }
-    java.util.Arrays.fill(counts, 0);
+    Arrays.fill(counts, 0);
     int first = -1;
     boolean one = true;
     for (int i = 0; i < n; i++) {
@@ -170,7 +169,8 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
   }
 
   /** One batch per server that has operations, each in the frame's relative order. */
-  private void split(OutputStream[] out, List<Request> ops, byte[] kinds, byte[][] kindsByServer) throws IOException {
+  private void split(OutputStream[] out, List<Request> ops, byte[] kinds, byte[][] kindsByServer)
+      throws IOException {
     List<List<Request>> parts = new ArrayList<>(shards);
     for (int s = 0; s < shards; s++) {
       parts.add(new ArrayList<>(counts[s]));
@@ -188,7 +188,7 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
     }
   }
 
-  /** Whether every part of the oldest frame has reply bytes waiting, so reading it will not block. */
+  /** Whether every part of the oldest frame has reply bytes waiting: reading will not block. */
   private boolean oldestBuffered(InputStream[] in) throws IOException {
     byte[][] kindsByServer = partKinds[oldest];
     for (int s = 0; s < shards; s++) {
@@ -199,7 +199,7 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
     return true;
   }
 
-  /** Reads the oldest frame's parts, each the next reply on its server's connection, and counts them. */
+  /** Reads the oldest frame's parts, each the next reply on its server's connection; counts. */
   private void receive(InputStream[] in) throws IOException {
     byte[][] kindsByServer = partKinds[oldest];
     for (int s = 0; s < shards; s++) {
@@ -211,7 +211,8 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
     inFlight--;
     for (int s = 0; s < shards; s++) {
       if (results[s] != null) {
-        errors += FrameSource.account(results[s], kindsByServer[s], start, now, stats, latencies);
+        countErrors(FrameSource.account(results[s], kindsByServer[s], start, now, getStats(),
+            getLatencies()));
       }
     }
   }
@@ -221,7 +222,7 @@ final class ShardedLoadWorker extends ThreadedLoadWorker {
       case Request.Get g -> g.key();
       case Request.Set s -> s.key();
       case Request.Delete d -> d.key();
-      default -> throw new IllegalStateException("the workload makes GETs and SETs only, not " + op);
+      default -> throw new IllegalStateException("the workload makes GETs and SETs only: " + op);
     };
   }
 }

@@ -1,10 +1,10 @@
-package dbf0.kv.bench;
+package dbf0.base.client;
 
 import com.google.gson.Gson;
 
 /**
- * What a load generator counted: SETs sent, GETs answered, GETs that found their key, and GETs
- * that missed a key the client's tracker knew was set. Serialised with Gson to exactly
+ * What a connector counted: SETs sent, GETs answered, GETs that found their key, and GETs that
+ * missed a key the client's tracker knew was set. Serialised with Gson to exactly
  * {@code {"set":..,"get":..,"found":..,"missingKey":..}}, the seed's result format.
  *
  * <p>Not thread-safe: each connector counts into its own, and {@link #add} sums them afterwards.

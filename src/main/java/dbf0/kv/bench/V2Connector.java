@@ -1,6 +1,6 @@
 package dbf0.kv.bench;
 
-import dbf0.common.RateLimitedLog;
+import dbf0.base.client.BaseConnector;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
@@ -13,10 +13,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import org.slf4j.LoggerFactory;
 
 /**
- * A load-generating thread over one persistent protocol v2 connection. It keeps up to
+ * A connector over one persistent protocol v2 connection, for the whole run. It keeps up to
  * {@code window} frames in flight, each holding {@code batchSize} operations:
  * <ul>
  *   <li>persistent: window 1, batch 1: one request, wait, next;
@@ -30,11 +29,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Operations are counted by what each frame asked ({@link FrameSource#account}).
  */
-final class V2LoadWorker extends ThreadedLoadWorker {
+final class V2Connector extends BaseConnector {
 
-  private static final RateLimitedLog ERROR_LOG = new RateLimitedLog(LoggerFactory.getLogger(V2LoadWorker.class), 5);
-
-  private final InetSocketAddress address;
   private final FrameSource frames;
   private final int window;
   private final int batchSize;
@@ -49,9 +45,9 @@ final class V2LoadWorker extends ThreadedLoadWorker {
   private boolean barrier;
   private FrameHistory history; // null unless --history
 
-  V2LoadWorker(String name, InetSocketAddress address, FrameSource frames, V2Load load, boolean orderPreserving) {
-    super(name);
-    this.address = address;
+  V2Connector(String name, InetSocketAddress address, FrameSource frames, V2Load load,
+      boolean orderPreserving) {
+    super(address, name);
     this.frames = frames;
     this.window = load.window();
     this.batchSize = load.batchSize();
@@ -65,18 +61,17 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     history = new FrameHistory(log, client, window);
   }
 
-
   @Override
   public void run() {
     try (Socket socket = new Socket()) {
       socket.setTcpNoDelay(true);
       socket.setSoTimeout(10_000);
-      socket.connect(address, 10_000);
+      socket.connect(getServerAddress(), 10_000);
       OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
       InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
       V2Codec.writePreamble(out);
-      while (!stopped) {
-        while (inFlight < window && !barrier && !stopped) {
+      while (!isStopped()) {
+        while (inFlight < window && !barrier && !isStopped()) {
           send(out, nextFrame());
         }
         out.flush();
@@ -89,9 +84,8 @@ final class V2LoadWorker extends ThreadedLoadWorker {
         receive(in); // let the last replies arrive, so the server is not reset mid-write
       }
     } catch (IOException | RuntimeException e) {
-      if (!stopped) {
-        errors++;
-        ERROR_LOG.warn("{}: {}", name, e.toString());
+      if (!isStopped()) {
+        countError(e); // the connection is gone: this connector ends
       }
     } finally {
       if (history != null) {
@@ -133,6 +127,6 @@ final class V2LoadWorker extends ThreadedLoadWorker {
     if (inFlight == 0) {
       barrier = false;
     }
-    errors += FrameSource.account(result, kinds, start, now, stats, latencies);
+    countErrors(FrameSource.account(result, kinds, start, now, getStats(), getLatencies()));
   }
 }

@@ -1,11 +1,11 @@
-package dbf0.kv.bench;
+package dbf0.base.client;
 
 import org.HdrHistogram.Histogram;
 
 /**
- * Operation latencies of one load-generating thread, in microseconds, in an HdrHistogram (3
- * significant digits, up to 60 s). Single writer: each connector has its own, and the benchmark
- * adds them up after the threads have stopped.
+ * Operation latencies of one connector, in microseconds, in an HdrHistogram (3 significant
+ * digits, up to 60 s). Single writer: each connector has its own, and {@link BaseClient} adds
+ * them up after the threads have stopped.
  *
  * <p>Only operations that start after {@link #measureFrom} count, so that a warm-up can run
  * without polluting the figures.
@@ -32,9 +32,10 @@ public final class LatencyRecorder {
     histogram.recordValue(Math.min(MAX_MICROS, Math.max(0, (endNanos - startNanos) / 1_000)));
   }
 
-  /** Records {@code count} operations that all took from {@code startNanos} to {@code endNanos} (a batch). */
+  /** Records {@code count} operations that all took {@code startNanos} to {@code endNanos}. */
   public void record(long startNanos, long endNanos, int count) {
-    histogram.recordValueWithCount(Math.min(MAX_MICROS, Math.max(0, (endNanos - startNanos) / 1_000)), count);
+    histogram.recordValueWithCount(
+        Math.min(MAX_MICROS, Math.max(0, (endNanos - startNanos) / 1_000)), count);
   }
 
   public Histogram histogram() {

@@ -1,4 +1,4 @@
-package dbf0.kv.bench;
+package dbf0.base.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,8 +22,10 @@ class KeyValueClientStatsTest {
 
   @Test
   void addsAndRoundTrips() {
-    KeyValueClientStats a = KeyValueClientStats.fromJson("{\"set\":1,\"get\":2,\"found\":3,\"missingKey\":4}");
-    KeyValueClientStats b = KeyValueClientStats.fromJson("{\"set\":10,\"get\":20,\"found\":30,\"missingKey\":40}");
+    KeyValueClientStats a =
+        KeyValueClientStats.fromJson("{\"set\":1,\"get\":2,\"found\":3,\"missingKey\":4}");
+    KeyValueClientStats b = KeyValueClientStats.fromJson(
+        "{\"set\":10,\"get\":20,\"found\":30,\"missingKey\":40}");
     a.add(b);
     assertThat(a.getSet()).isEqualTo(11);
     assertThat(a.getGet()).isEqualTo(22);
