@@ -1,5 +1,7 @@
 package dbf0.base.server;
 
+import dbf0.base.io.InputBuffer;
+import dbf0.base.io.OutputBuffer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -33,7 +35,7 @@ public final class SessionRunner {
         // A thread per connection can afford to block: the replies written so far went out
         // below, and only this connection waits for its writes to become durable.
         session.awaiting().join();
-      } else if (next != ByteSession.Next.FLUSH_FIRST) {
+      } else if (next != ByteSession.Next.WRITE_FIRST) {
         ByteBuffer buffer = input.forWriting(session.bytesNeeded());
         int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
         if (n < 0) {
@@ -42,7 +44,7 @@ public final class SessionRunner {
         }
         buffer.position(buffer.position() + n);
       }
-      // After FLUSH_FIRST the replies went out below (a blocking write waits for the client to
+      // After WRITE_FIRST the replies went out below (a blocking write waits for the client to
       // take them), and after AWAIT the writes are done: the session goes on with what is
       // already buffered.
       try {
