@@ -21,6 +21,14 @@ public final class SessionRunner {
 
   /** Runs until the connection ends; throws on a protocol error or I/O failure. */
   public static void run(Socket socket, ByteSession session) throws IOException {
+    run(socket, new byte[0], session);
+  }
+
+  /**
+   * As {@link #run(Socket, ByteSession)}, for a connection whose first bytes were already read
+   * (to see which protocol it speaks): the session gets {@code start} before the socket's bytes.
+   */
+  public static void run(Socket socket, byte[] start, ByteSession session) throws IOException {
     // Replies are small and written once per read: Nagle's algorithm would hold one back until
     // the peer ACKs the last, and a peer that delays its ACKs adds up to ~40 ms. The event loop
     // sets the same option on its channels.
@@ -29,7 +37,15 @@ public final class SessionRunner {
     OutputStream out = socket.getOutputStream();
     InputBuffer input = new InputBuffer(INITIAL_BUFFER);
     OutputBuffer output = new OutputBuffer(INITIAL_BUFFER);
-    ByteSession.Next next = ByteSession.Next.READ_MORE;
+    for (int at = 0; at < start.length; ) {
+      ByteBuffer buffer = input.forWriting(0);
+      int n = Math.min(buffer.remaining(), start.length - at);
+      buffer.put(start, at, n);
+      at += n;
+    }
+    // With bytes in hand the session sees them before anything is read, as after WRITE_FIRST.
+    ByteSession.Next next =
+        start.length > 0 ? ByteSession.Next.WRITE_FIRST : ByteSession.Next.READ_MORE;
     while (true) {
       if (next == ByteSession.Next.AWAIT) {
         // A thread per connection can afford to block: the replies written so far went out

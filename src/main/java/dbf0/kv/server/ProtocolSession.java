@@ -13,8 +13,10 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
- * Every connection starts here: its first byte says which protocol it speaks, and the rest of
- * the connection is handed to that protocol's session.
+ * A connection's session on the event loop (and, for v2 and RESP, on the blocking models): its
+ * first byte says which protocol it speaks, and the rest of the connection is handed to that
+ * protocol's session. ({@link BlockingKeyValueServer} reads the first byte itself and serves v1
+ * without a session.)
  *
  * <pre>
  *   first byte             protocol
@@ -43,7 +45,6 @@ final class ProtocolSession implements ByteSession {
 
   ProtocolSession(ServerContext context) {
     this.context = context;
-    context.connectionsReceived.increment();
   }
 
   @Override

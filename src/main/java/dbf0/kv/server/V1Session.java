@@ -11,9 +11,10 @@ import java.io.EOFException;
 import java.nio.ByteBuffer;
 
 /**
- * Protocol v1 on the server: exactly one request per connection, then close. A SET gets no
- * reply; a GET gets FOUND or NOT_FOUND. The store (a map) does all the work and all the locking (or none,
- * for a HashMap: that is the seed's lesson).
+ * Protocol v1 as a session, for the event loop (chapter 2): the same requests and bytes as
+ * {@link BlockingKeyValueServer}'s processSet and processGet, but fed whatever bytes have
+ * arrived, and never blocking: a SET's write is submitted and the loop is told to wait
+ * ({@link Next#AWAIT}) until the store has done it.
  */
 final class V1Session implements ByteSession {
 
