@@ -1,5 +1,8 @@
 package dbf0.base.client;
 
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
 import dbf0.common.RateLimitedLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -29,7 +32,7 @@ public abstract class BaseConnector implements Runnable {
 
   protected BaseConnector(InetSocketAddress serverAddress, String name) {
     this.serverAddress = serverAddress;
-    this.name = name;
+    this.name = checkNotNull(name, "name");
   }
 
   /** Uses the connected socket for one unit of work; the socket is closed afterwards. */
@@ -55,11 +58,9 @@ public abstract class BaseConnector implements Runnable {
     start(Thread.ofPlatform().daemon());
   }
 
-  /** Starts this connector on a thread made by {@code builder} (a virtual one, for example), named after it. */
+  /** Starts this connector on a thread made by {@code builder} (virtual, say), named after it. */
   public synchronized void start(Thread.Builder builder) {
-    if (thread != null) {
-      throw new IllegalStateException(name + " already started");
-    }
+    checkState(thread == null, "%s already started", name);
     thread = builder.name(name).start(this);
   }
 

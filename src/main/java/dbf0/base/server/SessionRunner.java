@@ -53,7 +53,8 @@ public final class SessionRunner {
         session.awaiting().join();
       } else if (next != ByteSession.Next.WRITE_FIRST) {
         ByteBuffer buffer = input.forWriting(session.bytesNeeded());
-        int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+        int n =
+            in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
         if (n < 0) {
           session.onEndOfStream(input.pending());
           return;

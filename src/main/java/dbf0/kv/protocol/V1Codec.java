@@ -1,5 +1,7 @@
 package dbf0.kv.protocol;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dbf0.common.ByteArrayWrapper;
 import java.io.EOFException;
 import java.io.IOException;
@@ -53,10 +55,9 @@ public final class V1Codec {
 
   /** Throws {@link IllegalArgumentException} if {@code bytes} cannot be written with a prefix. */
   public static void checkLength(ByteArrayWrapper bytes) {
-    if (bytes.length() > MAX_LENGTH) {
-      throw new IllegalArgumentException(
-          "v1 arrays are at most " + MAX_LENGTH + " bytes (one-byte length prefix), got " + bytes.length());
-    }
+    checkArgument(bytes.length() <= MAX_LENGTH,
+        "v1 arrays are at most %s bytes (one-byte length prefix), got %s",
+        MAX_LENGTH, bytes.length());
   }
 
   /**

@@ -36,7 +36,7 @@ public final class KeyValueServer implements Closeable {
 
   private final Store base;
   private final ServerOptions options;
-  /** The store sessions use: {@link #base}, or the durable store over it once started with a data dir. */
+  /** What connections use: {@link #base}, or the durable store over it (with a data dir). */
   private volatile Store store;
   private DurableStore durable;
   private boolean ownsDurable;
@@ -51,7 +51,8 @@ public final class KeyValueServer implements Closeable {
    * @param nThreads the pool's threads
    * @param map the data, shared by all connections
    */
-  public KeyValueServer(InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+  public KeyValueServer(
+      InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
   }
 
@@ -139,8 +140,8 @@ public final class KeyValueServer implements Closeable {
         blocking = server;
       }
       case NIO -> {
-        EventLoopServer server = new EventLoopServer("kv-nio", options.bindAddress(), options.threads(),
-            this::newSession, options.maxConnections(), options.idleTimeout());
+        EventLoopServer server = new EventLoopServer("kv-nio", options.bindAddress(),
+            options.threads(), this::newSession, options.maxConnections(), options.idleTimeout());
         server.setBacklog(options.backlog());
         server.start();
         eventLoop = server;

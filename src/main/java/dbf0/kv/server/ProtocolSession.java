@@ -22,7 +22,8 @@ import java.util.Map;
  *   first byte             protocol
  *   's' 0x73, 'g' 0x67     v1, the seed protocol ({@link V1Session})
  *   0xDB                   v2, persistent and pipelined ({@link V2Session}); 0xDB is not ASCII
- *   '*', 'A'..'Z'          RESP, Redis's protocol ({@link RespSession}): an array, or an inline command
+ *   '*', 'A'..'Z'          RESP, Redis's protocol ({@link RespSession}): an array, or an
+ *                          inline command
  *   anything else          an error: logged once, connection closed
  * </pre>
  *
@@ -66,8 +67,9 @@ final class ProtocolSession implements ByteSession {
         if (first == '*' || (first >= 'A' && first <= 'Z')) {
           yield new RespSession(context);
         }
-        throw new ProtocolException(String.format("first byte 0x%02x is no known protocol "
-            + "(v1 starts with 's' or 'g', v2 with 0xdb, Redis's RESP with '*' or a capital letter)", first & 0xff));
+        throw new ProtocolException(String.format("first byte 0x%02x is no known protocol (v1 "
+            + "starts with 's' or 'g', v2 with 0xdb, Redis's RESP with '*' or a capital letter)",
+            first & 0xff));
       }
     };
   }

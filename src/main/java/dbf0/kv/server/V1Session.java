@@ -39,7 +39,8 @@ final class V1Session implements ByteSession {
       }
       case DecodeResult.Frame<V1Request> frame -> request = frame.value();
       // v1 has no recoverable errors; should the decoder ever answer one, it is fatal here.
-      case DecodeResult.Invalid<V1Request> invalid -> throw new ProtocolException(invalid.message());
+      case DecodeResult.Invalid<V1Request> invalid ->
+          throw new ProtocolException(invalid.message());
     }
     done = true;
     if (request.op() == V1Codec.SET) {
