@@ -35,7 +35,8 @@ class ServeCommandTest {
     Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
         ServeCommand.class.getName(), "--port", "0", "--threads", "2", "--map", "concurrent"))
         .redirectErrorStream(true).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String first = out.readLine();
       Matcher m = Pattern.compile("listening on .*?:(\\d+) ").matcher(first == null ? "" : first);
       assertThat(m.find()).as("first line: %s", first).isTrue();
@@ -47,7 +48,8 @@ class ServeCommandTest {
       process.toHandle().destroy(); // SIGTERM, leaving our end of its stdout open
       assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
       String rest = String.join("\n", out.lines().toList());
-      assertThat(rest).contains("stopped after").contains("map held 1 entries").doesNotContain("Exception");
+      assertThat(rest).contains("stopped after").contains("map held 1 entries")
+          .doesNotContain("Exception");
       assertThat(process.exitValue()).isEqualTo(143); // 128 + SIGTERM, after the hook ran
     } finally {
       process.destroyForcibly();
