@@ -135,8 +135,8 @@ public final class V1Codec {
   public record V1Request(byte op, ByteArrayWrapper key, ByteArrayWrapper value) {}
 
   /**
-   * Decodes the request at the front of {@code in} (read mode) for servers that parse from a
-   * buffer (the event loop, or a thread that read several bytes at once).
+   * Decodes the request at the front of {@code in} (read mode), for the event loop (chapter 2),
+   * which parses whatever bytes have arrived instead of blocking for the rest.
    *
    * @return a {@link DecodeResult.Frame} holding the request, consumed from {@code in}; or
    *     {@link DecodeResult.Incomplete}, consuming nothing, when the buffer does not hold the

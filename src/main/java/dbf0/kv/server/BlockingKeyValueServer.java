@@ -41,7 +41,6 @@ final class BlockingKeyValueServer extends BaseServer {
   @Override
   protected void processConnection(Socket socket) throws IOException {
     context.connectionsReceived.increment(); // INFO's count, whatever the protocol
-    socket.setTcpNoDelay(true); // a GET's reply leaves at once, not after the client's ACK
     InputStream in = new BufferedInputStream(socket.getInputStream(), BUFFER_SIZE);
     int first = in.read();
     switch (first) {
@@ -52,7 +51,7 @@ final class BlockingKeyValueServer extends BaseServer {
     }
   }
 
-  /** SET: store the value; there is no reply. */
+  /** SET: no reply; the connection closes once put returns (under a log, once it is durable). */
   private void processSet(InputStream in) throws IOException {
     ByteArrayWrapper key = V1Codec.readBytes(in);
     ByteArrayWrapper value = V1Codec.readBytes(in);
@@ -68,8 +67,9 @@ final class BlockingKeyValueServer extends BaseServer {
 
   /**
    * Any other first byte: v2 and Redis's RESP (chapter 2) keep the connection open for many
-   * requests, and a {@link ProtocolSession} serves them. It gets the byte read above and what
-   * the buffer holds; {@code available()} counts only bytes already here, so this never waits.
+   * requests, and a {@link ProtocolSession} serves them (or refuses a byte no protocol starts
+   * with). It gets the byte read above and what the buffer holds; {@code available()} counts
+   * only bytes already here, so this never waits.
    */
   private void processSession(Socket socket, InputStream in, int first) throws IOException {
     byte[] start = new byte[1 + in.available()];
