@@ -72,6 +72,8 @@ def server_args(spec: Mapping[str, Any], bind: str, port: int) -> list[str]:
     for axis, flag in SERVER_FLAGS:
         if axis in spec:
             args += [flag, str(spec[axis])]
+        elif axis == "server_model":
+            args += [flag, "pool"]  # bench's default, which it reports; `dbf0 server` alone runs nio
     return args
 
 

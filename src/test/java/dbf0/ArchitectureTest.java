@@ -18,7 +18,7 @@ import com.tngtech.archunit.lang.ArchRule;
  *   server     dbf0.kv.server, dbf0.base.server       client   dbf0.kv.client, dbf0.base.client
  *   protocol   dbf0.kv.protocol
  *   storage    dbf0.kv.storage, dbf0.kv.storage.wal (files, never sockets)
- *   common     dbf0.common
+ *   common     dbf0.common, dbf0.base.io (the byte buffers both sides use)
  * </pre>
  *
  * Run alone: {@code ./mvnw test -Dtest=ArchitectureTest}.
@@ -28,7 +28,7 @@ class ArchitectureTest {
 
   @ArchTest
   static final ArchRule layersPointDown = layeredArchitecture().consideringOnlyDependenciesInLayers()
-      .layer("common").definedBy("dbf0.common..")
+      .layer("common").definedBy("dbf0.common..", "dbf0.base.io..")
       .layer("storage").definedBy("dbf0.kv.storage..")
       .layer("protocol").definedBy("dbf0.kv.protocol..")
       .layer("server").definedBy("dbf0.kv.server..", "dbf0.base.server..")

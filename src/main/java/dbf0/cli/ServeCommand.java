@@ -23,9 +23,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * The standalone server: serves until Ctrl-C or SIGTERM, then shuts down cleanly. It is what
- * clients on other hosts (the split Benchmark, the sweep's remote hosts) talk to.
+ * clients on other hosts (the split Benchmark, the sweep's remote hosts) talk to. Its default
+ * model is {@code nio}, which serves any number of connections (redis-benchmark opens 50); the
+ * seed's pool is there with {@code --server-model pool}.
  *
- * <pre>java -jar target/dbf0.jar server --map concurrent --threads 4 --bind 127.0.0.1 --port 9000</pre>
+ * <pre>java -jar target/dbf0.jar server --map concurrent --bind 127.0.0.1 --port 9000</pre>
  */
 @Command(
     name = "server",
@@ -33,39 +35,46 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     usageHelpAutoWidth = true,
     description = {"Serves a map over TCP until Ctrl-C or SIGTERM.",
-        "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent, pipelined, "
-            + "batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that redis-cli, redis-benchmark and "
-            + "Redis client libraries work against it."},
-    footer = {"", "Binds to loopback unless --bind says otherwise: to serve other hosts use --bind 0.0.0.0."})
+        "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent, "
+            + "pipelined, batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that "
+            + "redis-cli, redis-benchmark and Redis client libraries work against it."},
+    footer = {"", "Binds to loopback unless --bind says otherwise: to serve other hosts use "
+        + "--bind 0.0.0.0."})
 public final class ServeCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
   @Mixin MapOption map = new MapOption("concurrent");
 
-  @Option(names = "--threads", defaultValue = "4", description = "worker threads; 1 = single-threaded (default: ${DEFAULT-VALUE})")
+  @Option(names = "--threads", defaultValue = "4",
+      description = "worker threads (event loops under nio); 1 = single-threaded "
+          + "(default: ${DEFAULT-VALUE})")
   int threads;
 
   @Mixin ListenOptions listen = new ListenOptions(9000, "--port");
 
-  @Mixin ServerModelOption serverModel = new ServerModelOption();
+  /** nio: a standalone server must serve any number of clients; the pool is bench's lesson. */
+  @Mixin ServerModelOption serverModel = new ServerModelOption(ServerModel.NIO);
 
   @Option(names = "--max-connections", paramLabel = "N",
-      description = "connections beyond this many at once are closed on accept (default: what ulimit -n allows "
-          + "less 64 descriptors of headroom, at most 10000)")
+      description = "connections beyond this many at once are closed on accept (default: what "
+          + "ulimit -n allows less 64 descriptors of headroom, at most 10000)")
   Integer maxConnections;
 
   @Option(names = "--inline", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "accept RESP inline commands, typed at a telnet prompt (default: on; --no-inline refuses them). "
-          + "Lines that look like HTTP always close the connection")
+      description = "accept RESP inline commands, typed at a telnet prompt (default: on; "
+          + "--no-inline refuses them). Lines that look like HTTP always close the connection")
   boolean inline;
 
   @Option(names = "--backlog", defaultValue = "1024", paramLabel = "N",
-      description = "the kernel's queue of connections not yet accepted (default: ${DEFAULT-VALUE}; the seed used 50)")
+      description = "the kernel's queue of connections not yet accepted "
+          + "(default: ${DEFAULT-VALUE}; the seed used 50)")
   int backlog;
 
-  @Option(names = {"--idle-timeout", "--read-timeout"}, defaultValue = "30s", converter = Cli.DurationConverter.class,
-      description = "close a connection whose client sends nothing for this long (default: ${DEFAULT-VALUE})")
+  @Option(names = {"--idle-timeout", "--read-timeout"}, defaultValue = "30s",
+      converter = Cli.DurationConverter.class,
+      description = "close a connection whose client sends nothing for this long "
+          + "(default: ${DEFAULT-VALUE})")
   Duration idleTimeout;
 
   @Mixin WalCliOptions wal;
@@ -74,18 +83,26 @@ public final class ServeCommand implements Callable<Integer> {
     Cli.runAndExit(new ServeCommand(), args);
   }
 
-  @Override
-  public Integer call() throws Exception {
+  /** The server's options as the parsed command line gives them; a bad value is a usage error. */
+  ServerOptions serverOptions() {
     Cli.require(spec, threads >= 1, "--threads must be at least 1, got " + threads);
     InetSocketAddress address = listen.address(spec);
     ServerModel model = serverModel.model(spec);
-    ServerOptions options = Cli.parameter(spec, () -> ServerOptions.defaults()
+    return Cli.parameter(spec, () -> ServerOptions.defaults()
         .withBindAddress(address).withModel(model).withThreads(threads)
-        .withMaxConnections(maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
+        .withMaxConnections(
+            maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
         .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline)
         .withDurability(wal.toWalOptions()));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    ServerOptions options = serverOptions();
+    ServerModel model = options.model();
     String mapType = map.validated(spec);
-    KeyValueServer server = Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
+    KeyValueServer server =
+        Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
     try {
       server.start();
     } catch (CorruptWalException e) {
@@ -104,7 +121,8 @@ public final class ServeCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       server.close();
-      out.printf("dbf0 server stopped after %,d connections (%,d dropped for errors); map held %,d entries%n",
+      out.printf("dbf0 server stopped after %,d connections (%,d dropped for errors); "
+          + "map held %,d entries%n",
           server.getConnectionsHandled(), server.getConnectionsFailed(), server.size());
       out.flush();
       stopped.countDown();

@@ -1,5 +1,7 @@
 package dbf0.common;
 
+import static com.google.common.base.Preconditions.checkNotNull;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -7,26 +9,19 @@ import java.util.Arrays;
 import org.apache.commons.codec.binary.Hex;
 
 /**
- * A byte array with value semantics, so that it can be a {@link java.util.Map} key.
+ * A byte array that can be a {@link java.util.Map} key.
  *
- * <p>Java arrays compare by identity: two arrays holding the same bytes are different map keys.
- * This wrapper compares and hashes the bytes themselves. It does not copy on construction (the
- * protocol decoder hands over arrays it will never touch again); call {@link #copy()} when the
- * underlying buffer is going to be reused, as {@link dbf0.kv.workload.RandomKeyValueSource} does.
+ * <p>Why a wrapper: a Java array's {@code equals} and {@code hashCode} are those of
+ * {@link Object}, its identity. Two arrays holding the same bytes are two different keys, so a
+ * GET could never find what a SET stored. This class compares and hashes the bytes instead.
  *
- * <p>The hash reads the bytes eight at a time as little-endian longs, folds each word into a
- * 64-bit state with a multiply and a shift, and finishes with MurmurHash3's 64-bit finaliser
- * (Austin Appleby, public domain) before folding to 32 bits. Every step is a bijection of the
- * state for a fixed word, so keys that differ in one word never share the 64-bit state, and the
- * 32-bit codes collide only by chance. The earlier {@link Arrays#hashCode(byte[])} (a base-31
- * polynomial), even mixed afterwards, sent the 100,000 keyed-workload records (a big-endian
- * index in the last bytes) to 9,122 distinct codes: about 11 keys a code, so
- * {@code ConcurrentHashMap} turned its bins into trees and spent a quarter of a zipfian batched
- * run comparing keys (docs/performance.md). Short keys still spread over the whole table.
+ * <p>It does not copy the array it wraps (the decoder hands over arrays nobody else touches);
+ * call {@link #copy()} when the array is going to be reused.
  */
 public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
 
-  private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final byte[] array;
 
@@ -36,10 +31,7 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
    * @param array the bytes, not copied; must not be null
    */
   public ByteArrayWrapper(byte[] array) {
-    if (array == null) {
-      throw new NullPointerException("array");
-    }
-    this.array = array;
+    this.array = checkNotNull(array, "array");
   }
 
   /**
@@ -103,6 +95,12 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
     return o instanceof ByteArrayWrapper other && Arrays.equals(array, other.array);
   }
 
+  /**
+   * Not {@link Arrays#hashCode(byte[])}: its base-31 sum gives keys that differ in their last
+   * bytes (a counter) neighbouring or equal codes, which crowd a hash map's bins. This one
+   * mixes whole 8-byte words and ends with MurmurHash3's 64-bit finaliser, which spreads a
+   * change in any byte over the whole code.
+   */
   @Override
   public int hashCode() {
     byte[] a = array;
@@ -126,7 +124,7 @@ public final class ByteArrayWrapper implements Comparable<ByteArrayWrapper> {
     return (int) (h ^ (h >>> 32));
   }
 
-  /** One word into the state: xor, multiply by an odd constant, xor-shift; a bijection for each word. */
+  /** One word into the state; for a fixed word each step is a bijection, so none is lost. */
   private static long step(long h, long word) {
     h = (h ^ word) * 0x9e3779b97f4a7c15L;
     return h ^ (h >>> 29);

@@ -4,12 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.common.cli.Cli;
+import dbf0.kv.server.KeyValueServer;
+import dbf0.kv.server.ServerModel;
+import dbf0.kv.server.ServerOptions;
 import dbf0.kv.server.V1;
+import dbf0.kv.storage.MapBackends;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -29,7 +35,8 @@ class ServeCommandTest {
     Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
         ServeCommand.class.getName(), "--port", "0", "--threads", "2", "--map", "concurrent"))
         .redirectErrorStream(true).start();
-    try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader out = new BufferedReader(
+        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String first = out.readLine();
       Matcher m = Pattern.compile("listening on .*?:(\\d+) ").matcher(first == null ? "" : first);
       assertThat(m.find()).as("first line: %s", first).isTrue();
@@ -41,11 +48,50 @@ class ServeCommandTest {
       process.toHandle().destroy(); // SIGTERM, leaving our end of its stdout open
       assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
       String rest = String.join("\n", out.lines().toList());
-      assertThat(rest).contains("stopped after").contains("map held 1 entries").doesNotContain("Exception");
+      assertThat(rest).contains("stopped after").contains("map held 1 entries")
+          .doesNotContain("Exception");
       assertThat(process.exitValue()).isEqualTo(143); // 128 + SIGTERM, after the hook ran
     } finally {
       process.destroyForcibly();
     }
+  }
+
+  @Test
+  void byDefaultItServesManyMoreConnectionsAtOnceThanItHasThreads() throws Exception {
+    ServeCommand command = new ServeCommand();
+    Cli.commandLine(command).parseArgs("--port", "0");
+    ServerOptions options = command.serverOptions();
+    assertThat(options.model()).isEqualTo(ServerModel.NIO);
+    assertThat(options.threads()).isEqualTo(4);
+    assertThat(options.bindAddress().getAddress().isLoopbackAddress()).isTrue();
+    int n = 64; // a pool of 4 would leave connection 5 waiting for one of the first 4 to close
+    byte[] ping = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+    List<Socket> open = new ArrayList<>();
+    try (KeyValueServer server = new KeyValueServer(options, MapBackends.create("concurrent"))) {
+      server.start();
+      for (int i = 0; i < n; i++) {
+        Socket socket = new Socket();
+        open.add(socket);
+        socket.connect(server.getLocalAddress(), 5_000);
+        socket.setSoTimeout(5_000);
+        socket.getOutputStream().write(ping);
+      }
+      for (Socket socket : open) { // every one answered while all stay open
+        assertThat(socket.getInputStream().readNBytes(7))
+            .isEqualTo("+PONG\r\n".getBytes(StandardCharsets.US_ASCII));
+      }
+      assertThat(server.getOpenConnections()).isEqualTo(n);
+    } finally {
+      for (Socket socket : open) {
+        socket.close();
+      }
+    }
+  }
+
+  @Test
+  void helpSaysTheDefaultModelIsNio() {
+    String usage = Cli.commandLine(new ServeCommand()).getUsageMessage();
+    assertThat(usage).containsPattern("--server-model=MODEL[\\s\\S]*\\(default: nio\\)");
   }
 
   @Test

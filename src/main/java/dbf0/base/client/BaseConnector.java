@@ -1,5 +1,8 @@
 package dbf0.base.client;
 
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
 import dbf0.common.RateLimitedLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -33,7 +36,7 @@ public abstract class BaseConnector implements Runnable {
 
   protected BaseConnector(InetSocketAddress serverAddress, String name) {
     this.serverAddress = serverAddress;
-    this.name = name;
+    this.name = checkNotNull(name, "name");
   }
 
   /**
@@ -66,9 +69,7 @@ public abstract class BaseConnector implements Runnable {
 
   /** Starts this connector on a thread made by {@code builder} (a virtual one, say). */
   public synchronized void start(Thread.Builder builder) {
-    if (thread != null) {
-      throw new IllegalStateException(name + " already started");
-    }
+    checkState(thread == null, "%s already started", name);
     thread = builder.name(name).start(this);
   }
 

@@ -1,5 +1,9 @@
 package dbf0.base.server;
 
+import static com.google.common.base.Preconditions.checkArgument;
+import static com.google.common.base.Preconditions.checkNotNull;
+import static com.google.common.base.Preconditions.checkState;
+
 import dbf0.common.RateLimitedLog;
 import java.io.Closeable;
 import java.io.EOFException;
@@ -77,11 +81,9 @@ public abstract class BaseServer implements Closeable {
    * @param nThreads worker threads; 1 means the accept thread does the work itself
    */
   protected BaseServer(String name, InetSocketAddress bindAddress, int nThreads) {
-    if (nThreads < 1) {
-      throw new IllegalArgumentException("nThreads must be at least 1, got " + nThreads);
-    }
-    this.name = name;
-    this.bindAddress = bindAddress;
+    checkArgument(nThreads >= 1, "nThreads must be at least 1, got %s", nThreads);
+    this.name = checkNotNull(name, "name");
+    this.bindAddress = checkNotNull(bindAddress, "bindAddress");
     this.nThreads = nThreads;
     this.lifecycle = new ServerLifecycle(name, LOG);
   }
@@ -115,9 +117,7 @@ public abstract class BaseServer implements Closeable {
 
   /** Binds the port and starts accepting. Returns once the port is bound. */
   public synchronized void start() throws IOException {
-    if (serverSocket != null) {
-      throw new IllegalStateException(name + " already started");
-    }
+    checkState(serverSocket == null, "%s already started", name);
     ServerSocket socket = new ServerSocket();
     try {
       socket.setReuseAddress(true);
@@ -128,27 +128,29 @@ public abstract class BaseServer implements Closeable {
     }
     serverSocket = socket;
     if (virtualThreads) {
-      pool = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name(name + "-virtual-", 0).factory());
+      pool = Executors.newThreadPerTaskExecutor(
+          Thread.ofVirtual().name(name + "-virtual-", 0).factory());
     } else if (nThreads > 1) {
-      ThreadPoolExecutor fixed = new ThreadPoolExecutor(nThreads, nThreads, 0, TimeUnit.MILLISECONDS,
-          new LinkedBlockingQueue<>(), Thread.ofPlatform().name(name + "-worker-", 0).daemon().factory());
+      ThreadPoolExecutor fixed = new ThreadPoolExecutor(
+          nThreads, nThreads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+          Thread.ofPlatform().name(name + "-worker-", 0).daemon().factory());
       pool = fixed;
-      queueTimer = Thread.ofPlatform().name(name + "-queue-timer").daemon().start(() -> expireQueued(fixed));
+      queueTimer = Thread.ofPlatform().name(name + "-queue-timer").daemon()
+          .start(() -> expireQueued(fixed));
     }
-    Acceptor<Socket> acceptor = new Acceptor<>(name, serverSocket::accept, open, maxConnections, this::dispatch,
-        () -> {
-          connectionsHandled.incrementAndGet();
-          connectionsFailed.incrementAndGet();
-        }, lifecycle::isClosing, connectionLog, Thread::sleep);
+    Runnable refused = () -> {
+      connectionsHandled.incrementAndGet();
+      connectionsFailed.incrementAndGet();
+    };
+    Acceptor<Socket> acceptor = new Acceptor<>(name, serverSocket::accept, open, maxConnections,
+        this::dispatch, refused, lifecycle::isClosing, connectionLog, Thread::sleep);
     lifecycle.startAcceptor(acceptor, this::close);
   }
 
   /** The bound address; with port 0 this tells which port was chosen. */
   public InetSocketAddress getLocalAddress() {
     ServerSocket socket = serverSocket;
-    if (socket == null) {
-      throw new IllegalStateException(name + " not started");
-    }
+    checkState(socket != null, "%s not started", name);
     return (InetSocketAddress) socket.getLocalSocketAddress();
   }
 
@@ -229,8 +231,9 @@ public abstract class BaseServer implements Closeable {
           open.decrementAndGet();
           connectionsHandled.incrementAndGet();
           connectionsFailed.incrementAndGet();
-          connectionLog.warn("{}: saturated: all {} workers busy; closed a connection from {} after {} ms waiting "
-              + "for one", name, nThreads, q.socket.getRemoteSocketAddress(), (now - q.since) / 1_000_000L);
+          connectionLog.warn("{}: saturated: all {} workers busy; closed a connection from {} "
+              + "after {} ms waiting for one", name, nThreads, q.socket.getRemoteSocketAddress(),
+              (now - q.since) / 1_000_000L);
         }
       }
     }
@@ -249,7 +252,8 @@ public abstract class BaseServer implements Closeable {
       // buffers go with it and the worker lives on to serve the next one.
       if (!lifecycle.isClosing()) {
         connectionsFailed.incrementAndGet();
-        connectionLog.warn("{}: dropped connection from {}: {}", name, socket.getRemoteSocketAddress(), describe(e));
+        connectionLog.warn("{}: dropped connection from {}: {}",
+            name, socket.getRemoteSocketAddress(), describe(e));
       }
     } finally {
       openSockets.remove(socket);
@@ -277,13 +281,15 @@ public abstract class BaseServer implements Closeable {
 
   /** "cannot listen on 127.0.0.1:9000: Address already in use", keeping the exception's type. */
   static IOException cannotListen(InetSocketAddress address, IOException e) {
-    String message = "cannot listen on " + address.getHostString() + ":" + address.getPort() + ": " + e.getMessage();
-    IOException named = e instanceof BindException ? new BindException(message) : new IOException(message);
+    String message = "cannot listen on " + address.getHostString() + ":" + address.getPort()
+        + ": " + e.getMessage();
+    IOException named =
+        e instanceof BindException ? new BindException(message) : new IOException(message);
     named.initCause(e);
     return named;
   }
 
-  /** Completes with the cause if the server fails and shuts itself down; never completes otherwise. */
+  /** Completes with the cause if the server fails and shuts itself down; else never completes. */
   public CompletableFuture<Throwable> failure() {
     return lifecycle.failure();
   }

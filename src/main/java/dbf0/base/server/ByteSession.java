@@ -1,5 +1,6 @@
 package dbf0.base.server;
 
+import dbf0.base.io.OutputBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -25,7 +26,7 @@ public interface ByteSession {
      * again with the input still buffered, whether or not new bytes arrive. Stopping here is what
      * keeps one read full of pipelined requests from building an unbounded pile of replies.
      */
-    FLUSH_FIRST,
+    WRITE_FIRST,
     /**
      * The session waits for work in flight (writes a log has not made durable yet) before it can
      * answer or decode more: once {@link #awaiting()} completes, call again with the input still
@@ -40,7 +41,7 @@ public interface ByteSession {
    * Consumes every complete request at the front of {@code in} (which is in read mode; leave
    * the bytes of an incomplete request unconsumed) and appends the replies to {@code out}.
    * Before decoding each request a session checks {@link OutputBuffer#aboveHighWater()} and,
-   * if so, returns {@link Next#FLUSH_FIRST} leaving the rest unconsumed: unsent replies then stay
+   * if so, returns {@link Next#WRITE_FIRST} leaving the rest unconsumed: unsent replies then stay
    * below the high-water mark plus one reply.
    *
    * @throws IOException when the stream can no longer be trusted: the server sends what is

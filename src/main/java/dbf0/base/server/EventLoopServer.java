@@ -1,5 +1,7 @@
 package dbf0.base.server;
 
+import dbf0.base.io.InputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.common.RateLimitedLog;
 import java.io.Closeable;
 import java.io.IOException;
@@ -155,7 +157,7 @@ public final class EventLoopServer implements Closeable {
     SelectionKey key;
     long lastActive = System.nanoTime();
     boolean closeAfterWrite;
-    /** The session returned FLUSH_FIRST: decode the buffered input again once replies drain. */
+    /** The session returned WRITE_FIRST: decode the buffered input again once replies drain. */
     boolean paused;
     /** The peer shut down its side; close once everything buffered is answered and sent. */
     boolean inputClosed;
@@ -298,7 +300,7 @@ public final class EventLoopServer implements Closeable {
       } finally {
         c.input.afterReading();
       }
-      c.paused = next == ByteSession.Next.FLUSH_FIRST;
+      c.paused = next == ByteSession.Next.WRITE_FIRST;
       if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
         c.closeAfterWrite = true;
       }

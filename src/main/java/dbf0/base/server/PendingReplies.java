@@ -1,5 +1,6 @@
 package dbf0.base.server;
 
+import dbf0.base.io.OutputBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -161,7 +162,7 @@ public final class PendingReplies {
    * waits for them; past the output's high-water mark it lets the replies drain first.
    *
    * @param out the connection's replies
-   * @return {@link ByteSession.Next#AWAIT} or {@link ByteSession.Next#FLUSH_FIRST} to stop
+   * @return {@link ByteSession.Next#AWAIT} or {@link ByteSession.Next#WRITE_FIRST} to stop
    *     decoding, or null to decode the next request
    */
   public ByteSession.Next beforeDecoding(OutputBuffer out) {
@@ -171,7 +172,7 @@ public final class PendingReplies {
     if (!writeCompleted(out) && full()) {
       return ByteSession.Next.AWAIT;
     }
-    return out.aboveHighWater() ? ByteSession.Next.FLUSH_FIRST : null;
+    return out.aboveHighWater() ? ByteSession.Next.WRITE_FIRST : null;
   }
 
   /**

@@ -1,5 +1,7 @@
 package dbf0.base.server;
 
+import dbf0.base.io.InputBuffer;
+import dbf0.base.io.OutputBuffer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,6 +21,14 @@ public final class SessionRunner {
 
   /** Runs until the connection ends; throws on a protocol error or I/O failure. */
   public static void run(Socket socket, ByteSession session) throws IOException {
+    run(socket, new byte[0], session);
+  }
+
+  /**
+   * As {@link #run(Socket, ByteSession)}, for a connection whose first bytes were already read
+   * (to see which protocol it speaks): the session gets {@code start} before the socket's bytes.
+   */
+  public static void run(Socket socket, byte[] start, ByteSession session) throws IOException {
     // Replies are small and written once per read: Nagle's algorithm would hold one back until
     // the peer ACKs the last, and a peer that delays its ACKs adds up to ~40 ms. The event loop
     // sets the same option on its channels.
@@ -27,22 +37,31 @@ public final class SessionRunner {
     OutputStream out = socket.getOutputStream();
     InputBuffer input = new InputBuffer(INITIAL_BUFFER);
     OutputBuffer output = new OutputBuffer(INITIAL_BUFFER);
-    ByteSession.Next next = ByteSession.Next.READ_MORE;
+    for (int at = 0; at < start.length; ) {
+      ByteBuffer buffer = input.forWriting(0);
+      int n = Math.min(buffer.remaining(), start.length - at);
+      buffer.put(start, at, n);
+      at += n;
+    }
+    // With bytes in hand the session sees them before anything is read, as after WRITE_FIRST.
+    ByteSession.Next next =
+        start.length > 0 ? ByteSession.Next.WRITE_FIRST : ByteSession.Next.READ_MORE;
     while (true) {
       if (next == ByteSession.Next.AWAIT) {
         // A thread per connection can afford to block: the replies written so far went out
         // below, and only this connection waits for its writes to become durable.
         session.awaiting().join();
-      } else if (next != ByteSession.Next.FLUSH_FIRST) {
+      } else if (next != ByteSession.Next.WRITE_FIRST) {
         ByteBuffer buffer = input.forWriting(session.bytesNeeded());
-        int n = in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+        int n =
+            in.read(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
         if (n < 0) {
           session.onEndOfStream(input.pending());
           return;
         }
         buffer.position(buffer.position() + n);
       }
-      // After FLUSH_FIRST the replies went out below (a blocking write waits for the client to
+      // After WRITE_FIRST the replies went out below (a blocking write waits for the client to
       // take them), and after AWAIT the writes are done: the session goes on with what is
       // already buffered.
       try {

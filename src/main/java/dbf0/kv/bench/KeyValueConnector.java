@@ -1,5 +1,7 @@
 package dbf0.kv.bench;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.check.HistoryRecorder;
@@ -65,9 +67,8 @@ public class KeyValueConnector extends BaseConnector {
     super(serverAddress, name);
     this.closeOrder = closeOrder;
     this.shards = List.copyOf(shards);
-    if (!(setFraction >= 0 && setFraction <= 1)) {
-      throw new IllegalArgumentException("setFraction must be in [0, 1], got " + setFraction);
-    }
+    checkArgument(setFraction >= 0 && setFraction <= 1,
+        "setFraction must be in [0, 1], got %s", setFraction);
     this.setFraction = setFraction;
     this.source = source;
     this.tracker = tracker;

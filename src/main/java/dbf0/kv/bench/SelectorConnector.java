@@ -1,8 +1,8 @@
 package dbf0.kv.bench;
 
 import dbf0.base.client.BaseConnector;
-import dbf0.base.server.InputBuffer;
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.InputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;

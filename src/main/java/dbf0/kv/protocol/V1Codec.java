@@ -1,5 +1,7 @@
 package dbf0.kv.protocol;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import dbf0.common.ByteArrayWrapper;
 import java.io.EOFException;
 import java.io.IOException;
@@ -53,10 +55,9 @@ public final class V1Codec {
 
   /** Throws {@link IllegalArgumentException} if {@code bytes} cannot be written with a prefix. */
   public static void checkLength(ByteArrayWrapper bytes) {
-    if (bytes.length() > MAX_LENGTH) {
-      throw new IllegalArgumentException(
-          "v1 arrays are at most " + MAX_LENGTH + " bytes (one-byte length prefix), got " + bytes.length());
-    }
+    checkArgument(bytes.length() <= MAX_LENGTH,
+        "v1 arrays are at most %s bytes (one-byte length prefix), got %s",
+        MAX_LENGTH, bytes.length());
   }
 
   /**
@@ -134,8 +135,8 @@ public final class V1Codec {
   public record V1Request(byte op, ByteArrayWrapper key, ByteArrayWrapper value) {}
 
   /**
-   * Decodes the request at the front of {@code in} (read mode) for servers that parse from a
-   * buffer (the event loop, or a thread that read several bytes at once).
+   * Decodes the request at the front of {@code in} (read mode), for the event loop (chapter 2),
+   * which parses whatever bytes have arrived instead of blocking for the rest.
    *
    * @return a {@link DecodeResult.Frame} holding the request, consumed from {@code in}; or
    *     {@link DecodeResult.Incomplete}, consuming nothing, when the buffer does not hold the

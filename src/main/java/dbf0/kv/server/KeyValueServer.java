@@ -3,7 +3,6 @@ package dbf0.kv.server;
 import dbf0.base.server.BaseServer;
 import dbf0.base.server.ByteSession;
 import dbf0.base.server.EventLoopServer;
-import dbf0.base.server.SessionRunner;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
@@ -11,15 +10,15 @@ import dbf0.kv.storage.wal.WalStore;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * A key/value server over any {@link Store}, for instance any {@link Map} (wrapped in a
- * {@link MapStore}). Each connection's first bytes choose its protocol ({@link ProtocolSession});
- * the {@link ServerModel} chooses how connections get threads.
+ * {@link MapStore}). The {@link ServerModel} chooses how connections get threads: the seed's
+ * pool and virtual threads run {@link BlockingKeyValueServer}, where one v1 request reads top
+ * to bottom; the event loop ({@code nio}) runs a {@link ProtocolSession} per connection.
  *
  * <p>The server adds no locking of its own: thread safety is entirely the store's. That is the
  * point of the seed's experiment: with a {@link java.util.HashMap} and several worker threads,
@@ -52,7 +51,8 @@ public final class KeyValueServer implements Closeable {
    * @param nThreads the pool's threads
    * @param map the data, shared by all connections
    */
-  public KeyValueServer(InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+  public KeyValueServer(
+      InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
     this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
   }
 
@@ -90,7 +90,9 @@ public final class KeyValueServer implements Closeable {
     return options;
   }
 
-  ByteSession newSession() {
+  /** A connection's session on the event loop; the blocking models count their own. */
+  private ByteSession newSession() {
+    context.connectionsReceived.increment();
     return new ProtocolSession(context);
   }
 
@@ -128,12 +130,8 @@ public final class KeyValueServer implements Closeable {
     context = new ServerContext(store, options, walStore);
     switch (options.model()) {
       case POOL, VIRTUAL -> {
-        BaseServer server = new BaseServer("kv-" + options.model().cliName(), options.bindAddress(), options.threads()) {
-          @Override
-          protected void processConnection(Socket socket) throws IOException {
-            SessionRunner.run(socket, newSession());
-          }
-        };
+        BaseServer server = new BlockingKeyValueServer(
+            "kv-" + options.model().cliName(), options.bindAddress(), options.threads(), context);
         server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
         server.setIdleTimeout(options.idleTimeout());
         server.setMaxConnections(options.maxConnections());
@@ -142,8 +140,8 @@ public final class KeyValueServer implements Closeable {
         blocking = server;
       }
       case NIO -> {
-        EventLoopServer server = new EventLoopServer("kv-nio", options.bindAddress(), options.threads(),
-            this::newSession, options.maxConnections(), options.idleTimeout());
+        EventLoopServer server = new EventLoopServer("kv-nio", options.bindAddress(),
+            options.threads(), this::newSession, options.maxConnections(), options.idleTimeout());
         server.setBacklog(options.backlog());
         server.start();
         eventLoop = server;

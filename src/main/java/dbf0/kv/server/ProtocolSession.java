@@ -1,7 +1,7 @@
 package dbf0.kv.server;
 
 import dbf0.base.server.ByteSession;
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.V1Codec;
@@ -13,14 +13,17 @@ import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
- * Every connection starts here: its first byte says which protocol it speaks, and the rest of
- * the connection is handed to that protocol's session.
+ * A connection's session on the event loop (and, for v2 and RESP, on the blocking models): its
+ * first byte says which protocol it speaks, and the rest of the connection is handed to that
+ * protocol's session. ({@link BlockingKeyValueServer} reads the first byte itself and serves v1
+ * without a session.)
  *
  * <pre>
  *   first byte             protocol
  *   's' 0x73, 'g' 0x67     v1, the seed protocol ({@link V1Session})
  *   0xDB                   v2, persistent and pipelined ({@link V2Session}); 0xDB is not ASCII
- *   '*', 'A'..'Z'          RESP, Redis's protocol ({@link RespSession}): an array, or an inline command
+ *   '*', 'A'..'Z'          RESP, Redis's protocol ({@link RespSession}): an array, or an
+ *                          inline command
  *   anything else          an error: logged once, connection closed
  * </pre>
  *
@@ -43,7 +46,6 @@ final class ProtocolSession implements ByteSession {
 
   ProtocolSession(ServerContext context) {
     this.context = context;
-    context.connectionsReceived.increment();
   }
 
   @Override
@@ -65,8 +67,9 @@ final class ProtocolSession implements ByteSession {
         if (first == '*' || (first >= 'A' && first <= 'Z')) {
           yield new RespSession(context);
         }
-        throw new ProtocolException(String.format("first byte 0x%02x is no known protocol "
-            + "(v1 starts with 's' or 'g', v2 with 0xdb, Redis's RESP with '*' or a capital letter)", first & 0xff));
+        throw new ProtocolException(String.format("first byte 0x%02x is no known protocol (v1 "
+            + "starts with 's' or 'g', v2 with 0xdb, Redis's RESP with '*' or a capital letter)",
+            first & 0xff));
       }
     };
   }

@@ -1,7 +1,7 @@
 package dbf0.kv.server;
 
 import dbf0.base.server.ByteSession;
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.base.server.PendingReplies;
 import dbf0.common.RateLimitedLog;
 import dbf0.kv.protocol.DecodeResult;

@@ -1,7 +1,7 @@
 package dbf0.kv.server;
 
 import dbf0.base.server.ByteSession;
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.V1Codec;
@@ -11,9 +11,10 @@ import java.io.EOFException;
 import java.nio.ByteBuffer;
 
 /**
- * Protocol v1 on the server: exactly one request per connection, then close. A SET gets no
- * reply; a GET gets FOUND or NOT_FOUND. The store (a map) does all the work and all the locking (or none,
- * for a HashMap: that is the seed's lesson).
+ * Protocol v1 as a session, for the event loop (chapter 2): the same requests and bytes as
+ * {@link BlockingKeyValueServer}'s processSet and processGet, but fed whatever bytes have
+ * arrived, and never blocking: a SET's write is submitted and the loop is told to wait
+ * ({@link Next#AWAIT}) until the store has done it.
  */
 final class V1Session implements ByteSession {
 
@@ -38,7 +39,8 @@ final class V1Session implements ByteSession {
       }
       case DecodeResult.Frame<V1Request> frame -> request = frame.value();
       // v1 has no recoverable errors; should the decoder ever answer one, it is fatal here.
-      case DecodeResult.Invalid<V1Request> invalid -> throw new ProtocolException(invalid.message());
+      case DecodeResult.Invalid<V1Request> invalid ->
+          throw new ProtocolException(invalid.message());
     }
     done = true;
     if (request.op() == V1Codec.SET) {

@@ -3,6 +3,7 @@ package dbf0.base.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dbf0.base.io.OutputBuffer;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;

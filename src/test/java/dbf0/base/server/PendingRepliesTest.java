@@ -2,6 +2,7 @@ package dbf0.base.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.base.io.OutputBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;

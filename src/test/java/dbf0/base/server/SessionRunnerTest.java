@@ -2,6 +2,7 @@ package dbf0.base.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.base.io.OutputBuffer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;

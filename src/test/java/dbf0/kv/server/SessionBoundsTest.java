@@ -3,7 +3,7 @@ package dbf0.kv.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.base.server.ByteSession;
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.storage.MapStore;
@@ -44,7 +44,7 @@ class SessionBoundsTest {
       assertThat(pending).isLessThan(OutputBuffer.HIGH_WATER_MARK + replySize);
       replies += pending / replySize;
       feeder.output.writeTo(OutputStream.nullOutputStream()); // the client took them
-      if (next != ByteSession.Next.FLUSH_FIRST) {
+      if (next != ByteSession.Next.WRITE_FIRST) {
         break;
       }
       pauses++;

@@ -1,8 +1,8 @@
 package dbf0.kv.server;
 
 import dbf0.base.server.ByteSession;
-import dbf0.base.server.InputBuffer;
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.InputBuffer;
+import dbf0.base.io.OutputBuffer;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -30,7 +30,7 @@ final class SessionFeeder {
     return resume();
   }
 
-  /** Calls the session on what is buffered, without new bytes (after FLUSH_FIRST, say). */
+  /** Calls the session on what is buffered, without new bytes (after WRITE_FIRST, say). */
   ByteSession.Next resume() throws IOException {
     do {
       if (last == ByteSession.Next.AWAIT) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
 import dbf0.base.server.ByteSession;
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.FuzzBytes;
 import dbf0.kv.protocol.ProtocolLimits;

@@ -1,6 +1,6 @@
 package dbf0.kv.server.resp;
 
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.OutputBuffer;
 import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 

@@ -3,7 +3,7 @@ package dbf0.kv.server.resp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dbf0.base.server.OutputBuffer;
+import dbf0.base.io.OutputBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

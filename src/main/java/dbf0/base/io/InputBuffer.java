@@ -1,13 +1,13 @@
-package dbf0.base.server;
+package dbf0.base.io;
 
 import java.nio.ByteBuffer;
 
 /**
- * A connection's unparsed input. Starts at {@code initialCapacity} and grows only when it is
- * full, by at most doubling, and never past what the session says it needs
- * ({@link ByteSession#bytesNeeded()}) unless that is unknown (0). A length header alone
- * therefore allocates nothing: six bytes announcing a 16 MiB frame cost the initial 4 KiB, and
- * the buffer reaches 16 MiB only once about 8 MiB have actually arrived.
+ * A connection's unparsed input, on the server or the client side. Starts at
+ * {@code initialCapacity} and grows only when it is full, by at most doubling, and never past
+ * what the reader says it needs (a session's {@code bytesNeeded()}) unless that is unknown (0).
+ * A length header alone therefore allocates nothing: six bytes announcing a 16 MiB frame cost
+ * the initial 4 KiB, and the buffer reaches 16 MiB only once about 8 MiB have actually arrived.
  *
  * <p>Bound: {@code capacity <= max(initialCapacity, 2 * bytes buffered)}, and while growing the
  * old and new arrays coexist for one copy, so at most three times the buffered bytes. The

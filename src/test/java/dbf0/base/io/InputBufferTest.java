@@ -1,4 +1,4 @@
-package dbf0.base.server;
+package dbf0.base.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dbf0.base.server;
+package dbf0.base.io;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,8 +12,8 @@ import java.nio.channels.WritableByteChannel;
 public final class OutputBuffer {
 
   /**
-   * Sessions stop decoding while this many reply bytes wait to be sent (see
-   * {@link ByteSession.Next#FLUSH_FIRST}), so pending replies stay below this plus one reply.
+   * Sessions stop decoding while this many reply bytes wait to be sent (a session's
+   * {@code Next.WRITE_FIRST}), so pending replies stay below this plus one reply.
    */
   public static final int HIGH_WATER_MARK = 1 << 20;
 
