@@ -64,7 +64,8 @@ class ReadmeExampleTest {
     } finally {
       System.setOut(stdout);
     }
-    assertThat(printed.toString(StandardCharsets.UTF_8).lines()).containsSubsequence("2a", "2a true");
+    assertThat(printed.toString(StandardCharsets.UTF_8).lines())
+        .containsSubsequence("2a", "2a true");
   }
 
   /** Every line of README's ```java block (comments stripped) is a line of the test above. */
