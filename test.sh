@@ -18,7 +18,7 @@ echo "test.sh: using JDK at $JAVA_HOME" >&2
 ./mvnw -B -q install -DskipTests
 ./mvnw -B -q -f jmh/pom.xml package
 # jcstress tests (jcstress/), the same way: compiled here, run briefly by .ci/run, and at length by
-# the commands in docs/correctness.md.
+# the commands in docs/4-correctness.md.
 ./mvnw -B -q -f jcstress/pom.xml package
 # The YCSB binding (ycsb/): built and its tests run (the record format, and the binding against a
 # real server on 127.0.0.1 with both connection kinds), so that it cannot rot either.

@@ -1,4 +1,4 @@
-"""What README.md and docs/experiments.md say about commands, checked against the commands."""
+"""What README.md and docs/cli.md say about commands, checked against the commands."""
 
 import os
 import re
@@ -9,7 +9,7 @@ import pytest
 
 from conftest import REPO, run_script
 
-PRESET_NAMES = ("smoke", "quick", "mid", "anchors", "seed", "steps", "models", "scaling")
+PRESET_NAMES = ("smoke", "quick", "mid", "anchors", "seed", "steps", "models", "scaling", "ycsb", "maps", "durability")
 TIME = r"\d+ h \d+ min|\d+ min \d+ s|\d+ s"
 
 
@@ -25,12 +25,21 @@ def planner(preset: str, tmp_path: Path) -> tuple[int, str]:
     return trials, estimate
 
 
-@pytest.mark.parametrize("doc", ["README.md", "docs/experiments.md"])
-def test_stated_sweep_estimates_are_the_planners(doc, tmp_path):
-    body = text(doc)
+def claimed_estimates(body: str) -> list[tuple[str, str]]:
     claims = re.findall(rf"`({'|'.join(PRESET_NAMES)})`[^`]{{0,200}}?estimated time ({TIME})", body)
     claims += re.findall(rf"--preset (\w+) (?:--dry-run )?# (?:the plan: \d+ trials, )?estimated time ({TIME})", body)
+    return claims
+
+
+def test_the_command_line_page_states_the_main_presets_estimates():
+    claims = claimed_estimates(text("docs/cli.md"))
     assert {"smoke", "quick", "mid"} <= {preset for preset, _ in claims}, claims
+
+
+@pytest.mark.parametrize("doc", ["README.md", *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))])
+def test_stated_sweep_estimates_are_the_planners(doc, tmp_path):
+    body = text(doc)
+    claims = claimed_estimates(body)
     for preset, stated in claims:
         assert stated == planner(preset, tmp_path)[1], f"{doc} says {preset} takes {stated}"
     for preset, count in re.findall(rf"`({'|'.join(PRESET_NAMES)})` \((?:[^()`]*?, )?(\d+) trials", body):
