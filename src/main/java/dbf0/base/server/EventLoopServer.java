@@ -148,30 +148,6 @@ public final class EventLoopServer implements Closeable {
     return lifecycle.failure();
   }
 
-  /** One connection's state, owned by one loop thread. */
-  private final class Connection {
-    final SocketChannel channel;
-    final ByteSession session = sessions.get();
-    final InputBuffer input = new InputBuffer(INITIAL_BUFFER);
-    final OutputBuffer output = new OutputBuffer(INITIAL_BUFFER);
-    SelectionKey key;
-    long lastActive = System.nanoTime();
-    boolean closeAfterWrite;
-    /** The session returned WRITE_FIRST: decode the buffered input again once replies drain. */
-    boolean paused;
-    /** The peer shut down its side; close once everything buffered is answered and sent. */
-    boolean inputClosed;
-    /**
-     * The session returned AWAIT: nothing is read or decoded until its future completes and
-     * puts this connection on the loop's {@code resumed} queue.
-     */
-    boolean awaiting;
-
-    Connection(SocketChannel channel) {
-      this.channel = channel;
-    }
-  }
-
   private final class Loop implements Runnable {
     final Selector selector;
     final Queue<SocketChannel> incoming = new ConcurrentLinkedQueue<>();
@@ -230,7 +206,7 @@ public final class EventLoopServer implements Closeable {
       while ((channel = incoming.poll()) != null) {
         Connection c;
         try {
-          c = new Connection(channel);
+          c = new Connection(channel, sessions.get(), INITIAL_BUFFER);
         } catch (Throwable t) {
           // Making the session failed: no connection to blame, but this socket must not leak
           // (it is off the queue already). The loop then dies loudly, see run().
@@ -406,7 +382,7 @@ public final class EventLoopServer implements Closeable {
       }
       if (!lifecycle.isClosing()) {
         failed.incrementAndGet();
-        connectionLog.warn("{}: dropped connection from {}: {}", name, remote(c), BaseServer.describe(e));
+        connectionLog.warn("{}: dropped connection from {}: {}", name, c.remote(), BaseServer.describe(e));
       }
       close(c);
     }
@@ -426,14 +402,6 @@ public final class EventLoopServer implements Closeable {
   /** How often a loop looks for idle connections: a quarter of the timeout, within 10..250 ms. */
   private long idleCheckMillis() {
     return Math.max(10, Math.min(250, idleTimeoutNanos / 4_000_000L));
-  }
-
-  private static Object remote(Connection c) {
-    try {
-      return c.channel.getRemoteAddress();
-    } catch (IOException e) {
-      return "?";
-    }
   }
 
   @Override
