@@ -2,9 +2,6 @@ package dbf0.cli;
 
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
-import dbf0.kv.check.CheckCommand;
-import dbf0.kv.race.CreateHashMapRaceCondition;
-import dbf0.kv.race.CreateHashMapWriteRace;
 import picocli.CommandLine.Command;
 
 /**

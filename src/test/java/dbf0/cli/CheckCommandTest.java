@@ -1,9 +1,9 @@
-package dbf0.kv.check;
+package dbf0.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dbf0.cli.Dbf0;
 import dbf0.common.cli.Cli;
+import dbf0.kv.check.Dbf0HistoryFormat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,15 @@
-package dbf0.kv.check;
+package dbf0.cli;
 
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
+import dbf0.kv.check.CheckResult;
+import dbf0.kv.check.Dbf0HistoryFormat;
+import dbf0.kv.check.EtcdLogFormat;
+import dbf0.kv.check.Explanation;
+import dbf0.kv.check.History;
+import dbf0.kv.check.HistoryParseException;
+import dbf0.kv.check.KvEdnFormat;
+import dbf0.kv.check.LinearizabilityChecker;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
