@@ -111,6 +111,28 @@ class CheckCommandTest {
   }
 
   @Test
+  void aJepsenFileWithoutFormatGetsOneLineThatSuggestsFormat() throws Exception {
+    String edn = resource("kv/c01-ok.txt");
+    assertThat(run(edn)).isEqualTo(2);
+    String message = err.toString();
+    assertThat(message.lines()).hasSize(1);
+    assertThat(message).startsWith("dbf0 check: error: " + edn + " is not a dbf0 history")
+        .contains("assumed without --format").contains("--format etcd").contains("--format kv")
+        .contains("accepted: dbf0, etcd, kv");
+    assertThat(message).doesNotContainIgnoringCase("gson").doesNotContain("JsonReader")
+        .doesNotContain("http");
+  }
+
+  @Test
+  void withFormatGivenTheParseErrorNamesTheLineWithoutGsonAdvice() throws Exception {
+    Path h = tmp.resolve("plain.txt");
+    Files.writeString(h, "hello world\n");
+    assertThat(run("--format", "dbf0", h.toString())).isEqualTo(2);
+    assertThat(err.toString().strip())
+        .isEqualTo("dbf0 check: error: " + h + ":1: not a JSON object as expected: not valid JSON");
+  }
+
+  @Test
   void helpNamesTheFormatsAndExitCodes() {
     assertThat(run("--help")).isZero();
     assertThat(out.toString()).contains("Usage: dbf0 check").contains("--format").contains("3   no violation found");
