@@ -100,9 +100,10 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
     Cli.require(spec, historyLimit >= 0, "--history-limit must not be negative, got " + historyLimit);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter progress = json ? spec.commandLine().getErr() : out;
-    progress.printf("Race demo: map '%s'%s, %d server threads, %d checkers, %d writers, %.1f s%n", mapType,
-        MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)", serverThreads, checkers, writers,
-        duration.toMillis() / 1000.0);
+    progress.printf("Race demo: map '%s'%s, %s, %s, %s, %.1f s%n", mapType,
+        MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)",
+        RaceReport.count(serverThreads, "server thread"), RaceReport.count(checkers, "checker"),
+        RaceReport.count(writers, "writer"), duration.toMillis() / 1000.0);
     progress.flush();
     var config = RaceExperiment.Config.builder(mapType, duration)
         .serverThreads(serverThreads).checkers(checkers).writers(writers).stopAtFirstMiss(stopAtFirstMiss)

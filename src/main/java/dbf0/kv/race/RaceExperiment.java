@@ -226,6 +226,7 @@ public final class RaceExperiment {
         .distinctKeysMissed(shared.distinctKeysMissed()).wrongValues(shared.wrongValues.sum())
         .confirmedKeys(shared.confirmedKeys()).writerSets(writerSets.sum()).finalSize(server.size())
         .lostKeys(lost).events(snapshot).connectionErrors(client.totalErrors())
+        .threads(config.writers(), config.checkers())
         .build();
   }
 
