@@ -326,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     if outcome.warned:
-        print(f"{outcome.warned} trials ran with a warning from the benchmark (see above; the analysis "
-              f"counts them too)")
+        print(f"{outcome.warned} trials ran with a warning (see above); the analysis counts them too"
+              + (f", except the {outcome.stalled} that look stalled: it names them and leaves them out"
+                 if outcome.stalled else ""))
     return 0 if not outcome.not_run else 1
