@@ -12,10 +12,12 @@ import argparse
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
@@ -52,6 +54,18 @@ def _relative(path: str | os.PathLike[str], start: Path) -> str:
         return str(absolute)
 
 
+def kernel_manager(socket_dir: str) -> KernelManager:
+    """The notebook's kernel, talking to us over Unix sockets in a private folder (absolute paths:
+    the kernel runs in the notebook's folder). Over TCP, Jupyter's default, ipykernel warns that
+    its loopback traffic is not encrypted; where there are no Unix sockets (Windows) we say once
+    what that warning means."""
+    if os.name == "posix":
+        return KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(socket_dir, "kernel"))
+    print("run_notebook: the kernel is local and listens on 127.0.0.1 only; its warning about TCP "
+          "without encryption concerns other users of this machine", file=sys.stderr)
+    return KernelManager(kernel_name="python3")
+
+
 def execute(results: Sequence[str | os.PathLike[str]] | None = None,
             figures_dir: str | os.PathLike[str] | None = None,
             notebook: Path = NOTEBOOK, output: Path | None = None, timeout: int = 600,
@@ -65,9 +79,10 @@ def execute(results: Sequence[str | os.PathLike[str]] | None = None,
     if figures_dir is not None:
         values["figures_dir"] = _relative(figures_dir, notebook.parent)
     inject(nb, values)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(notebook.parent)}})
-    client.execute()
+    with tempfile.TemporaryDirectory(prefix="dbf0-kernel-") as sockets:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", km=kernel_manager(sockets),
+                                resources={"metadata": {"path": str(notebook.parent)}})
+        client.execute()
     if output is not None:
         nbformat.write(nb, output)
     return nb
