@@ -24,6 +24,10 @@ from nbclient.exceptions import CellExecutionError
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "benchmarks" / "analysis.ipynb"
 OWN_FIGURES = REPO / "benchmarks" / "results" / "figures" / "notebook"  # git-ignored
+# Outside --in-place, the studies after the thread sweep (steps, models, maps, scaling, durability,
+# Redis) are drawn from the committed reference data: their figures go in this subfolder of the
+# run's figures, never beside the figures of the results given.
+REFERENCE_SUBFOLDER = "from-reference-data"
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
 
@@ -99,7 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--figures", type=Path, metavar="DIR",
                    help="where the notebook saves its figures (default with --output: "
                         "benchmarks/results/figures/notebook, which git ignores; with --in-place: the "
-                        "committed folders under benchmarks/figures)")
+                        "committed folders under benchmarks/figures). With --output, the figures the "
+                        f"notebook draws from the committed reference data go to DIR/{REFERENCE_SUBFOLDER}")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--output", type=Path, help="write the executed notebook here")
     where.add_argument("--in-place", action="store_true",
@@ -114,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.in_place:
         # Keep the committed figures as they are: this run's figures go where git does not look.
         figures_dir = figures_dir or OWN_FIGURES
-        extra["modes_figures_dir"] = str(Path(figures_dir).resolve() / "modes")
+        extra["modes_figures_dir"] = str(Path(figures_dir).resolve() / REFERENCE_SUBFOLDER)
     try:
         execute(args.results, figures_dir, output=output, extra=extra)
     except CellExecutionError as e:
@@ -122,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     print(f"executed {NOTEBOOK} on {', '.join(map(str, args.results)) or 'its default results'} -> {output}; "
           f"figures in {figures_dir or 'benchmarks/figures'}")
+    if "modes_figures_dir" in extra:
+        print(f"figures drawn from the committed reference data (client modes, server models, maps, scaling, "
+              f"durability, Redis): {extra['modes_figures_dir']}")
     return 0
 
 
