@@ -84,7 +84,8 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
   long historyLimit;
 
   /** What the history shows, in one sentence; printed with every --history run. */
-  public static final String DEFINITION = "A history is linearizable when every operation appears to take effect at one "
+  public static final String DEFINITION =
+      "A history is linearizable when every operation appears to take effect at one "
       + "instant between its call and its return; a GET that misses a key a previous GET found, with no delete "
       + "between, cannot be placed so.";
 

@@ -167,10 +167,12 @@ public record RaceReport(
     String who = writers == 0 ? "No writer ran"
         : writers == 1 ? "The writer stored" : "The " + writers + " writers stored";
     s.append(String.format("  %s%s; the map ended with %s, growing through %s.%n", who,
-        writers == 0 ? "" : " " + count(writerSets, "new key"), count(finalSize, "entry", "entries"),
+        writers == 0 ? "" : " " + count(writerSets, "new key"),
+        count(finalSize, "entry", "entries"),
         count(ResizePoints.countBetween(0, finalSize), "resize point")));
-    s.append(String.format("  %s confirmed %d of 256 one-byte keys (a GET had found each), then sent "
-            + "%s (and %s).%n", checkers == 1 ? "The checker" : "The " + checkers + " checkers",
+    s.append(String.format("  %s confirmed %d of 256 one-byte keys (a GET had found each), "
+            + "then sent %s (and %s).%n",
+        checkers == 1 ? "The checker" : "The " + checkers + " checkers",
         confirmedKeys, count(checkerGets, "GET"), count(checkerSets, "SET")));
     if (missedGets == 0) {
       s.append("  No GET missed a confirmed key: the map never lost sight of a stored key");
@@ -179,13 +181,13 @@ public record RaceReport(
               + "--give-up-after).%n").formatted(seconds)
           : ", even while it resized under load.%n".formatted());
     } else {
-      s.append(String.format("  %s back \"not found\" for a key the checkers had already seen stored"
-              + " (%s).%n", count(missedGets, "GET came", "GETs came"),
+      s.append(String.format("  %s back \"not found\" for a key the checkers had already seen"
+              + " stored (%s).%n", count(missedGets, "GET came", "GETs came"),
           count(distinctKeysMissed, "distinct key")));
       s.append("  Nothing in this demo deletes keys, so a correct map never does that.\n");
       RaceExperiment.MissEvent first = events.get(0);
-      s.append(String.format("  First miss after %.2f s: key 0x%02x, when the map held %s; the resize"
-              + " point just below is %,d (= 0.75 x %,d).%n",
+      s.append(String.format("  First miss after %.2f s: key 0x%02x, when the map held %s; the"
+              + " resize point just below is %,d (= 0.75 x %,d).%n",
           first.nanos() / 1e9, first.key(), count(first.mapSize(), "entry", "entries"),
           ResizePoints.atOrBelow(first.mapSize()),
           ResizePoints.capacityOf(ResizePoints.atOrBelow(first.mapSize()))));
@@ -193,8 +195,10 @@ public record RaceReport(
       s.append(String.format("  The misses came in %s:%n", count(bursts.size(), "burst")));
       for (Burst b : bursts.subList(0, Math.min(10, bursts.size()))) {
         s.append(String.format("    at %6.2f s: %,5d %s of %3d %s, map size %,d..%,d, just past the"
-                + " resize point %,d%n", b.atSeconds(), b.misses(), b.misses() == 1 ? "miss" : "misses",
-            b.keys(), b.keys() == 1 ? "key" : "keys", b.minSize(), b.maxSize(), b.resizePoint()));
+                + " resize point %,d%n", b.atSeconds(),
+            b.misses(), b.misses() == 1 ? "miss" : "misses",
+            b.keys(), b.keys() == 1 ? "key" : "keys",
+            b.minSize(), b.maxSize(), b.resizePoint()));
       }
       if (bursts.size() > 10) {
         s.append(String.format("    ... and %d more %s%n", bursts.size() - 10,
