@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -35,8 +36,7 @@ DATASET = "dataset"
 WORKLOADS = {0.1: "read-heavy", 0.5: "balanced", 0.9: "write-heavy"}
 STAT_COLUMNS = ("n", "median", "q25", "q75", "min", "max")
 DERIVED = STAT_COLUMNS + ("failed", "workload", "key_space")  # summary columns that are not configuration
-# what a trial's ops/s counts (load below): every operation bench counted, as its own ops_per_sec does
-OPS_COUNTED = ("set", "get", "insert", "read_modify_write")
+OPS_COUNTED = results.OPS_COUNTED  # what a trial's ops/s counts (load below)
 OPS_DEFINITION = "ops = (" + " + ".join(OPS_COUNTED) + ") / seconds"
 
 
@@ -49,6 +49,8 @@ class Results:
     bad_lines: list[str] = field(default_factory=list)
     # one row per (successful trial, node) that recorded its /proc samples: <metric>_median, <metric>_max
     utilisation: pd.DataFrame = field(default_factory=pd.DataFrame)
+    # trials that look stalled (results.stall_reason), left out of ``trials``; column "outlier" says why
+    outliers: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def datasets(self) -> list[str]:
@@ -65,8 +67,13 @@ def key_space_name(key_length: int) -> str:
     return f"{n} B keys ({256 ** n:,})" if n <= 2 else f"{n} B keys"
 
 
-def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results:
-    """Reads results files: ours, and the 2020 study's ``[spec, counts]`` files unchanged."""
+def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False, keep_outliers: bool = False,
+         warn=lambda text: print(text, file=sys.stderr)) -> Results:
+    """Reads results files: ours, and the 2020 study's ``[spec, counts]`` files unchanged.
+
+    A trial that looks stalled (results.stall_reason: its slowest operation took half a second, or
+    its ops/s is below a fifth of its twins') would distort every median and figure: it goes to
+    ``outliers`` instead of ``trials``, and ``warn`` names it. ``keep_outliers`` keeps it in."""
     trial_rows, failure_rows, machine_rows, usage_rows, bad = [], [], [], [], []
     spec_keys: dict[str, None] = {}
     paths = [Path(p) for p in paths]
@@ -110,7 +117,36 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False) -> Results
     else:
         trials["ops_per_sec"] = pd.Series(dtype=float)
     failures = pd.DataFrame(failure_rows, columns=_columns(failure_rows, config))
-    return Results(trials, failures, pd.DataFrame(machine_rows), config, bad, pd.DataFrame(usage_rows))
+    trials, outliers = _split_outliers(trials, config, keep_outliers, warn)
+    return Results(trials, failures, pd.DataFrame(machine_rows), config, bad, pd.DataFrame(usage_rows),
+                   outliers)
+
+
+def _split_outliers(trials: pd.DataFrame, config: list[str], keep: bool, warn):
+    reasons = pd.Series(None, index=trials.index, dtype=object)
+    alone = pd.Series(False, index=trials.index)
+    if len(trials):
+        max_us = trials["max_us"] if "max_us" in trials else pd.Series(float("nan"), index=trials.index)
+        for _, group in trials.groupby(config, dropna=False, sort=False):
+            pairs = {i: (float(group["ops_per_sec"][i]), _number(max_us[i])) for i in group.index}
+            for i in group.index:
+                reasons[i] = results.stall_reason(*pairs[i], [p for j, p in pairs.items() if j != i])
+                alone[i] = len(group) == 1
+    flagged = reasons.notna()
+    left_out = flagged & ~alone & (not keep)
+    for i in trials.index[flagged]:
+        row = trials.loc[i]
+        what = ", ".join(f"{k} {row[k]}" for k in config if k != DATASET and pd.notna(row[k]))
+        index = int(row[TRIAL]) if TRIAL in row and pd.notna(row[TRIAL]) else "?"
+        fate = ("left out of the medians and figures" if left_out[i]
+                else "kept: the only trial of its configuration" if alone[i] else "kept, as asked")
+        warn(f"warning: trial {index} of {row[DATASET]} ({what}) looks stalled: {reasons[i]}; {fate}")
+    outliers = trials[flagged].assign(outlier=reasons[flagged]).reset_index(drop=True)
+    return trials[~left_out].reset_index(drop=True), outliers
+
+
+def _number(value) -> float | None:
+    return None if value is None or pd.isna(value) else float(value)
 
 
 UTILISATION = "utilisation"

@@ -103,6 +103,12 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             for text, count in pd.Series([t for w in warned for t in w]).value_counts().items():
                 lines.append(f"- {count} x {text}")
             lines.append("")
+    if len(data.outliers):
+        lines.append(f"Trials that look stalled: {len(data.outliers)} (named on stderr; "
+                     f"left out when their configuration has other trials)")
+        for r in data.outliers.itertuples():
+            lines.append(f"- {r.dataset} #{r.trial_index}: {r.outlier}")
+        lines.append("")
     if len(data.failures):
         lines.append(f"Failed trials: {len(data.failures)}")
         for error, count in data.failures["error"].value_counts().items():

@@ -17,6 +17,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
+from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, NullLocator
 
 from . import analysis
@@ -28,6 +29,12 @@ MAP_COLORS = {"concurrent": "#1f77b4", "hashtable": "#ff7f0e", "synchronized": "
 
 def _color(map_type: str) -> str:
     return MAP_COLORS.get(map_type, "#7f7f7f")
+
+
+def _map_legend(ax_or_fig, map_types, **kwargs) -> None:
+    """A legend entry per map colour used: the bars coloured by map say which is which."""
+    handles = [Patch(color=_color(m), label=m) for m in dict.fromkeys(map_types)]
+    ax_or_fig.legend(handles=handles, **kwargs)
 
 
 def _several(frame: pd.DataFrame) -> bool:
@@ -60,6 +67,7 @@ def best_configurations(data: Results) -> Figure | None:
     ax.set_xlim(0, best["q75"].max() * 1.45)
     ax.set_title("Best thread setting per workload, map and key space")
     ax.grid(axis="x", alpha=0.3)
+    _map_legend(ax, best["map_type"], title="map", fontsize=8, title_fontsize=8, loc="lower right")
     return fig
 
 
@@ -71,7 +79,7 @@ def threading_impact(data: Results) -> Figure | None:
     impact = analysis.threading_impact(analysis.summarize(data))
     workloads = list(dict.fromkeys(impact["workload"]))
     fig = Figure(figsize=(4.2 * len(workloads), 4.2), layout="constrained")
-    axes = fig.subplots(1, len(workloads), squeeze=False)
+    axes = fig.subplots(1, len(workloads), squeeze=False, sharey=True)  # workloads compared on one scale
     for ax, workload in zip(axes[0], workloads):
         part = impact[impact["workload"] == workload]
         x = np.arange(len(part))
@@ -81,16 +89,19 @@ def threading_impact(data: Results) -> Figure | None:
         ax.bar(x - width / 2, part["single_median"], width, yerr=single_err, capsize=2, color="#bbbbbb",
                label="1 server, 1 client thread")
         ax.bar(x + width / 2, part["median"], width, yerr=best_err, capsize=2,
-               color=[_color(m) for m in part["map_type"]], label="best thread setting")
+               color=[_color(m) for m in part["map_type"]])
         for xi, r in zip(x, part.itertuples()):
             if not pd.isna(r.speedup):
                 ax.text(xi + width / 2, r.q75, f"{r.speedup:.1f}×", ha="center", va="bottom", fontsize=8)
         ax.set_xticks(x, [(f"{r[DATASET]}\n" if _several(part) else "") + f"{r.map_type}\n{r.key_length} B keys"
                           for r in part.itertuples()], fontsize=7)
         ax.set_title(workload)
-        ax.set_ylabel("ops/s (median, IQR)")
         ax.grid(axis="y", alpha=0.3)
-    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=2, fontsize=8)
+    axes[0][0].set_ylabel("ops/s (median, IQR)")
+    # every colour: grey is single-threaded, the others the best setting on each map
+    handles = [Patch(color="#bbbbbb", label="1 server, 1 client thread")] + \
+        [Patch(color=_color(m), label=f"best thread setting, {m}") for m in dict.fromkeys(impact["map_type"])]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8)
     fig.suptitle("Threading impact: best thread setting against single-threaded")
     return fig
 
@@ -120,7 +131,7 @@ def ops_vs_client_threads(data: Results) -> Figure | None:
                 line = part[part["server_threads"] == s].sort_values("client_threads")
                 if line.empty:
                     continue
-                color = cmap(k / max(1, len(servers) - 1))
+                color = cmap(0.8 * k / max(1, len(servers) - 1))  # not viridis's pale yellow end
                 ax.plot(line["client_threads"], line["median"], marker="o", ms=3, color=color, label=f"{s}")
                 ax.fill_between(line["client_threads"], line["q25"], line["q75"], color=color, alpha=0.2)
             ax.set_xscale("log", base=2)
@@ -134,6 +145,7 @@ def ops_vs_client_threads(data: Results) -> Figure | None:
             if i == len(workloads) - 1:
                 ax.set_xlabel("client threads")
     axes[0][-1].legend(title="server threads", fontsize=7, title_fontsize=7, loc="lower right")
+    fig.suptitle("Throughput against client threads, one line per server thread count")
     clients = sorted(summary["client_threads"].unique())
     for ax in axes.flat:
         ax.set_xticks(clients, [str(c) for c in clients])

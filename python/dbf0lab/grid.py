@@ -362,22 +362,22 @@ PRESETS: dict[str, Preset] = {
                map_type=["hashtable", "concurrent"], key_length=[1, 2, 16], value_length=[64],
                set_frac=[0.1, 0.5, 0.9], seconds=[10]),
         "the 2020 study's grid: 6x6 thread counts x 2 maps x 3 key lengths x 3 workloads, "
-        "10 trials of 10 s (6,480 trials, about 21 hours on one host)"),
+        "10 trials of 10 s"),
     "smoke": Preset(
         _cross(1, server_threads=[1], client_threads=[1, 4], map_type=["concurrent"], key_length=[16],
                value_length=[64], set_frac=[0.1, 0.9], seconds=[1]),
         "a check that everything works, not a measurement: concurrent map, server 1 x client 1,4 x "
-        "read- and write-heavy, 1 trial of 1 s (4 trials, about 10 seconds)"),
+        "read- and write-heavy, 1 trial of 1 s"),
     "quick": Preset(
         _cross(2, server_threads=[1, 4], client_threads=[1, 8], map_type=["hashtable", "concurrent"],
                key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[2]),
         "a first look: both thread-safe maps x 3 workloads x server 1,4 x client 1,8, "
-        "2 trials of 2 s (48 trials, about 3 minutes)"),
+        "2 trials of 2 s"),
     "mid": Preset(
         _cross(3, server_threads=[1, 4, 16], client_threads=[1, 8, 32], map_type=["hashtable", "concurrent"],
                key_length=[16], value_length=[64], set_frac=[0.1, 0.5, 0.9], seconds=[5]),
         "the results in benchmarks/reference/mid-vm.jsonl: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
-        "3 trials of 5 s (162 trials, about 17 minutes)"),
+        "3 trials of 5 s"),
     "steps": Preset(
         Grid((Factor(("server_model", "client_mode", "server_threads", "client_threads", "pipeline", "batch",
                       "close_order", "selector_threads"),
@@ -392,8 +392,7 @@ PRESETS: dict[str, Preset] = {
               Factor.single("seconds", [5]), Factor.single("warmup", [1])), 3),
         "one bottleneck removed at a time: v1 per-op (4/8 threads), the same with the server closing "
         "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128; a thread per connection, "
-        "and 2 selector threads), batched (1000 per frame); 3 workloads, 3 trials of 5 s "
-        "(54 trials, about 7 minutes)"),
+        "and 2 selector threads), batched (1000 per frame); 3 workloads, 3 trials of 5 s"),
     "models": Preset(
         Grid((Factor(("server_model", "server_threads", "client_threads", "client_thread_kind", "selector_threads"),
                      (("pool", 16, 16, "platform", 0),
@@ -408,8 +407,7 @@ PRESETS: dict[str, Preset] = {
               Factor.single("set_frac", [0.5]), Factor.single("seconds", [5]), Factor.single("warmup", [1])), 3),
         "server models under persistent connections: pool, virtual and nio with 16 clients, and "
         "virtual and nio holding 1,000, each with a platform thread per client, a virtual thread per "
-        "client, and one selector thread for all clients; balanced workload, 3 trials of 5 s "
-        "(39 trials, about 6 minutes)"),
+        "client, and one selector thread for all clients; balanced workload, 3 trials of 5 s"),
     "ycsb": Preset(
         Grid((Factor.single("ycsb_workload", ["A", "B", "C", "D", "F"]),
               Factor(("server_threads", "client_threads"), ((1, 4), (2, 16))),
@@ -419,7 +417,7 @@ PRESETS: dict[str, Preset] = {
               Factor.single("seconds", [3]), Factor.single("records", [100_000]), Factor.single("warmup", [1])), 2),
         "YCSB's core workloads A, B, C, D, F (E needs range scans) over 100,000 records, v2 persistent "
         "connections to the nio server, (server,client) threads (1,4) and (2,16); setFrac is replaced by each "
-        "workload's mix; 2 trials of 3 s (20 trials, about 2 minutes)"),
+        "workload's mix; 2 trials of 3 s"),
     "maps": Preset(
         _cross(2, map_type=["hashtable", "synchronized", "rwlock", "striped", "concurrent"], set_frac=[0.1, 0.9],
                key_dist=["uniform", "zipfian"], server_threads=[4], client_threads=[4], server_model=["nio"],
@@ -427,7 +425,7 @@ PRESETS: dict[str, Preset] = {
                seconds=[3], warmup=[1]),
         "the map ladder: one global lock (hashtable, synchronized), a read/write lock, 16 striped locks, "
         "ConcurrentHashMap; read- and write-heavy, uniform and zipfian keys over 100,000 records; nio server "
-        "with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s (40 trials, about 3 minutes)"),
+        "with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s"),
     "durability": Preset(
         _cross(3, client_mode=["persistent", "pipelined"], server_model=["virtual", "nio"],
                set_frac=[0.9, 0.5], fsync=[NO_LOG, "never", "interval", "always"], server_threads=[2],
@@ -435,19 +433,19 @@ PRESETS: dict[str, Preset] = {
                warmup=[1]),
         "the write-ahead log's cost: no log, then fsync never, interval (100 ms) and always; persistent and "
         "pipelined (16 in flight) clients, 16 connections to a virtual-thread or nio server (2 threads), "
-        "write-heavy and balanced; each trial a fresh log; 3 trials of 3 s (96 trials, about 7 minutes)"),
+        "write-heavy and balanced; each trial a fresh log; 3 trials of 3 s"),
     "scaling": Preset(
         _cross(3, client_threads=[1, 2, 4, 8], shards=[1, 2, 3], server_threads=[1], server_model=["nio"],
                client_mode=["batched"], batch=[100], pipeline=[2], map_type=["concurrent"], key_length=[16],
                value_length=[64], set_frac=[0.1], seconds=[2], warmup=[1]),
         "scale-out: 1, 2, 3 `dbf0 server` processes (nio, one loop each) started for each trial on the "
         "--servers hosts, every --clients host running 1,2,4,8 batched client threads (100 per frame, 2 in "
-        "flight) against all of them; read-heavy, 3 trials of 2 s (36 trials, about 4 minutes on loopback)"),
+        "flight) against all of them; read-heavy, 3 trials of 2 s"),
     "anchors": Preset(
         Grid((Factor(("server_threads", "client_threads"), ((1, 1), (4, 8), (8, 16))),
               Factor.single("map_type", ["concurrent"]), Factor.single("key_length", [16]),
               Factor.single("value_length", [64]), Factor.single("set_frac", [0.1, 0.5, 0.9]),
               Factor.single("seconds", [10])), 3),
         "the reference anchors: concurrent map, 16-byte keys, (server,client) threads "
-        "(1,1) (4,8) (8,16), 3 workloads, 3 trials of 10 s (27 trials, about 5 minutes)"),
+        "(1,1) (4,8) (8,16), 3 workloads, 3 trials of 10 s"),
 }

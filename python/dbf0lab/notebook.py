@@ -12,16 +12,22 @@ import argparse
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import nbformat
+from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "benchmarks" / "analysis.ipynb"
 OWN_FIGURES = REPO / "benchmarks" / "results" / "figures" / "notebook"  # git-ignored
+# Outside --in-place, the studies after the thread sweep (steps, models, maps, scaling, durability,
+# Redis) are drawn from the committed reference data: their figures go in this subfolder of the
+# run's figures, never beside the figures of the results given.
+REFERENCE_SUBFOLDER = "from-reference-data"
 PARAMETERS_TAG = "parameters"
 INJECTED_TAG = "injected-parameters"
 
@@ -52,6 +58,18 @@ def _relative(path: str | os.PathLike[str], start: Path) -> str:
         return str(absolute)
 
 
+def kernel_manager(socket_dir: str) -> KernelManager:
+    """The notebook's kernel, talking to us over Unix sockets in a private folder (absolute paths:
+    the kernel runs in the notebook's folder). Over TCP, Jupyter's default, ipykernel warns that
+    its loopback traffic is not encrypted; where there are no Unix sockets (Windows) we say once
+    what that warning means."""
+    if os.name == "posix":
+        return KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(socket_dir, "kernel"))
+    print("run_notebook: the kernel is local and listens on 127.0.0.1 only; its warning about TCP "
+          "without encryption concerns other users of this machine", file=sys.stderr)
+    return KernelManager(kernel_name="python3")
+
+
 def execute(results: Sequence[str | os.PathLike[str]] | None = None,
             figures_dir: str | os.PathLike[str] | None = None,
             notebook: Path = NOTEBOOK, output: Path | None = None, timeout: int = 600,
@@ -65,9 +83,10 @@ def execute(results: Sequence[str | os.PathLike[str]] | None = None,
     if figures_dir is not None:
         values["figures_dir"] = _relative(figures_dir, notebook.parent)
     inject(nb, values)
-    client = NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(notebook.parent)}})
-    client.execute()
+    with tempfile.TemporaryDirectory(prefix="dbf0-kernel-") as sockets:
+        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", km=kernel_manager(sockets),
+                                resources={"metadata": {"path": str(notebook.parent)}})
+        client.execute()
     if output is not None:
         nbformat.write(nb, output)
     return nb
@@ -84,7 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--figures", type=Path, metavar="DIR",
                    help="where the notebook saves its figures (default with --output: "
                         "benchmarks/results/figures/notebook, which git ignores; with --in-place: the "
-                        "committed folders under benchmarks/figures)")
+                        "committed folders under benchmarks/figures). With --output, the figures the "
+                        f"notebook draws from the committed reference data go to DIR/{REFERENCE_SUBFOLDER}")
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--output", type=Path, help="write the executed notebook here")
     where.add_argument("--in-place", action="store_true",
@@ -99,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.in_place:
         # Keep the committed figures as they are: this run's figures go where git does not look.
         figures_dir = figures_dir or OWN_FIGURES
-        extra["modes_figures_dir"] = str(Path(figures_dir).resolve() / "modes")
+        extra["modes_figures_dir"] = str(Path(figures_dir).resolve() / REFERENCE_SUBFOLDER)
     try:
         execute(args.results, figures_dir, output=output, extra=extra)
     except CellExecutionError as e:
@@ -107,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     print(f"executed {NOTEBOOK} on {', '.join(map(str, args.results)) or 'its default results'} -> {output}; "
           f"figures in {figures_dir or 'benchmarks/figures'}")
+    if "modes_figures_dir" in extra:
+        print(f"figures drawn from the committed reference data (client modes, server models, maps, scaling, "
+              f"durability, Redis): {extra['modes_figures_dir']}")
     return 0
 
 

@@ -116,7 +116,10 @@ class Options:
 class Outcome:
     ran: int = 0
     failed: int = 0
-    warned: int = 0      # trials whose result carries the Benchmark's "warnings"
+    warned: int = 0      # trials whose result carries the Benchmark's "warnings", or stalled
+    stalled: int = 0     # trials that look stalled (results.stall_reason)
+    # per configuration, (ops/s, max_us) of this run's trials so far: a new trial's twins
+    twins: dict[str, list[tuple[float, float | None]]] = field(default_factory=dict)
     interrupted: bool = False
     not_run: int = 0
     retired: list[str] = field(default_factory=list)
@@ -274,17 +277,24 @@ def _want_bar(progress: bool | None) -> bool:
     return sys.stderr.isatty() if progress is None else progress
 
 
+def _config_key(spec: dict[str, Any]) -> str:
+    return results.spec_key({k: v for k, v in spec.items() if k != "trial_index"})
+
+
 def _report(bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str, Any], total: int) -> None:
+    warnings = list(result.get("warnings") or [])
     if results.is_failure(result):
         outcome.failed += 1
         what = f"FAILED ({result['error']})"
     else:
-        if "nodes" in result:  # a trial with roles: the sum of its clients' rates (cluster.merge)
-            ops = result["ops_per_sec"]
-        else:
-            ops = (result["set"] + result["get"]) / (result.get("seconds") or spec["seconds"])
+        ops = results.trial_ops_per_sec(spec, result)
         what = f"{ops:,.0f} ops/s"
-    warnings = result.get("warnings") or []
+        twins = outcome.twins.setdefault(_config_key(spec), [])
+        stalled = results.stall_reason(ops, result.get("max_us"), twins)
+        twins.append((ops, result.get("max_us")))
+        if stalled:
+            outcome.stalled += 1
+            warnings.append(f"looks stalled: {stalled}")
     if warnings:
         outcome.warned += 1
         what += "; warning: " + "; ".join(warnings)

@@ -34,12 +34,37 @@ trials already in the results file are skipped. Ctrl-C stops at once; only the t
 running are lost. A failed or timed-out trial is recorded as failed and the sweep goes on.
 """
 
-PRESET_HELP = "\n".join(textwrap.fill(p.help, width=96, initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
-                        for name, p in PRESETS.items())
 
-EPILOG = f"""\
+def grid_needs_roles(grid: Grid) -> bool:
+    """A grid that varies the shard count starts servers by role (like --servers/--clients)."""
+    return any("shards" in f.names for f in grid.factors)
+
+
+def estimated_seconds(plan: sweep.Plan, hosts: Sequence[Any], roles: bool) -> float:
+    """The plan's estimated time: the one figure both --dry-run and --help's preset list print."""
+    if roles:
+        return sweep.estimated_cluster_seconds(plan, any(isinstance(h, SshHost) for h in hosts))
+    return plan.estimated_seconds(hosts)
+
+
+def preset_estimate(name: str) -> str:
+    """'(N trials, estimated time T on one host)': the --dry-run estimate of the preset as it is."""
+    grid = PRESETS[name].grid
+    specs = grid.specs()
+    plan = sweep.Plan(grid, Path(), specs, total=len(specs), already=0)
+    seconds = estimated_seconds(plan, parse_hosts(["local"], "java", SshSettings()), grid_needs_roles(grid))
+    return f"({len(specs):,} trials, estimated time {sweep.format_seconds(seconds)} on one host)"
+
+
+def preset_help() -> str:
+    return "\n".join(textwrap.fill(f"{p.help} {preset_estimate(name)}", width=96,
+                                   initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
+                     for name, p in PRESETS.items())
+
+
+EPILOG = """\
 presets:
-{PRESET_HELP}
+{presets}
 
 remote hosts:
   Each host is [user@]host[:port], or 'local' for this machine. The jar is copied once to every
@@ -78,7 +103,8 @@ def thread_pairs(text: str) -> list[tuple[int, int]]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="run_benchmarks.py", description=DESCRIPTION, epilog=EPILOG,
+    p = argparse.ArgumentParser(prog="run_benchmarks.py", description=DESCRIPTION,
+                                epilog=EPILOG.format(presets=preset_help()),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     g = p.add_argument_group("the grid")
     g.add_argument("--preset", choices=sorted(PRESETS), default="quick",
@@ -155,7 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cluster_mode(args: argparse.Namespace, grid: Grid) -> bool:
     """Trials with roles: asked for by --servers/--clients, or by a grid that varies the shard count."""
-    return bool(args.servers or args.clients) or any("shards" in f.names for f in grid.factors)
+    return bool(args.servers or args.clients) or grid_needs_roles(grid)
 
 
 def make_grid(args: argparse.Namespace) -> Grid:
@@ -251,13 +277,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"results: {out}" + (f" ({plan.already} of these trials already there: skipped)" if plan.already else ""),
           )
     if layout is not None:
-        remote = any(isinstance(h, SshHost) for h in hosts)
         print(f"to run: {len(plan.todo)} trials, one at a time, servers on {', '.join(h.label for h in layout.servers)} "
               f"(bind {args.server_bind}), clients on {', '.join(h.label for h in layout.clients)}; "
-              f"estimated time {sweep.format_seconds(sweep.estimated_cluster_seconds(plan, remote))}")
+              f"estimated time {sweep.format_seconds(estimated_seconds(plan, hosts, True))}")
     else:
         print(f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): {', '.join(h.label for h in hosts)}; "
-              f"estimated time {sweep.format_seconds(plan.estimated_seconds(hosts))}")
+              f"estimated time {sweep.format_seconds(estimated_seconds(plan, hosts, False))}")
     logged = [v for v in grid.axis_values().get("fsync", []) if v != grids.NO_LOG]
     if logged and "local" in names:
         root = args.data_root or tempfile.gettempdir()
@@ -301,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 1
     if outcome.warned:
-        print(f"{outcome.warned} trials ran with a warning from the benchmark (see above; the analysis "
-              f"counts them too)")
+        print(f"{outcome.warned} trials ran with a warning (see above); the analysis counts them too"
+              + (f", except the {outcome.stalled} that look stalled: it names them and leaves them out"
+                 if outcome.stalled else ""))
     return 0 if not outcome.not_run else 1

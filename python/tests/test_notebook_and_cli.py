@@ -71,3 +71,33 @@ def test_analyze_on_the_2020_file_shows_its_published_best(tmp_path):
 def test_analyze_says_what_is_wrong():
     done = run_script("analyze.py", "no-such-file.jsonl")
     assert done.returncode != 0 and "no such file" in done.stderr
+
+
+@pytest.mark.slow
+def test_the_kernel_runs_without_the_unencrypted_tcp_warning(tmp_path, capfd):
+    """ipykernel warns "running over TCP without encryption" on Jupyter's default transport; the
+    notebook's kernel uses Unix sockets instead, so a run prints no such warning."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("print(6 * 7)"))
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(nb, path)
+    done = notebook.execute(notebook=path)
+    assert done.cells[0].outputs[0]["text"] == "42\n"
+    captured = capfd.readouterr()
+    assert "without encryption" not in captured.err + captured.out
+
+
+@pytest.mark.slow
+def test_run_notebook_keeps_the_reference_data_figures_apart(tmp_path):
+    """Run on a user's results, the notebook still draws its later studies from the committed
+    reference data: those figures go in a subfolder that says so, not among the user's figures."""
+    figures_dir = tmp_path / "figures"
+    done = run_script("run_notebook.py", str(SAMPLE), "--output", str(tmp_path / "run.ipynb"),
+                      "--figures", str(figures_dir), timeout=600)
+    assert done.returncode == 0, done.stderr
+    reference = figures_dir / notebook.REFERENCE_SUBFOLDER
+    assert sorted(p.name for p in figures_dir.glob("*.png")) == applicable(SAMPLE)
+    assert sorted(p.name for p in figures_dir.iterdir() if p.is_dir()) == [notebook.REFERENCE_SUBFOLDER]
+    assert len(list(reference.rglob("*.png"))) == 8
+    assert f"figures drawn from the committed reference data (client modes" in done.stdout
+    assert str(reference) in done.stdout

@@ -46,6 +46,9 @@ def test_stated_sweep_estimates_are_the_planners(doc, tmp_path):
         assert int(count) == planner(preset, tmp_path)[0], f"{doc} says {preset} has {count} trials"
 
 
+DBF0_JAR = Path("com/dbfromzero/dbf0/0.1.0-SNAPSHOT/dbf0-0.1.0-SNAPSHOT.jar")
+
+
 def library_install_command() -> str:
     section = (REPO / "README.md").read_text().split("## Using dbf0 as a library", 1)[1]
     block = re.search(r"```sh\n(.*?)```", section, re.S).group(1)
@@ -68,10 +71,20 @@ def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
         stub.chmod(0o755)
     env = {**os.environ, "JAVA_HOME": str(old), "PATH": f"{old / 'bin'}:{os.environ['PATH']}"}
     env.pop("MAVEN_OPTS", None)
-    installed = Path.home() / ".m2" / "repository" / "com" / "dbfromzero" / "dbf0" / "0.1.0-SNAPSHOT" / \
-        "dbf0-0.1.0-SNAPSHOT.jar"
-    installed.unlink(missing_ok=True)  # the command under test puts it back
-    done = subprocess.run(command.split(), cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    env.pop("MAVEN_ARGS", None)
+    # Install into a repository of the test's own, never the user's ~/.m2: plugins and dependencies
+    # are read (never written) from the user's default repository when it is there.
+    local = tmp_path / "m2"
+    maven = [f"-Dmaven.repo.local={local}"]
+    users = Path.home() / ".m2" / "repository"
+    if users.is_dir():
+        maven.append(f"-Dmaven.repo.local.tail={users}")
+    users_jar = users / DBF0_JAR
+    before = users_jar.stat().st_mtime_ns if users_jar.exists() else None
+    done = subprocess.run(command.split() + maven, cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "using JDK at /usr/lib/jvm/" in done.stderr
-    assert installed.is_file()
+    assert (local / DBF0_JAR).is_file()
+    after = users_jar.stat().st_mtime_ns if users_jar.exists() else None
+    assert after == before, f"{users_jar} was written"

@@ -1,6 +1,7 @@
 """The sweep on this machine, with real JVMs: tiny grids of one-second trials."""
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -47,6 +48,17 @@ def test_help_explains_every_option():
         assert " ".join(preset.help.split()) in flat
     for axis in grid.AXES:
         assert " ".join(axis.help.split()) in flat
+
+
+def test_help_quotes_each_presets_dry_run_estimate(tmp_path):
+    """--help's "(N trials, estimated time T ...)" per preset is what --dry-run prints for it."""
+    flat = " ".join(run_script("run_benchmarks.py", "--help").stdout.split())
+    for name in grid.PRESETS:
+        done = run_script("run_benchmarks.py", "--preset", name, "--dry-run", "--out", str(tmp_path / f"{name}.jsonl"))
+        assert done.returncode == 0, done.stderr
+        trials = int(re.search(r"^plan: (\d+) trials", done.stdout, re.M).group(1))
+        estimate = re.search(r"estimated time (.+)$", done.stdout, re.M).group(1)
+        assert f"({trials:,} trials, estimated time {estimate} on one host)" in flat, (name, estimate)
 
 
 @pytest.mark.parametrize("script", ["run_benchmarks.py", "analyze.py", "run_notebook.py", "compare_redis.py"])

@@ -2,10 +2,11 @@ package dbf0.cli;
 
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
-import dbf0.kv.check.CheckCommand;
-import dbf0.kv.race.CreateHashMapRaceCondition;
-import dbf0.kv.race.CreateHashMapWriteRace;
+import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * The command line of the runnable jar: {@code java -jar target/dbf0.jar COMMAND [ARGS]}.
@@ -13,7 +14,6 @@ import picocli.CommandLine.Command;
  */
 @Command(
     name = "dbf0",
-    mixinStandardHelpOptions = true,
     versionProvider = Dbf0.Version.class,
     description = "Database From Zero: an in-memory key/value store to read, run and measure.",
     subcommands = {
@@ -28,16 +28,39 @@ import picocli.CommandLine.Command;
         "",
         "Start here:  dbf0 race --map hashmap      then   dbf0 race --map concurrent",
         "Each command has --help."})
-public final class Dbf0 implements Runnable {
+public final class Dbf0 implements Callable<Integer> {
 
   @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  // Not picocli's usageHelp: that would print the help and exit 0 for "dbf0 typo --help".
+  @Option(names = {"-h", "--help"}, description = "Show this help message and exit.")
+  boolean help;
+
+  @Option(names = {"-V", "--version"}, versionHelp = true,
+      description = "Print version information and exit.")
+  boolean version;
+
+  // A word that is no command lands here, so that it is reported even beside --help.
+  @Parameters(hidden = true, arity = "0..*")
+  List<String> unknown = List.of();
 
   public static void main(String[] args) {
     Cli.runAndExit(new Dbf0(), args);
   }
 
   @Override
-  public void run() {
+  public Integer call() {
+    if (!unknown.isEmpty()) {
+      var err = spec.commandLine().getErr();
+      err.println("dbf0: error: unknown command '" + unknown.get(0) + "'; the commands are: "
+          + String.join(", ", spec.subcommands().keySet()));
+      err.flush();
+      return 2;
+    }
+    if (help) {
+      spec.commandLine().usage(spec.commandLine().getOut());
+      return 0;
+    }
     // No command given: show what there is.
     spec.commandLine().usage(spec.commandLine().getErr());
     throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command");

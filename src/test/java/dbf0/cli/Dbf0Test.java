@@ -31,6 +31,35 @@ class Dbf0Test {
     assertThat(err.toString()).contains("race").contains("bench");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"", "--help"})
+  void anUnknownCommandIsAOneLineUsageError(String help) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cl = Cli.commandLine(new Dbf0());
+    cl.setOut(new PrintWriter(out, true));
+    cl.setErr(new PrintWriter(err, true));
+    int code = help.isEmpty() ? cl.execute("nosuchcommand") : cl.execute("nosuchcommand", help);
+    assertThat(code).isEqualTo(2);
+    assertThat(out.toString()).isEmpty();
+    assertThat(err.toString().lines()).hasSize(1);
+    assertThat(err.toString()).startsWith("dbf0: error: unknown command 'nosuchcommand'")
+        .contains("server, race, write-race, bench, check");
+  }
+
+  @Test
+  void topLevelHelpAndVersionStillExitZero() {
+    StringWriter out = new StringWriter();
+    CommandLine cl = Cli.commandLine(new Dbf0());
+    cl.setOut(new PrintWriter(out, true));
+    assertThat(cl.execute("--help")).isZero();
+    assertThat(out.toString()).startsWith("Usage: dbf0 [-hV] [COMMAND]").contains("-h, --help")
+        .contains("-V, --version").contains("Commands:");
+    assertThat(cl.execute("-h")).isZero();
+    assertThat(cl.execute("--version")).isZero();
+    assertThat(out.toString()).contains("dbf0 ");
+  }
+
   @Test
   void writeRaceRunsAndReportsEveryMap() {
     StringWriter out = new StringWriter();

@@ -3,6 +3,7 @@ package dbf0.kv.check;
 import com.google.gson.JsonParseException;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import com.google.gson.stream.MalformedJsonException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
@@ -52,7 +53,7 @@ public final class Dbf0HistoryFormat {
       try {
         l = read(text);
       } catch (IOException | JsonParseException | IllegalStateException | NumberFormatException e) {
-        throw new HistoryParseException(source, lineNo, "not a JSON object as expected: " + e.getMessage());
+        throw new HistoryParseException(source, lineNo, "not a JSON object as expected: " + why(e));
       }
       try {
         Operation<KvModel.Input, KvModel.Output> op = toOperation(l, keys);
@@ -64,6 +65,17 @@ public final class Dbf0HistoryFormat {
       }
     }
     return new History<>(new KvModel(), ops);
+  }
+
+  /** Gson's messages give advice for Gson's users (lenient mode, a URL): say what the line is. */
+  private static String why(Exception e) {
+    if (e instanceof MalformedJsonException) {
+      return "not valid JSON";
+    }
+    if (e instanceof IllegalStateException || e instanceof NumberFormatException) {
+      return "a field has the wrong type, or the line is not an object";
+    }
+    return e instanceof JsonParseException ? "not valid JSON" : e.getMessage();
   }
 
   private static Line read(String text) throws IOException {

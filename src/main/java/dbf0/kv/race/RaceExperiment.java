@@ -20,7 +20,8 @@ import java.util.function.Consumer;
 /**
  * Runs the HashMap race demo: a multi-threaded server over the chosen map, {@link RaceWriter}s
  * that make the map grow, and {@link RaceChecker}s that look for keys that vanish. The command
- * line is {@link CreateHashMapRaceCondition}; tests call {@link #run} directly.
+ * line is {@code dbf0 race} (dbf0.cli.CreateHashMapRaceCondition); tests call {@link #run}
+ * directly.
  */
 public final class RaceExperiment {
 
@@ -226,6 +227,7 @@ public final class RaceExperiment {
         .distinctKeysMissed(shared.distinctKeysMissed()).wrongValues(shared.wrongValues.sum())
         .confirmedKeys(shared.confirmedKeys()).writerSets(writerSets.sum()).finalSize(server.size())
         .lostKeys(lost).events(snapshot).connectionErrors(client.totalErrors())
+        .threads(config.writers(), config.checkers())
         .build();
   }
 

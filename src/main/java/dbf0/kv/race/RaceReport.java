@@ -24,14 +24,16 @@ public record RaceReport(
     int finalSize,
     List<Integer> lostKeys,
     List<RaceExperiment.MissEvent> events,
-    long connectionErrors) {
+    long connectionErrors,
+    int writers,
+    int checkers) {
 
   /** A report with nothing counted yet; the builder names each count. */
   public static Builder builder(String mapType, int serverThreads, double seconds) {
     return new Builder(mapType, serverThreads, seconds);
   }
 
-  /** Names the fourteen components, so that no call site has to count positions. */
+  /** Names the sixteen components, so that no call site has to count positions. */
   public static final class Builder {
     private final String mapType;
     private final int serverThreads;
@@ -47,6 +49,8 @@ public record RaceReport(
     private List<Integer> lostKeys = List.of();
     private List<RaceExperiment.MissEvent> events = List.of();
     private long connectionErrors;
+    private int writers = 1;
+    private int checkers = 1;
 
     private Builder(String mapType, int serverThreads, double seconds) {
       this.mapType = mapType;
@@ -109,9 +113,17 @@ public record RaceReport(
       return this;
     }
 
+    /** How many writer and checker threads ran, for the summary's wording. */
+    public Builder threads(int writerThreads, int checkerThreads) {
+      writers = writerThreads;
+      checkers = checkerThreads;
+      return this;
+    }
+
     public RaceReport build() {
       return new RaceReport(mapType, serverThreads, seconds, checkerSets, checkerGets, missedGets,
-          distinctKeysMissed, wrongValues, confirmedKeys, writerSets, finalSize, lostKeys, events, connectionErrors);
+          distinctKeysMissed, wrongValues, confirmedKeys, writerSets, finalSize, lostKeys, events,
+          connectionErrors, writers, checkers);
     }
   }
 
@@ -150,33 +162,47 @@ public record RaceReport(
   /** The summary in plain words. */
   public String toText() {
     StringBuilder s = new StringBuilder();
-    s.append(String.format("%nSummary: map '%s', %d server threads, %.1f s%n", mapType, serverThreads, seconds));
-    s.append(String.format("  The writer stored %,d new keys; the map ended with %,d entries, growing through %d resize points.%n",
-        writerSets, finalSize, ResizePoints.countBetween(0, finalSize)));
-    s.append(String.format("  The checker confirmed %d of 256 one-byte keys (a GET had found each), then sent %,d GETs (and %,d SETs).%n",
-        confirmedKeys, checkerGets, checkerSets));
+    s.append(String.format("%nSummary: map '%s', %s, %.1f s%n", mapType,
+        count(serverThreads, "server thread"), seconds));
+    String who = writers == 0 ? "No writer ran"
+        : writers == 1 ? "The writer stored" : "The " + writers + " writers stored";
+    s.append(String.format("  %s%s; the map ended with %s, growing through %s.%n", who,
+        writers == 0 ? "" : " " + count(writerSets, "new key"),
+        count(finalSize, "entry", "entries"),
+        count(ResizePoints.countBetween(0, finalSize), "resize point")));
+    s.append(String.format("  %s confirmed %d of 256 one-byte keys (a GET had found each), "
+            + "then sent %s (and %s).%n",
+        checkers == 1 ? "The checker" : "The " + checkers + " checkers",
+        confirmedKeys, count(checkerGets, "GET"), count(checkerSets, "SET")));
     if (missedGets == 0) {
       s.append("  No GET missed a confirmed key: the map never lost sight of a stored key");
       s.append(mapType.equals("hashmap")
-          ? (" in %.0f s (the race is real but timing-dependent: run again, or give it longer with --give-up-after).%n")
-              .formatted(seconds)
+          ? (" in %.0f s (the race is real but timing-dependent: run again, or give it longer with "
+              + "--give-up-after).%n").formatted(seconds)
           : ", even while it resized under load.%n".formatted());
     } else {
-      s.append(String.format("  %,d GETs came back \"not found\" for a key the checker had already seen stored (%d distinct keys).%n",
-          missedGets, distinctKeysMissed));
+      s.append(String.format("  %s back \"not found\" for a key the checkers had already seen"
+              + " stored (%s).%n", count(missedGets, "GET came", "GETs came"),
+          count(distinctKeysMissed, "distinct key")));
       s.append("  Nothing in this demo deletes keys, so a correct map never does that.\n");
       RaceExperiment.MissEvent first = events.get(0);
-      s.append(String.format("  First miss after %.2f s: key 0x%02x, when the map held %,d entries; the resize point just below is %,d (= 0.75 x %,d).%n",
-          first.nanos() / 1e9, first.key(), first.mapSize(), ResizePoints.atOrBelow(first.mapSize()),
+      s.append(String.format("  First miss after %.2f s: key 0x%02x, when the map held %s; the"
+              + " resize point just below is %,d (= 0.75 x %,d).%n",
+          first.nanos() / 1e9, first.key(), count(first.mapSize(), "entry", "entries"),
+          ResizePoints.atOrBelow(first.mapSize()),
           ResizePoints.capacityOf(ResizePoints.atOrBelow(first.mapSize()))));
       List<Burst> bursts = bursts();
-      s.append(String.format("  The misses came in %d burst%s:%n", bursts.size(), bursts.size() == 1 ? "" : "s"));
+      s.append(String.format("  The misses came in %s:%n", count(bursts.size(), "burst")));
       for (Burst b : bursts.subList(0, Math.min(10, bursts.size()))) {
-        s.append(String.format("    at %6.2f s: %,5d misses of %3d keys, map size %,d..%,d, just past the resize point %,d%n",
-            b.atSeconds(), b.misses(), b.keys(), b.minSize(), b.maxSize(), b.resizePoint()));
+        s.append(String.format("    at %6.2f s: %,5d %s of %3d %s, map size %,d..%,d, just past the"
+                + " resize point %,d%n", b.atSeconds(),
+            b.misses(), b.misses() == 1 ? "miss" : "misses",
+            b.keys(), b.keys() == 1 ? "key" : "keys",
+            b.minSize(), b.maxSize(), b.resizePoint()));
       }
       if (bursts.size() > 10) {
-        s.append(String.format("    ... and %d more bursts%n", bursts.size() - 10));
+        s.append(String.format("    ... and %d more %s%n", bursts.size() - 10,
+            bursts.size() - 10 == 1 ? "burst" : "bursts"));
       }
       s.append("  Why: HashMap is not thread-safe. When a put takes the size past 0.75 x capacity, resize()\n");
       s.append("  publishes a new, empty table and then moves the old bins into it one at a time. A get on\n");
@@ -185,16 +211,26 @@ public record RaceReport(
       s.append("  ConcurrentHashMap (a resize that readers can follow) never show this.\n");
     }
     if (!lostKeys.isEmpty()) {
-      s.append(String.format("  %d confirmed key%s were lost for good: still missing after the load stopped (%s).%n",
-          lostKeys.size(), lostKeys.size() == 1 ? "" : "s", hexList(lostKeys)));
+      s.append(String.format("  %s lost for good: still missing after the load stopped (%s).%n",
+          count(lostKeys.size(), "confirmed key was", "confirmed keys were"), hexList(lostKeys)));
       s.append("  Two puts raced on one bin and one overwrote the other's entry.\n");
     } else if (confirmedKeys > 0) {
       s.append("  After the load stopped every confirmed key was found again: nothing was lost for good.\n");
     }
     if (wrongValues > 0) {
-      s.append(String.format("  %,d GETs returned a value that was never stored under that key.%n", wrongValues));
+      s.append(String.format("  %s a value that was never stored under that key.%n",
+          count(wrongValues, "GET returned", "GETs returned")));
     }
     return s.toString();
+  }
+
+  /** "1 key", "2 keys", "1,000 keys": a count with its noun in the right number. */
+  public static String count(long n, String one) {
+    return count(n, one, one + "s");
+  }
+
+  public static String count(long n, String one, String many) {
+    return String.format("%,d %s", n, n == 1 ? one : many);
   }
 
   private static String hexList(List<Integer> keys) {

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>The server adds no locking of its own: thread safety is entirely the store's. That is the
  * point of the seed's experiment: with a {@link java.util.HashMap} and several worker threads,
- * keys go missing (see {@link dbf0.kv.race.CreateHashMapRaceCondition}).
+ * keys go missing (the race demo, {@code dbf0 race}, shows it).
  *
  * <pre>{@code
  * try (var server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), 4,

@@ -2,6 +2,7 @@ package dbf0.kv.race;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.cli.CreateHashMapRaceCondition;
 import dbf0.ChildJvm;
 import dbf0.cli.Dbf0;
 import dbf0.common.cli.Cli;

@@ -2,6 +2,7 @@ package dbf0.kv.race;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.cli.CreateHashMapWriteRace;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dbf0.ChildJvm;

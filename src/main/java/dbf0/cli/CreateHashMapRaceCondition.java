@@ -1,8 +1,10 @@
-package dbf0.kv.race;
+package dbf0.cli;
 
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.race.RaceExperiment;
+import dbf0.kv.race.RaceReport;
 import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -21,7 +23,7 @@ import picocli.CommandLine.Spec;
  * <pre>
  *   java -jar target/dbf0.jar race                      # hashmap, 30 s
  *   java -jar target/dbf0.jar race --map concurrent --duration 15
- *   java -cp target/dbf0.jar dbf0.kv.race.CreateHashMapRaceCondition --json
+ *   java -cp target/dbf0.jar dbf0.cli.CreateHashMapRaceCondition --json
  * </pre>
  */
 @Command(
@@ -36,7 +38,7 @@ import picocli.CommandLine.Spec;
             + "back empty. Prints progress every 500 ms and a summary at the end, with the time to the first miss.",
         "On hashmap the load stays on past --duration until the first miss (at most --give-up-after), "
             + "so every run shows the race."},
-    footer = {"", "Main class: dbf0.kv.race.CreateHashMapRaceCondition"})
+    footer = {"", "Main class: dbf0.cli.CreateHashMapRaceCondition"})
 public final class CreateHashMapRaceCondition implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -82,7 +84,8 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
   long historyLimit;
 
   /** What the history shows, in one sentence; printed with every --history run. */
-  static final String DEFINITION = "A history is linearizable when every operation appears to take effect at one "
+  public static final String DEFINITION =
+      "A history is linearizable when every operation appears to take effect at one "
       + "instant between its call and its return; a GET that misses a key a previous GET found, with no delete "
       + "between, cannot be placed so.";
 
@@ -98,9 +101,10 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
     Cli.require(spec, historyLimit >= 0, "--history-limit must not be negative, got " + historyLimit);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter progress = json ? spec.commandLine().getErr() : out;
-    progress.printf("Race demo: map '%s'%s, %d server threads, %d checkers, %d writers, %.1f s%n", mapType,
-        MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)", serverThreads, checkers, writers,
-        duration.toMillis() / 1000.0);
+    progress.printf("Race demo: map '%s'%s, %s, %s, %s, %.1f s%n", mapType,
+        MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)",
+        RaceReport.count(serverThreads, "server thread"), RaceReport.count(checkers, "checker"),
+        RaceReport.count(writers, "writer"), duration.toMillis() / 1000.0);
     progress.flush();
     var config = RaceExperiment.Config.builder(mapType, duration)
         .serverThreads(serverThreads).checkers(checkers).writers(writers).stopAtFirstMiss(stopAtFirstMiss)

@@ -1,9 +1,10 @@
-package dbf0.kv.race;
+package dbf0.cli;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.MapOption;
+import dbf0.kv.race.WriteRace;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Spec;
  *
  * <pre>
  *   java -jar target/dbf0.jar write-race
- *   java -cp target/dbf0.jar dbf0.kv.race.CreateHashMapWriteRace --maps hashmap --threads 8 --json
+ *   java -cp target/dbf0.jar dbf0.cli.CreateHashMapWriteRace --maps hashmap --threads 8 --json
  * </pre>
  */
 @Command(
@@ -31,7 +32,7 @@ import picocli.CommandLine.Spec;
     description = {
         "Several threads write distinct keys into one map at once, then it counts what is there.",
         "HashMap loses entries and miscounts its size; Hashtable and ConcurrentHashMap do not."},
-    footer = {"", "Main class: dbf0.kv.race.CreateHashMapWriteRace"})
+    footer = {"", "Main class: dbf0.cli.CreateHashMapWriteRace"})
 public final class CreateHashMapWriteRace implements Callable<Integer> {
 
   @Spec CommandSpec spec;

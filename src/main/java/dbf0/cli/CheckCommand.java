@@ -1,7 +1,15 @@
-package dbf0.kv.check;
+package dbf0.cli;
 
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
+import dbf0.kv.check.CheckResult;
+import dbf0.kv.check.Dbf0HistoryFormat;
+import dbf0.kv.check.EtcdLogFormat;
+import dbf0.kv.check.Explanation;
+import dbf0.kv.check.History;
+import dbf0.kv.check.HistoryParseException;
+import dbf0.kv.check.KvEdnFormat;
+import dbf0.kv.check.LinearizabilityChecker;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -107,7 +115,8 @@ public final class CheckCommand implements Callable<Integer> {
       } catch (IOException e) {
         return usage(err, file + ": cannot read: " + e.getMessage());
       } catch (HistoryParseException e) {
-        return usage(err, e.getMessage());
+        // A first line that fails is a wrong guess of the format rather than a damaged file.
+        return usage(err, formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
       }
       Report r = checkAndReport(history, file.getFileName().toString(), limit, out);
       out.flush();
@@ -128,6 +137,18 @@ public final class CheckCommand implements Callable<Integer> {
     }
     out.flush();
     return anyViolation ? EXIT_NOT_LINEARIZABLE : anyUnknown ? EXIT_UNKNOWN : 0;
+  }
+
+  private boolean formatGiven() {
+    var parsed = spec.commandLine().getParseResult();
+    return parsed != null && parsed.hasMatchedOption("--format");
+  }
+
+  /** Without --format, a Jepsen file fails as dbf0 JSON: say which format was assumed. */
+  private static String notDbf0(Path file, HistoryParseException e) {
+    return file + " is not a dbf0 history (JSON Lines), the format assumed without --format"
+        + " (line 1: " + e.problem() + ")"
+        + "; for a Jepsen file, give --format etcd or --format kv (accepted: dbf0, etcd, kv)";
   }
 
   private int usage(PrintWriter err, String message) {

@@ -1,9 +1,9 @@
-package dbf0.kv.check;
+package dbf0.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dbf0.cli.Dbf0;
 import dbf0.common.cli.Cli;
+import dbf0.kv.check.Dbf0HistoryFormat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -108,6 +108,28 @@ class CheckCommandTest {
 
     assertThat(run("--format", "xml", resource("kv/c01-ok.txt"))).isEqualTo(2);
     assertThat(run()).isEqualTo(2);  // no FILE: picocli's own usage error
+  }
+
+  @Test
+  void aJepsenFileWithoutFormatGetsOneLineThatSuggestsFormat() throws Exception {
+    String edn = resource("kv/c01-ok.txt");
+    assertThat(run(edn)).isEqualTo(2);
+    String message = err.toString();
+    assertThat(message.lines()).hasSize(1);
+    assertThat(message).startsWith("dbf0 check: error: " + edn + " is not a dbf0 history")
+        .contains("assumed without --format").contains("--format etcd").contains("--format kv")
+        .contains("accepted: dbf0, etcd, kv");
+    assertThat(message).doesNotContainIgnoringCase("gson").doesNotContain("JsonReader")
+        .doesNotContain("http");
+  }
+
+  @Test
+  void withFormatGivenTheParseErrorNamesTheLineWithoutGsonAdvice() throws Exception {
+    Path h = tmp.resolve("plain.txt");
+    Files.writeString(h, "hello world\n");
+    assertThat(run("--format", "dbf0", h.toString())).isEqualTo(2);
+    assertThat(err.toString().strip())
+        .isEqualTo("dbf0 check: error: " + h + ":1: not a JSON object as expected: not valid JSON");
   }
 
   @Test
