@@ -20,8 +20,8 @@ import java.net.Socket;
  * returns.
  *
  * <p>The server adds no locking: thread safety is entirely the store's. With a {@link
- * java.util.HashMap} and several threads, keys go missing ({@link
- * dbf0.kv.race.CreateHashMapRaceCondition}).
+ * java.util.HashMap} and several threads, keys go missing: the race demo, {@code dbf0 race},
+ * shows it.
  */
 final class BlockingKeyValueServer extends BaseServer {
 
