@@ -2,7 +2,7 @@
 # Two builds of dbf0 side by side: runs each benchmark configuration with jar A, then jar B, for
 # several rounds, so that drift on a shared machine hits both alike, and prints the per-pair B/A
 # ratios and their median, of ops/s and of the JVM's CPU per operation (steadier than ops/s when
-# other work takes the cores). Used for docs/performance.md's before/after tables.
+# other work takes the cores). How to compare two builds: docs/testing.md ("Speed, side by side").
 #   scripts/compare_jars.sh OLD.jar NEW.jar [ROUNDS] [CONFIG...]
 # Each CONFIG is one quoted string of bench arguments; given any, they replace the default list.
 # Build an old jar with: git worktree add /tmp/old COMMIT && (cd /tmp/old && ./build.sh)

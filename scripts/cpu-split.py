@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """CPU time per operation of one dbf0 server process and one bench client process, for the
-capacity model in docs/experiments.md. Starts `dbf0 server` (nio, one event loop), then per round
-runs a batched read-heavy bench against it, once with the plain load generator and once through
-the library's ShardedKeyValueClient (--sharded-client --library-client; before the bench had a
-sharded load generator of its own, --sharded-client alone meant that); reads both processes' CPU ticks from /proc/PID/stat 2.5 s into the run (after
+sharding layer's cost (docs/5-workloads-and-scale-out.md, "Sharding"). Starts `dbf0 server` (nio,
+one event loop), then per round runs a batched read-heavy bench against it, once with the plain
+load generator and once through the library's ShardedKeyValueClient (--sharded-client
+--library-client); reads both processes' CPU ticks from /proc/PID/stat 2.5 s into the run (after
 JVM start and the 1 s warm-up) and 4 s later, and divides by the operations of those 4 s at the
 run's measured rate. Linux only.
 

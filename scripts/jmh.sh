@@ -8,8 +8,8 @@
 #   scripts/jmh.sh ProtocolBenchmark.v2_ -rf json -rff /tmp/v2.json
 #
 # Without arguments: one fork, 2 warm-up and 3 measured iterations of 1 s each. That is enough
-# to see orders of magnitude, not to settle small differences; docs/performance.md has the
-# commands behind its figures. Set DBF0_JMH_SKIP_BUILD=1 to run the jar as it is.
+# to see orders of magnitude, not to settle small differences; docs/testing.md says how to
+# compare two builds. Set DBF0_JMH_SKIP_BUILD=1 to run the jar as it is.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The loopback measurement of docs/experiments.md "Sharding over several servers": three
+# The loopback measurement of docs/5-workloads-and-scale-out.md ("Sharding"): three
 # `dbf0 server` processes (nio, one event loop each), then per round, back to back, batched bench
 # runs against one of them through the plain load generator, through the sharded one
 # (--sharded-client), through the library's ShardedKeyValueClient (--library-client), and

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""The loopback sharding measurement of docs/experiments.md: three `dbf0 server` processes (nio,
-one event loop each) and, per round, back to back, batched bench runs against one of them through
-the plain load generator, through the sharded load generator (--sharded-client), through the
-library's ShardedKeyValueClient (--sharded-client --library-client), and against all three.
-For each run it prints ops/s and the CPU each process used, read from /proc/PID/stat 2.5 s into
-the run (after JVM start and the 1 s warm-up) and 4 s later: % of one core, and the servers'
-CPU-µs per operation at the run's measured rate; the client's CPU-µs per operation is the bench's
-own figure for its measured interval (process_cpu_us_per_op). Linux only.
+"""The loopback sharding measurement of docs/5-workloads-and-scale-out.md ("Sharding"): three
+`dbf0 server` processes (nio, one event loop each) and, per round, back to back, batched bench runs
+against one of them through the plain load generator, through the sharded load generator
+(--sharded-client), through the library's ShardedKeyValueClient (--sharded-client --library-client),
+and against all three. For each run it prints ops/s and the CPU each process used, read from
+/proc/PID/stat 2.5 s into the run (after JVM start and the 1 s warm-up) and 4 s later: % of one
+core, and the servers' CPU-µs per operation at the run's measured rate; the client's CPU-µs per
+operation is the bench's own figure for its measured interval (process_cpu_us_per_op). Linux only.
 
     scripts/shard-loopback.sh [ROUNDS]        (default 4; BASE_PORT, BATCH, THREADS override 9411, 100, 4)
     VARIANTS=plain,one-shard,three-shards,three-shards-3x scripts/shard-loopback.sh 6

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The write-ahead log's cost, side by side in one session (docs/storage.md, "What it costs"):
+# The write-ahead log's cost, side by side in one session (docs/3-durability.md, Experiment 1):
 # write-heavy (90% SET) persistent and pipelined clients against no log and the three --fsync
 # policies, the pool model, plus nio and virtual (a thread per connection) under always. Each run gets a fresh data dir under $1.
 #   scripts/wal_bench.sh /tmp/walbench [PT5S]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Recovery speed of the write-ahead log: writes a log with bench (--fsync never, rewrites off,
 # 16-byte keys, 64-byte values), then starts `dbf0 server` on it RUNS times from a warm page cache
-# and prints each start-up line and the median records/s. docs/storage.md reports its output.
+# and prints each start-up line and the median records/s. docs/3-durability.md (Experiment 3)
+# reports it.
 #   scripts/wal_recovery_bench.sh DIR [WRITE_SECONDS=25] [RUNS=5]
 # By default every SET is a new random key, so every record adds a key (the hard case: the map
 # grows to millions of entries). RECORDS=N writes N keys, then overwrites them (a log as it

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# dbf0's write-ahead log against Redis's AOF under redis-benchmark, side by side (docs/storage.md).
+# dbf0's write-ahead log against Redis's AOF under redis-benchmark, side by side
+# (docs/3-durability.md).
 # Both on loopback, one at a time, each with a fresh data dir under $1:
 #   redis-server --port 6390 --appendonly yes --appendfsync always|everysec|no --save '' --dir DIR
 #   dbf0 server --port 9390 --server-model MODEL --data-dir DIR --fsync always|interval|never

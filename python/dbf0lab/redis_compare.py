@@ -55,7 +55,8 @@ EXTRA_TESTS = [
 ]
 ALL_TESTS = STANDARD_TESTS + EXTRA_TESTS
 SERVERS = ("redis", "dbf0")
-# Redis appendfsync -> the dbf0 --fsync policy with the same promise (docs/storage.md)
+# Redis appendfsync -> the dbf0 --fsync policy with the same promise
+# (docs/3-durability.md, "Experiment 2")
 AOF_TO_DBF0 = {"always": "always", "everysec": "interval", "no": "never"}
 AOF_TESTS = "c50,c50-P16"
 AOF_REQUESTS = 200_000          # per run with --aof, unless --requests says otherwise

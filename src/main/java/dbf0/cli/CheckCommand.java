@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
-    description = {"Checks whether recorded histories are linearizable (docs/correctness.md).",
+    description = {"Checks whether recorded histories are linearizable (docs/4-correctness.md).",
         "Formats: dbf0 (JSON Lines, see the docs), etcd (Jepsen etcd logs), kv (Jepsen/Porcupine key/value EDN)."},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -76,7 +76,7 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
 
   @Option(names = "--history", paramLabel = "FILE",
       description = "record the checkers' GETs and SETs and the writers' SETs to FILE (dbf0 JSON Lines), "
-          + "for `dbf0 check FILE`, which finds the HashMap's violation (docs/correctness.md)")
+          + "for `dbf0 check FILE`, which finds the HashMap's violation (docs/4-correctness.md)")
   Path history;
 
   @Option(names = "--history-limit", defaultValue = "1000000", paramLabel = "N",

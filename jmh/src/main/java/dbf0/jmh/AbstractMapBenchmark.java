@@ -27,7 +27,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  *   <li>{@code put}: stores a key's own value again under a stored key. The map replaces the
  *       entry's value and does not grow, so every iteration measures the same map.
  *   <li>{@code mixed}: each operation is a {@code put} with probability 10% and a {@code get}
- *       otherwise (the README's benchmark example, {@code setFrac} 0.1).
+ *       otherwise (the benchmark example of docs/1-seed.md, {@code setFrac} 0.1).
  * </ul>
  *
  * <p>Each thread picks keys uniformly at random from a sequence of its own, computed before the

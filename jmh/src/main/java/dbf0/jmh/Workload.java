@@ -6,7 +6,8 @@ import java.util.Random;
 
 /**
  * The keys and values every benchmark here works with: 16-byte random keys and 64-byte values,
- * the sizes of the README's benchmark example ({@code ./dbf0 bench 4 8 concurrent 16 64 0.1 PT10S}).
+ * the sizes of docs/1-seed.md's benchmark example
+ * ({@code ./dbf0 bench 4 8 concurrent 16 64 0.1 PT10S}).
  * Keys come from dbf0's own {@link RandomKeyValueSource} with a fixed seed, so every run and every
  * backend sees the same keys; a value is derived from its key the way that source does it,
  * {@code value[i] = ~key[i % 16]}.

@@ -167,7 +167,7 @@ final class BenchmarkOptions {
 
   @Option(names = "--history", paramLabel = "FILE",
       description = "record every operation (client, key, value, times, outcome) to FILE in the "
-          + "dbf0 JSON Lines format, for `dbf0 check` (docs/correctness.md)")
+          + "dbf0 JSON Lines format, for `dbf0 check` (docs/4-correctness.md)")
   Path history;
 
   @Option(names = "--history-limit", defaultValue = "1000000", paramLabel = "N",

@@ -10,9 +10,10 @@ import java.util.Locale;
  * many connections measures that switching as much as the server. Virtual threads park on a
  * blocked socket, and the JDK multiplexes them over one carrier thread per core with a poller,
  * without any change to the clients' code. Measured on two cores (the {@code models} sweep
- * preset, docs/performance.md), that did not help: each reply still wakes its client, and a
- * virtual thread's wake-up (poller, then a hand-off to a carrier) costs more than the kernel
- * waking a platform thread. The switch stays so that the experiment can be repeated elsewhere.
+ * preset, docs/2-protocols-and-servers.md), that did not help: each reply still wakes its
+ * client, and a virtual thread's wake-up (poller, then a hand-off to a carrier) costs more than
+ * the kernel waking a platform thread. The switch stays so that the experiment can be repeated
+ * elsewhere.
  */
 public enum ClientThreadKind {
   /** One platform (kernel) thread per client: the seed's design, and the default. */

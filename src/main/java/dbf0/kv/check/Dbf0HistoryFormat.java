@@ -15,7 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * dbf0's own history format (docs/correctness.md): JSON Lines, one operation per line, keys and
+ * dbf0's own history format (docs/formats.md): JSON Lines, one operation per line, keys and
  * values as hex-encoded bytes.
  *
  * <pre>{"client":3,"op":"get","key":"6b31","value":"7631","found":true,"invoke_ns":100,"complete_ns":250,"status":"ok"}</pre>

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Records what clients asked a store and what they were told, as they run, into a file in the
- * dbf0 JSON Lines format that {@link Dbf0HistoryFormat} reads (docs/correctness.md). The
+ * dbf0 JSON Lines format that {@link Dbf0HistoryFormat} reads (docs/formats.md). The
  * benchmark and the race demo use it for {@code --history}.
  *
  * <p>Each client thread takes its own {@link Log} and appends to it without locks: an operation is

@@ -44,8 +44,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <pre>{@code ./mvnw -B -q test -Dtest='MapBackendsLincheckTest'}</pre>
  *
  * <p>Tagged {@code lincheck}: it runs in surefire's {@code lincheck} execution, in a JVM of its own
- * with the flags lincheck's agent wants (pom.xml). docs/correctness.md says what these verdicts
- * prove and what they do not.
+ * with the flags lincheck's agent wants (pom.xml). docs/4-correctness.md ("Lincheck") says what
+ * these verdicts prove and what they do not.
  */
 @Tag("lincheck")
 class MapBackendsLincheckTest {

@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
- * One change to the data, as the log stores it. The bytes (all integers big-endian; docs/storage.md
+ * One change to the data, as the log stores it. The bytes (all integers big-endian; docs/formats.md
  * has them byte by byte, src/test/resources/vectors/wal-records.json has examples):
  *
  * <pre>
