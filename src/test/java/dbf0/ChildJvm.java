@@ -16,33 +16,43 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildJvm {
 
-  public record Result(int exitCode, String out, String err) {}
+    public record Result(int exitCode, String out, String err) {}
 
-  private ChildJvm() {}
+    private ChildJvm() {}
 
-  public static Result run(Class<?> mainClass, Duration timeout, String... args) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), mainClass.getName()));
-    command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).start();
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
-    try {
-      if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new AssertionError(mainClass.getSimpleName() + " did not finish within " + timeout);
-      }
-      return new Result(process.exitValue(), out.join(), err.join());
-    } finally {
-      process.destroyForcibly();
+    public static Result run(Class<?> mainClass, Duration timeout, String... args)
+            throws IOException, InterruptedException {
+        List<String> command =
+                new ArrayList<>(
+                        List.of(
+                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                                "-cp",
+                                System.getProperty("java.class.path"),
+                                mainClass.getName()));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).start();
+        CompletableFuture<String> out =
+                CompletableFuture.supplyAsync(() -> read(process.getInputStream()));
+        CompletableFuture<String> err =
+                CompletableFuture.supplyAsync(() -> read(process.getErrorStream()));
+        try {
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new AssertionError(
+                        mainClass.getSimpleName() + " did not finish within " + timeout);
+            }
+            return new Result(process.exitValue(), out.join(), err.join());
+        } finally {
+            process.destroyForcibly();
+        }
     }
-  }
 
-  private static String read(java.io.InputStream in) {
-    try {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException("reading the child's output", e); // not "": a lost output must not pass for an empty one
+    private static String read(java.io.InputStream in) {
+        try {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(
+                    "reading the child's output",
+                    e); // not "": a lost output must not pass for an empty one
+        }
     }
-  }
 }

@@ -29,166 +29,217 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code dbf0 check}: is each recorded history linearizable? One verdict line per file, the failing
- * key's timeline for a violation. Exit codes: 0 every file linearizable, 1 some file is not,
- * 3 none is known not to be but some ran out of time, 2 bad arguments or a file that cannot be read.
+ * key's timeline for a violation. Exit codes: 0 every file linearizable, 1 some file is not, 3 none
+ * is known not to be but some ran out of time, 2 bad arguments or a file that cannot be read.
  */
 @Command(
-    name = "check",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    usageHelpAutoWidth = true,
-    description = {"Checks whether recorded histories are linearizable (docs/4-correctness.md).",
-        "Formats: dbf0 (JSON Lines, see the docs), etcd (Jepsen etcd logs), kv (Jepsen/Porcupine key/value EDN)."},
-    exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {
-        "0:every file is linearizable",
-        "1:some file is not linearizable",
-        "2:bad arguments, or a file that cannot be read or parsed",
-        "3:no violation found, but some file ran out of --time-limit (unknown)"})
+        name = "check",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Checks whether recorded histories are linearizable (docs/4-correctness.md).",
+            "Formats: dbf0 (JSON Lines, see the docs), etcd (Jepsen etcd logs), kv"
+                    + " (Jepsen/Porcupine key/value EDN)."
+        },
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:every file is linearizable",
+            "1:some file is not linearizable",
+            "2:bad arguments, or a file that cannot be read or parsed",
+            "3:no violation found, but some file ran out of --time-limit (unknown)"
+        })
 public final class CheckCommand implements Callable<Integer> {
 
-  static final int EXIT_NOT_LINEARIZABLE = 1;
-  static final int EXIT_USAGE = 2;
-  static final int EXIT_UNKNOWN = 3;
+    static final int EXIT_NOT_LINEARIZABLE = 1;
+    static final int EXIT_USAGE = 2;
+    static final int EXIT_UNKNOWN = 3;
 
-  @Spec CommandSpec spec;
+    @Spec CommandSpec spec;
 
-  @Option(names = "--format", defaultValue = "dbf0", paramLabel = "FORMAT",
-      description = "dbf0, etcd or kv (default: ${DEFAULT-VALUE})")
-  String format;
+    @Option(
+            names = "--format",
+            defaultValue = "dbf0",
+            paramLabel = "FORMAT",
+            description = "dbf0, etcd or kv (default: ${DEFAULT-VALUE})")
+    String format;
 
-  @Option(names = "--model", paramLabel = "MODEL",
-      description = "register or kv; defaults to the format's: register for etcd, kv for dbf0 and kv")
-  String model;
+    @Option(
+            names = "--model",
+            paramLabel = "MODEL",
+            description =
+                    "register or kv; defaults to the format's: register for etcd, kv for dbf0 and"
+                            + " kv")
+    String model;
 
-  @Option(names = "--time-limit", defaultValue = "60s", paramLabel = "DURATION",
-      description = "give up on a file after this long and call it unknown (default: ${DEFAULT-VALUE})")
-  String timeLimit;
+    @Option(
+            names = "--time-limit",
+            defaultValue = "60s",
+            paramLabel = "DURATION",
+            description =
+                    "give up on a file after this long and call it unknown (default:"
+                            + " ${DEFAULT-VALUE})")
+    String timeLimit;
 
-  @Option(names = "--threads", defaultValue = "1", paramLabel = "N",
-      description = "check a file's partitions (keys) on N threads (default: ${DEFAULT-VALUE})")
-  int threads;
+    @Option(
+            names = "--threads",
+            defaultValue = "1",
+            paramLabel = "N",
+            description =
+                    "check a file's partitions (keys) on N threads (default: ${DEFAULT-VALUE})")
+    int threads;
 
-  @Option(names = "--html", paramLabel = "FILE",
-      description = "write an HTML timeline of the first violation found to FILE")
-  Path html;
+    @Option(
+            names = "--html",
+            paramLabel = "FILE",
+            description = "write an HTML timeline of the first violation found to FILE")
+    Path html;
 
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "history files")
-  List<Path> files;
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "history files")
+    List<Path> files;
 
-  public static void main(String[] args) {
-    Cli.runAndExit(new CheckCommand(), args);
-  }
-
-  @Override
-  public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    Duration limit;
-    try {
-      limit = Durations.parsePositive(timeLimit);
-    } catch (IllegalArgumentException e) {
-      return usage(err, "--time-limit: " + e.getMessage());
+    public static void main(String[] args) {
+        Cli.runAndExit(new CheckCommand(), args);
     }
-    String fmt = format.toLowerCase(Locale.ROOT);
-    if (!List.of("dbf0", "etcd", "kv").contains(fmt)) {
-      return usage(err, "--format must be dbf0, etcd or kv, not '" + format + "'");
-    }
-    String implied = fmt.equals("etcd") ? "register" : "kv";
-    if (model != null && !model.equalsIgnoreCase(implied)) {
-      return usage(err, "--model " + model + " does not fit --format " + fmt + " (its operations are "
-          + (implied.equals("register") ? "read/write/cas on one register: use --model register"
-              : "per-key map operations: use --model kv") + ")");
-    }
-    if (threads < 1) {
-      return usage(err, "--threads must be at least 1, got " + threads);
-    }
-    boolean anyViolation = false;
-    boolean anyUnknown = false;
-    boolean htmlWritten = false;
-    for (Path file : files) {
-      History<?, ?, ?> history;
-      try {
-        history = load(fmt, file);
-      } catch (NoSuchFileException e) {
-        return usage(err, file + ": no such file");
-      } catch (IOException e) {
-        return usage(err, file + ": cannot read: " + e.getMessage());
-      } catch (HistoryParseException e) {
-        // A first line that fails is a wrong guess of the format rather than a damaged file.
-        return usage(err, formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
-      }
-      Report r = checkAndReport(history, file.getFileName().toString(), limit, out);
-      out.flush();
-      anyViolation |= r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE;
-      anyUnknown |= r.verdict() == CheckResult.Verdict.UNKNOWN;
-      if (html != null && !htmlWritten && r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE) {
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Duration limit;
         try {
-          Files.writeString(html, r.html(), StandardCharsets.UTF_8);
-          htmlWritten = true;
-          out.println("  HTML timeline written to " + html);
-        } catch (IOException e) {
-          return usage(err, html + ": cannot write: " + e.getMessage());
+            limit = Durations.parsePositive(timeLimit);
+        } catch (IllegalArgumentException e) {
+            return usage(err, "--time-limit: " + e.getMessage());
         }
-      }
+        String fmt = format.toLowerCase(Locale.ROOT);
+        if (!List.of("dbf0", "etcd", "kv").contains(fmt)) {
+            return usage(err, "--format must be dbf0, etcd or kv, not '" + format + "'");
+        }
+        String implied = fmt.equals("etcd") ? "register" : "kv";
+        if (model != null && !model.equalsIgnoreCase(implied)) {
+            return usage(
+                    err,
+                    "--model "
+                            + model
+                            + " does not fit --format "
+                            + fmt
+                            + " (its operations are "
+                            + (implied.equals("register")
+                                    ? "read/write/cas on one register: use --model register"
+                                    : "per-key map operations: use --model kv")
+                            + ")");
+        }
+        if (threads < 1) {
+            return usage(err, "--threads must be at least 1, got " + threads);
+        }
+        boolean anyViolation = false;
+        boolean anyUnknown = false;
+        boolean htmlWritten = false;
+        for (Path file : files) {
+            History<?, ?, ?> history;
+            try {
+                history = load(fmt, file);
+            } catch (NoSuchFileException e) {
+                return usage(err, file + ": no such file");
+            } catch (IOException e) {
+                return usage(err, file + ": cannot read: " + e.getMessage());
+            } catch (HistoryParseException e) {
+                // A first line that fails is a wrong guess of the format rather than a damaged
+                // file.
+                return usage(
+                        err, formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
+            }
+            Report r = checkAndReport(history, file.getFileName().toString(), limit, out);
+            out.flush();
+            anyViolation |= r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE;
+            anyUnknown |= r.verdict() == CheckResult.Verdict.UNKNOWN;
+            if (html != null
+                    && !htmlWritten
+                    && r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE) {
+                try {
+                    Files.writeString(html, r.html(), StandardCharsets.UTF_8);
+                    htmlWritten = true;
+                    out.println("  HTML timeline written to " + html);
+                } catch (IOException e) {
+                    return usage(err, html + ": cannot write: " + e.getMessage());
+                }
+            }
+        }
+        if (html != null && !htmlWritten) {
+            out.println("(no violation, so no HTML written to " + html + ")");
+        }
+        out.flush();
+        return anyViolation ? EXIT_NOT_LINEARIZABLE : anyUnknown ? EXIT_UNKNOWN : 0;
     }
-    if (html != null && !htmlWritten) {
-      out.println("(no violation, so no HTML written to " + html + ")");
+
+    private boolean formatGiven() {
+        var parsed = spec.commandLine().getParseResult();
+        return parsed != null && parsed.hasMatchedOption("--format");
     }
-    out.flush();
-    return anyViolation ? EXIT_NOT_LINEARIZABLE : anyUnknown ? EXIT_UNKNOWN : 0;
-  }
 
-  private boolean formatGiven() {
-    var parsed = spec.commandLine().getParseResult();
-    return parsed != null && parsed.hasMatchedOption("--format");
-  }
-
-  /** Without --format, a Jepsen file fails as dbf0 JSON: say which format was assumed. */
-  private static String notDbf0(Path file, HistoryParseException e) {
-    return file + " is not a dbf0 history (JSON Lines), the format assumed without --format"
-        + " (line 1: " + e.problem() + ")"
-        + "; for a Jepsen file, give --format etcd or --format kv (accepted: dbf0, etcd, kv)";
-  }
-
-  private int usage(PrintWriter err, String message) {
-    err.println(spec.qualifiedName() + ": error: " + message);
-    err.flush();
-    return EXIT_USAGE;
-  }
-
-  private static History<?, ?, ?> load(String format, Path file) throws IOException, HistoryParseException {
-    try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      String name = file.toString();
-      return switch (format) {
-        case "etcd" -> EtcdLogFormat.parse(in, name);
-        case "kv" -> KvEdnFormat.parse(in, name);
-        default -> Dbf0HistoryFormat.parse(in, name);
-      };
+    /** Without --format, a Jepsen file fails as dbf0 JSON: say which format was assumed. */
+    private static String notDbf0(Path file, HistoryParseException e) {
+        return file
+                + " is not a dbf0 history (JSON Lines), the format assumed without --format"
+                + " (line 1: "
+                + e.problem()
+                + "); for a Jepsen file, give --format etcd or --format kv (accepted: dbf0, etcd,"
+                + " kv)";
     }
-  }
 
-  private record Report(CheckResult.Verdict verdict, String html) {}
-
-  private <S, I, O> Report checkAndReport(History<S, I, O> history, String name, Duration limit, PrintWriter out) {
-    CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
-    String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
-    String parts = r.partitions() + (r.partitions() == 1 ? " partition" : " partitions");
-    String where = r.failingKey() == null || r.failingKey().isEmpty() ? "" : "key " + r.failingKey() + ", ";
-    switch (r.verdict()) {
-      case LINEARIZABLE -> out.printf("%s: linearizable (%,d ops, %s, %s)%n", name, r.operations(), parts, secs);
-      case NOT_LINEARIZABLE -> {
-        out.printf("%s: NOT LINEARIZABLE (%s%d ops in the failing part, %s)%n", name, where, r.subHistory().size(), secs);
-        out.print(indent(Explanation.text(history.model(), r, 60)));
-        return new Report(r.verdict(), Explanation.html(history.model(), r, name + ": not linearizable"));
-      }
-      case UNKNOWN -> out.printf("%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part, %s)%n",
-          name, where, r.subHistory().size(), secs);
+    private int usage(PrintWriter err, String message) {
+        err.println(spec.qualifiedName() + ": error: " + message);
+        err.flush();
+        return EXIT_USAGE;
     }
-    return new Report(r.verdict(), null);
-  }
 
-  private static String indent(String text) {
-    return text.isEmpty() ? text : "  " + text.replace("\n", "\n  ").stripTrailing() + "\n";
-  }
+    private static History<?, ?, ?> load(String format, Path file)
+            throws IOException, HistoryParseException {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String name = file.toString();
+            return switch (format) {
+                case "etcd" -> EtcdLogFormat.parse(in, name);
+                case "kv" -> KvEdnFormat.parse(in, name);
+                default -> Dbf0HistoryFormat.parse(in, name);
+            };
+        }
+    }
+
+    private record Report(CheckResult.Verdict verdict, String html) {}
+
+    private <S, I, O> Report checkAndReport(
+            History<S, I, O> history, String name, Duration limit, PrintWriter out) {
+        CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
+        String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
+        String parts = r.partitions() + (r.partitions() == 1 ? " partition" : " partitions");
+        String where =
+                r.failingKey() == null || r.failingKey().isEmpty()
+                        ? ""
+                        : "key " + r.failingKey() + ", ";
+        switch (r.verdict()) {
+            case LINEARIZABLE ->
+                    out.printf(
+                            "%s: linearizable (%,d ops, %s, %s)%n",
+                            name, r.operations(), parts, secs);
+            case NOT_LINEARIZABLE -> {
+                out.printf(
+                        "%s: NOT LINEARIZABLE (%s%d ops in the failing part, %s)%n",
+                        name, where, r.subHistory().size(), secs);
+                out.print(indent(Explanation.text(history.model(), r, 60)));
+                return new Report(
+                        r.verdict(),
+                        Explanation.html(history.model(), r, name + ": not linearizable"));
+            }
+            case UNKNOWN ->
+                    out.printf(
+                            "%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part, %s)%n",
+                            name, where, r.subHistory().size(), secs);
+        }
+        return new Report(r.verdict(), null);
+    }
+
+    private static String indent(String text) {
+        return text.isEmpty() ? text : "  " + text.replace("\n", "\n  ").stripTrailing() + "\n";
+    }
 }

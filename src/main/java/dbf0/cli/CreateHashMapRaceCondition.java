@@ -27,114 +27,169 @@ import picocli.CommandLine.Spec;
  * </pre>
  */
 @Command(
-    name = "race",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    usageHelpAutoWidth = true,
-    description = {
-        "Shows a HashMap losing keys under concurrent access, and Hashtable/ConcurrentHashMap not.",
-        "A 4-thread server runs over the chosen map; writers flood it with new keys so it keeps resizing; "
-            + "checkers read 256 one-byte keys they have already seen stored and count every GET that comes "
-            + "back empty. Prints progress every 500 ms and a summary at the end, with the time to the first miss.",
-        "On hashmap the load stays on past --duration until the first miss (at most --give-up-after), "
-            + "so every run shows the race."},
-    footer = {"", "Main class: dbf0.cli.CreateHashMapRaceCondition"})
+        name = "race",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Shows a HashMap losing keys under concurrent access, and Hashtable/ConcurrentHashMap"
+                    + " not.",
+            "A 4-thread server runs over the chosen map; writers flood it with new keys so it keeps"
+                    + " resizing; checkers read 256 one-byte keys they have already seen stored and"
+                    + " count every GET that comes back empty. Prints progress every 500 ms and a"
+                    + " summary at the end, with the time to the first miss.",
+            "On hashmap the load stays on past --duration until the first miss (at most"
+                    + " --give-up-after), so every run shows the race."
+        },
+        footer = {"", "Main class: dbf0.cli.CreateHashMapRaceCondition"})
 public final class CreateHashMapRaceCondition implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+    @Spec CommandSpec spec;
 
-  @Mixin MapOption map = new MapOption("hashmap");
+    @Mixin MapOption map = new MapOption("hashmap");
 
-  @Option(names = "--duration", defaultValue = "30s", converter = Cli.DurationConverter.class,
-      description = "how long to run: seconds or ISO-8601 (default: ${DEFAULT-VALUE})")
-  Duration duration;
+    @Option(
+            names = "--duration",
+            defaultValue = "30s",
+            converter = Cli.DurationConverter.class,
+            description = "how long to run: seconds or ISO-8601 (default: ${DEFAULT-VALUE})")
+    Duration duration;
 
-  @Option(names = "--server-threads", defaultValue = "4", description = "server worker threads (default: ${DEFAULT-VALUE})")
-  int serverThreads;
+    @Option(
+            names = "--server-threads",
+            defaultValue = "4",
+            description = "server worker threads (default: ${DEFAULT-VALUE})")
+    int serverThreads;
 
-  @Option(names = "--checkers", defaultValue = "2", description = "checker threads (default: ${DEFAULT-VALUE})")
-  int checkers;
+    @Option(
+            names = "--checkers",
+            defaultValue = "2",
+            description = "checker threads (default: ${DEFAULT-VALUE})")
+    int checkers;
 
-  @Option(names = "--writers", defaultValue = "2", description = "writer threads (default: ${DEFAULT-VALUE})")
-  int writers;
+    @Option(
+            names = "--writers",
+            defaultValue = "2",
+            description = "writer threads (default: ${DEFAULT-VALUE})")
+    int writers;
 
-  @Option(names = "--stop-at-first-miss", description = "end the run at the first missing key, even before --duration")
-  boolean stopAtFirstMiss;
+    @Option(
+            names = "--stop-at-first-miss",
+            description = "end the run at the first missing key, even before --duration")
+    boolean stopAtFirstMiss;
 
-  @Option(names = "--give-up-after", defaultValue = "120s", converter = Cli.DurationConverter.class,
-      paramLabel = "DURATION",
-      description = "a thread-unsafe map that has shown no miss after --duration keeps the load on until the "
-          + "first miss, then stops; it gives up at this time since the start (default: ${DEFAULT-VALUE}). "
-          + "Thread-safe maps always run for --duration.")
-  Duration giveUpAfter;
+    @Option(
+            names = "--give-up-after",
+            defaultValue = "120s",
+            converter = Cli.DurationConverter.class,
+            paramLabel = "DURATION",
+            description =
+                    "a thread-unsafe map that has shown no miss after --duration keeps the load on"
+                        + " until the first miss, then stops; it gives up at this time since the"
+                        + " start (default: ${DEFAULT-VALUE}). Thread-safe maps always run for"
+                        + " --duration.")
+    Duration giveUpAfter;
 
-  @Option(names = "--json", description = "print one JSON object on stdout at the end (progress goes to stderr)")
-  boolean json;
+    @Option(
+            names = "--json",
+            description = "print one JSON object on stdout at the end (progress goes to stderr)")
+    boolean json;
 
-  @Option(names = "--seed", description = "random seed (default: a new one each run)")
-  Long seed;
+    @Option(names = "--seed", description = "random seed (default: a new one each run)")
+    Long seed;
 
-  @Option(names = "--history", paramLabel = "FILE",
-      description = "record the checkers' GETs and SETs and the writers' SETs to FILE (dbf0 JSON Lines), "
-          + "for `dbf0 check FILE`, which finds the HashMap's violation (docs/4-correctness.md)")
-  Path history;
+    @Option(
+            names = "--history",
+            paramLabel = "FILE",
+            description =
+                    "record the checkers' GETs and SETs and the writers' SETs to FILE (dbf0 JSON"
+                            + " Lines), for `dbf0 check FILE`, which finds the HashMap's violation"
+                            + " (docs/4-correctness.md)")
+    Path history;
 
-  @Option(names = "--history-limit", defaultValue = "1000000", paramLabel = "N",
-      description = "--history: record at most N operations; the run goes on (default: ${DEFAULT-VALUE})")
-  long historyLimit;
+    @Option(
+            names = "--history-limit",
+            defaultValue = "1000000",
+            paramLabel = "N",
+            description =
+                    "--history: record at most N operations; the run goes on (default:"
+                            + " ${DEFAULT-VALUE})")
+    long historyLimit;
 
-  /** What the history shows, in one sentence; printed with every --history run. */
-  public static final String DEFINITION =
-      "A history is linearizable when every operation appears to take effect at one "
-      + "instant between its call and its return; a GET that misses a key a previous GET found, with no delete "
-      + "between, cannot be placed so.";
+    /** What the history shows, in one sentence; printed with every --history run. */
+    public static final String DEFINITION =
+            "A history is linearizable when every operation appears to take effect at one instant"
+                + " between its call and its return; a GET that misses a key a previous GET found,"
+                + " with no delete between, cannot be placed so.";
 
-  public static void main(String[] args) {
-    Cli.runAndExit(new CreateHashMapRaceCondition(), args);
-  }
-
-  @Override
-  public Integer call() throws Exception {
-    String mapType = map.validated(spec);
-    Cli.require(spec, serverThreads >= 1 && checkers >= 1 && writers >= 0,
-        "--server-threads and --checkers must be at least 1, --writers at least 0");
-    Cli.require(spec, historyLimit >= 0, "--history-limit must not be negative, got " + historyLimit);
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter progress = json ? spec.commandLine().getErr() : out;
-    progress.printf("Race demo: map '%s'%s, %s, %s, %s, %.1f s%n", mapType,
-        MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)",
-        RaceReport.count(serverThreads, "server thread"), RaceReport.count(checkers, "checker"),
-        RaceReport.count(writers, "writer"), duration.toMillis() / 1000.0);
-    progress.flush();
-    var config = RaceExperiment.Config.builder(mapType, duration)
-        .serverThreads(serverThreads).checkers(checkers).writers(writers).stopAtFirstMiss(stopAtFirstMiss)
-        .progress(Duration.ofMillis(500), line -> {
-          progress.println(line);
-          progress.flush();
-        })
-        .seed(seed == null ? System.nanoTime() : seed).giveUpAfter(giveUpAfter);
-    HistoryRecorder recorder = history == null ? null : HistoryRecorder.open(history, historyLimit);
-    RaceReport report;
-    HistoryRecorder.Summary recorded = null;
-    try {
-      report = RaceExperiment.run(config.history(recorder).build());
-    } finally {
-      if (recorder != null) {
-        recorded = recorder.finish();
-      }
+    public static void main(String[] args) {
+        Cli.runAndExit(new CreateHashMapRaceCondition(), args);
     }
-    progress.print(report.toText());
-    if (recorded != null) {
-      progress.printf("History: %,d operations written to %s%s.%n", recorded.operations(), history,
-          recorded.truncated() ? " (--history-limit reached: the run went on unrecorded)" : "");
-      progress.println(DEFINITION);
-      progress.println("Check it: dbf0 check " + history);
+
+    @Override
+    public Integer call() throws Exception {
+        String mapType = map.validated(spec);
+        Cli.require(
+                spec,
+                serverThreads >= 1 && checkers >= 1 && writers >= 0,
+                "--server-threads and --checkers must be at least 1, --writers at least 0");
+        Cli.require(
+                spec,
+                historyLimit >= 0,
+                "--history-limit must not be negative, got " + historyLimit);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter progress = json ? spec.commandLine().getErr() : out;
+        progress.printf(
+                "Race demo: map '%s'%s, %s, %s, %s, %.1f s%n",
+                mapType,
+                MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)",
+                RaceReport.count(serverThreads, "server thread"),
+                RaceReport.count(checkers, "checker"),
+                RaceReport.count(writers, "writer"),
+                duration.toMillis() / 1000.0);
+        progress.flush();
+        var config =
+                RaceExperiment.Config.builder(mapType, duration)
+                        .serverThreads(serverThreads)
+                        .checkers(checkers)
+                        .writers(writers)
+                        .stopAtFirstMiss(stopAtFirstMiss)
+                        .progress(
+                                Duration.ofMillis(500),
+                                line -> {
+                                    progress.println(line);
+                                    progress.flush();
+                                })
+                        .seed(seed == null ? System.nanoTime() : seed)
+                        .giveUpAfter(giveUpAfter);
+        HistoryRecorder recorder =
+                history == null ? null : HistoryRecorder.open(history, historyLimit);
+        RaceReport report;
+        HistoryRecorder.Summary recorded = null;
+        try {
+            report = RaceExperiment.run(config.history(recorder).build());
+        } finally {
+            if (recorder != null) {
+                recorded = recorder.finish();
+            }
+        }
+        progress.print(report.toText());
+        if (recorded != null) {
+            progress.printf(
+                    "History: %,d operations written to %s%s.%n",
+                    recorded.operations(),
+                    history,
+                    recorded.truncated()
+                            ? " (--history-limit reached: the run went on unrecorded)"
+                            : "");
+            progress.println(DEFINITION);
+            progress.println("Check it: dbf0 check " + history);
+        }
+        progress.flush();
+        if (json) {
+            out.println(report.toJson());
+            out.flush();
+        }
+        return 0;
     }
-    progress.flush();
-    if (json) {
-      out.println(report.toJson());
-      out.flush();
-    }
-    return 0;
-  }
 }

@@ -9,69 +9,79 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * The command line of the runnable jar: {@code java -jar target/dbf0.jar COMMAND [ARGS]}.
- * Each command is also a program of its own with a main method (named in its help).
+ * The command line of the runnable jar: {@code java -jar target/dbf0.jar COMMAND [ARGS]}. Each
+ * command is also a program of its own with a main method (named in its help).
  */
 @Command(
-    name = "dbf0",
-    versionProvider = Dbf0.Version.class,
-    description = "Database From Zero: an in-memory key/value store to read, run and measure.",
-    subcommands = {
-        ServeCommand.class,
-        CreateHashMapRaceCondition.class,
-        CreateHashMapWriteRace.class,
-        Benchmark.class,
-        CheckCommand.class,
-        CompactCommand.class,
-    },
-    footer = {
-        "",
-        "Start here:  dbf0 race --map hashmap      then   dbf0 race --map concurrent",
-        "Each command has --help."})
+        name = "dbf0",
+        versionProvider = Dbf0.Version.class,
+        description = "Database From Zero: an in-memory key/value store to read, run and measure.",
+        subcommands = {
+            ServeCommand.class,
+            CreateHashMapRaceCondition.class,
+            CreateHashMapWriteRace.class,
+            Benchmark.class,
+            CheckCommand.class,
+            CompactCommand.class,
+        },
+        footer = {
+            "",
+            "Start here:  dbf0 race --map hashmap      then   dbf0 race --map concurrent",
+            "Each command has --help."
+        })
 public final class Dbf0 implements Callable<Integer> {
 
-  @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
 
-  // Not picocli's usageHelp: that would print the help and exit 0 for "dbf0 typo --help".
-  @Option(names = {"-h", "--help"}, description = "Show this help message and exit.")
-  boolean help;
+    // Not picocli's usageHelp: that would print the help and exit 0 for "dbf0 typo --help".
+    @Option(
+            names = {"-h", "--help"},
+            description = "Show this help message and exit.")
+    boolean help;
 
-  @Option(names = {"-V", "--version"}, versionHelp = true,
-      description = "Print version information and exit.")
-  boolean version;
+    @Option(
+            names = {"-V", "--version"},
+            versionHelp = true,
+            description = "Print version information and exit.")
+    boolean version;
 
-  // A word that is no command lands here, so that it is reported even beside --help.
-  @Parameters(hidden = true, arity = "0..*")
-  List<String> unknown = List.of();
+    // A word that is no command lands here, so that it is reported even beside --help.
+    @Parameters(hidden = true, arity = "0..*")
+    List<String> unknown = List.of();
 
-  public static void main(String[] args) {
-    Cli.runAndExit(new Dbf0(), args);
-  }
-
-  @Override
-  public Integer call() {
-    if (!unknown.isEmpty()) {
-      var err = spec.commandLine().getErr();
-      err.println("dbf0: error: unknown command '" + unknown.get(0) + "'; the commands are: "
-          + String.join(", ", spec.subcommands().keySet()));
-      err.flush();
-      return 2;
+    public static void main(String[] args) {
+        Cli.runAndExit(new Dbf0(), args);
     }
-    if (help) {
-      spec.commandLine().usage(spec.commandLine().getOut());
-      return 0;
-    }
-    // No command given: show what there is.
-    spec.commandLine().usage(spec.commandLine().getErr());
-    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command");
-  }
 
-  /** The version from the jar's manifest (set by the build). */
-  static final class Version implements picocli.CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String v = Dbf0.class.getPackage().getImplementationVersion();
-      return new String[] {"dbf0 " + (v == null ? "(development build)" : v) + ", Java " + Runtime.version()};
+    public Integer call() {
+        if (!unknown.isEmpty()) {
+            var err = spec.commandLine().getErr();
+            err.println(
+                    "dbf0: error: unknown command '"
+                            + unknown.get(0)
+                            + "'; the commands are: "
+                            + String.join(", ", spec.subcommands().keySet()));
+            err.flush();
+            return 2;
+        }
+        if (help) {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return 0;
+        }
+        // No command given: show what there is.
+        spec.commandLine().usage(spec.commandLine().getErr());
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command");
     }
-  }
+
+    /** The version from the jar's manifest (set by the build). */
+    static final class Version implements picocli.CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Dbf0.class.getPackage().getImplementationVersion();
+            return new String[] {
+                "dbf0 " + (v == null ? "(development build)" : v) + ", Java " + Runtime.version()
+            };
+        }
+    }
 }

@@ -23,120 +23,162 @@ import picocli.CommandLine.Spec;
 
 /**
  * The standalone server: serves until Ctrl-C or SIGTERM, then shuts down cleanly. It is what
- * clients on other hosts (the split Benchmark, the sweep's remote hosts) talk to. Its default
- * model is {@code nio}, which serves any number of connections (redis-benchmark opens 50); the
- * seed's pool is there with {@code --server-model pool}.
+ * clients on other hosts (the split Benchmark, the sweep's remote hosts) talk to. Its default model
+ * is {@code nio}, which serves any number of connections (redis-benchmark opens 50); the seed's
+ * pool is there with {@code --server-model pool}.
  *
  * <pre>java -jar target/dbf0.jar server --map concurrent --bind 127.0.0.1 --port 9000</pre>
  */
 @Command(
-    name = "server",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    usageHelpAutoWidth = true,
-    description = {"Serves a map over TCP until Ctrl-C or SIGTERM.",
-        "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent, "
-            + "pipelined, batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that "
-            + "redis-cli, redis-benchmark and Redis client libraries work against it."},
-    footer = {"", "Binds to loopback unless --bind says otherwise: to serve other hosts use "
-        + "--bind 0.0.0.0."})
+        name = "server",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Serves a map over TCP until Ctrl-C or SIGTERM.",
+            "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent,"
+                + " pipelined, batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that"
+                + " redis-cli, redis-benchmark and Redis client libraries work against it."
+        },
+        footer = {
+            "",
+            "Binds to loopback unless --bind says otherwise: to serve other hosts use "
+                    + "--bind 0.0.0.0."
+        })
 public final class ServeCommand implements Callable<Integer> {
 
-  @Spec CommandSpec spec;
+    @Spec CommandSpec spec;
 
-  @Mixin MapOption map = new MapOption("concurrent");
+    @Mixin MapOption map = new MapOption("concurrent");
 
-  @Option(names = "--threads", defaultValue = "4",
-      description = "worker threads (event loops under nio); 1 = single-threaded "
-          + "(default: ${DEFAULT-VALUE})")
-  int threads;
+    @Option(
+            names = "--threads",
+            defaultValue = "4",
+            description =
+                    "worker threads (event loops under nio); 1 = single-threaded "
+                            + "(default: ${DEFAULT-VALUE})")
+    int threads;
 
-  @Mixin ListenOptions listen = new ListenOptions(9000, "--port");
+    @Mixin ListenOptions listen = new ListenOptions(9000, "--port");
 
-  /** nio: a standalone server must serve any number of clients; the pool is bench's lesson. */
-  @Mixin ServerModelOption serverModel = new ServerModelOption(ServerModel.NIO);
+    /** nio: a standalone server must serve any number of clients; the pool is bench's lesson. */
+    @Mixin ServerModelOption serverModel = new ServerModelOption(ServerModel.NIO);
 
-  @Option(names = "--max-connections", paramLabel = "N",
-      description = "connections beyond this many at once are closed on accept (default: what "
-          + "ulimit -n allows less 64 descriptors of headroom, at most 10000)")
-  Integer maxConnections;
+    @Option(
+            names = "--max-connections",
+            paramLabel = "N",
+            description =
+                    "connections beyond this many at once are closed on accept (default: what "
+                            + "ulimit -n allows less 64 descriptors of headroom, at most 10000)")
+    Integer maxConnections;
 
-  @Option(names = "--inline", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "accept RESP inline commands, typed at a telnet prompt (default: on; "
-          + "--no-inline refuses them). Lines that look like HTTP always close the connection")
-  boolean inline;
+    @Option(
+            names = "--inline",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "accept RESP inline commands, typed at a telnet prompt (default: on;"
+                        + " --no-inline refuses them). Lines that look like HTTP always close the"
+                        + " connection")
+    boolean inline;
 
-  @Option(names = "--backlog", defaultValue = "1024", paramLabel = "N",
-      description = "the kernel's queue of connections not yet accepted "
-          + "(default: ${DEFAULT-VALUE}; the seed used 50)")
-  int backlog;
+    @Option(
+            names = "--backlog",
+            defaultValue = "1024",
+            paramLabel = "N",
+            description =
+                    "the kernel's queue of connections not yet accepted "
+                            + "(default: ${DEFAULT-VALUE}; the seed used 50)")
+    int backlog;
 
-  @Option(names = {"--idle-timeout", "--read-timeout"}, defaultValue = "30s",
-      converter = Cli.DurationConverter.class,
-      description = "close a connection whose client sends nothing for this long "
-          + "(default: ${DEFAULT-VALUE})")
-  Duration idleTimeout;
+    @Option(
+            names = {"--idle-timeout", "--read-timeout"},
+            defaultValue = "30s",
+            converter = Cli.DurationConverter.class,
+            description =
+                    "close a connection whose client sends nothing for this long "
+                            + "(default: ${DEFAULT-VALUE})")
+    Duration idleTimeout;
 
-  @Mixin WalCliOptions wal;
+    @Mixin WalCliOptions wal;
 
-  public static void main(String[] args) {
-    Cli.runAndExit(new ServeCommand(), args);
-  }
-
-  /** The server's options as the parsed command line gives them; a bad value is a usage error. */
-  ServerOptions serverOptions() {
-    Cli.require(spec, threads >= 1, "--threads must be at least 1, got " + threads);
-    InetSocketAddress address = listen.address(spec);
-    ServerModel model = serverModel.model(spec);
-    return Cli.parameter(spec, () -> ServerOptions.defaults()
-        .withBindAddress(address).withModel(model).withThreads(threads)
-        .withMaxConnections(
-            maxConnections != null ? maxConnections : ServerOptions.DEFAULT_MAX_CONNECTIONS)
-        .withIdleTimeout(idleTimeout).withBacklog(backlog).withInlineCommands(inline)
-        .withDurability(wal.toWalOptions()));
-  }
-
-  @Override
-  public Integer call() throws Exception {
-    ServerOptions options = serverOptions();
-    ServerModel model = options.model();
-    String mapType = map.validated(spec);
-    KeyValueServer server =
-        Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
-    try {
-      server.start();
-    } catch (CorruptWalException e) {
-      spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
-      return 1;
+    public static void main(String[] args) {
+        Cli.runAndExit(new ServeCommand(), args);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    if (server.walStore() != null) {
-      out.printf("dbf0 server: %s; fsync %s%n", server.walStore().recovery().summary(),
-          server.walStore().options().fsync().cliName());
-    }
-    out.printf("dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
-        server.getLocalAddress(), mapType, model.cliName(), threads);
-    out.flush();
 
-    CountDownLatch stopped = new CountDownLatch(1);
-    Thread hook = new Thread(() -> {
-      server.close();
-      out.printf("dbf0 server stopped after %,d connections (%,d dropped for errors); "
-          + "map held %,d entries%n",
-          server.getConnectionsHandled(), server.getConnectionsFailed(), server.size());
-      out.flush();
-      stopped.countDown();
-    }, "shutdown");
-    Runtime.getRuntime().addShutdownHook(hook);
-    // A server that failed as a whole (an event loop died) has closed itself: exit non-zero
-    // rather than linger half alive.
-    server.failure().thenRun(stopped::countDown);
-    stopped.await();
-    Throwable failure = server.failure().getNow(null);
-    if (failure != null) {
-      spec.commandLine().getErr().printf("dbf0 server failed: %s%n", failure);
-      return 1;
+    /** The server's options as the parsed command line gives them; a bad value is a usage error. */
+    ServerOptions serverOptions() {
+        Cli.require(spec, threads >= 1, "--threads must be at least 1, got " + threads);
+        InetSocketAddress address = listen.address(spec);
+        ServerModel model = serverModel.model(spec);
+        return Cli.parameter(
+                spec,
+                () ->
+                        ServerOptions.defaults()
+                                .withBindAddress(address)
+                                .withModel(model)
+                                .withThreads(threads)
+                                .withMaxConnections(
+                                        maxConnections != null
+                                                ? maxConnections
+                                                : ServerOptions.DEFAULT_MAX_CONNECTIONS)
+                                .withIdleTimeout(idleTimeout)
+                                .withBacklog(backlog)
+                                .withInlineCommands(inline)
+                                .withDurability(wal.toWalOptions()));
     }
-    return 0;
-  }
+
+    @Override
+    public Integer call() throws Exception {
+        ServerOptions options = serverOptions();
+        ServerModel model = options.model();
+        String mapType = map.validated(spec);
+        KeyValueServer server =
+                Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
+        try {
+            server.start();
+        } catch (CorruptWalException e) {
+            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
+            return 1;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (server.walStore() != null) {
+            out.printf(
+                    "dbf0 server: %s; fsync %s%n",
+                    server.walStore().recovery().summary(),
+                    server.walStore().options().fsync().cliName());
+        }
+        out.printf(
+                "dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
+                server.getLocalAddress(), mapType, model.cliName(), threads);
+        out.flush();
+
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook =
+                new Thread(
+                        () -> {
+                            server.close();
+                            out.printf(
+                                    "dbf0 server stopped after %,d connections (%,d dropped for"
+                                            + " errors); map held %,d entries%n",
+                                    server.getConnectionsHandled(),
+                                    server.getConnectionsFailed(),
+                                    server.size());
+                            out.flush();
+                            stopped.countDown();
+                        },
+                        "shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        // A server that failed as a whole (an event loop died) has closed itself: exit non-zero
+        // rather than linger half alive.
+        server.failure().thenRun(stopped::countDown);
+        stopped.await();
+        Throwable failure = server.failure().getNow(null);
+        if (failure != null) {
+            spec.commandLine().getErr().printf("dbf0 server failed: %s%n", failure);
+            return 1;
+        }
+        return 0;
+    }
 }

@@ -18,123 +18,175 @@ import picocli.CommandLine;
 /** {@code dbf0 check} run in-process, as the command line runs it. */
 class CheckCommandTest {
 
-  @TempDir Path tmp;
+    @TempDir Path tmp;
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
 
-  private int run(String... args) {
-    CommandLine cl = Cli.commandLine(new Dbf0());
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    List<String> all = new ArrayList<>(List.of("check"));
-    all.addAll(List.of(args));
-    return cl.execute(all.toArray(String[]::new));
-  }
-
-  private static String resource(String path) throws Exception {
-    return Path.of(CheckCommandTest.class.getResource("/histories/" + path).toURI()).toString();
-  }
-
-  @Test
-  void etcdFilesGetOneVerdictLineEachAndTheViolationsTimeline() throws Exception {
-    assertThat(run("--format", "etcd", resource("etcd/etcd_002.log"), resource("etcd/etcd_000.log"))).isEqualTo(1);
-    String text = out.toString();
-    assertThat(text).containsPattern("(?m)^etcd_002\\.log: linearizable \\(77 ops, 1 partition, [0-9.]+ s\\)$");
-    assertThat(text).containsPattern("(?m)^etcd_000\\.log: NOT LINEARIZABLE \\(85 ops in the failing part, [0-9.]+ s\\)$");
-    // The timeline: one line per operation, bars of | and -, the unexplained ones starred.
-    assertThat(text).containsPattern("(?m)^  \\* c\\d+ \\S+.*\\|");
-    assertThat(text.lines().filter(l -> l.matches("  [* ] c\\d+ .*\\|.*"))).hasSize(85);
-    assertThat(err.toString()).isEmpty();
-  }
-
-  @Test
-  void linearizableFilesExitZero() throws Exception {
-    assertThat(run("--format", "kv", "--model", "kv", resource("kv/c01-ok.txt"))).isZero();
-    assertThat(out.toString()).startsWith("c01-ok.txt: linearizable (58 ops, 10 partitions, ");
-  }
-
-  @Test
-  void htmlIsWrittenForTheFirstViolationAndIsSelfContained() throws Exception {
-    Path html = tmp.resolve("v.html");
-    assertThat(run("--format", "kv", "--html", html.toString(), resource("kv/c01-ok.txt"), resource("kv/c01-bad.txt")))
-        .isEqualTo(1);
-    assertThat(out.toString()).contains("c01-bad.txt: NOT LINEARIZABLE (key 7, 5 ops").contains("HTML timeline written to");
-    String page = Files.readString(html, StandardCharsets.UTF_8);
-    assertThat(page).startsWith("<!DOCTYPE html>").contains("<svg").contains("client 0").contains("class=\"bad\"")
-        .contains("get 7 -&gt; &quot;x 0 0 y&quot;");
-    assertThat(page).doesNotContain("<script").doesNotContain("<link").doesNotContain("src=").doesNotContain("href")
-        .doesNotContain("@import").doesNotContain("url(");
-  }
-
-  @Test
-  void dbf0FormatIsTheDefault() throws Exception {
-    Path h = tmp.resolve("h.jsonl");
-    byte[] k = {1, 2};
-    Files.write(h, List.of(
-        Dbf0HistoryFormat.line(1, "set", k, new byte[] {9}, null, 0, 10L, "ok"),
-        Dbf0HistoryFormat.line(2, "get", k, null, false, 20, 30L, "ok")));
-    assertThat(run(h.toString())).isEqualTo(1);
-    assertThat(out.toString()).contains("h.jsonl: NOT LINEARIZABLE (key 0102, 2 ops")
-        .contains("* c2 get 0102 -> missing");
-  }
-
-  @Test
-  void runningOutOfTimeIsUnknownWithExitThree() throws Exception {
-    Path h = tmp.resolve("hard.jsonl");
-    List<String> lines = new ArrayList<>();
-    byte[] k = {7};
-    for (int i = 0; i < 40; i++) {
-      lines.add(Dbf0HistoryFormat.line(i, "set", k, new byte[] {(byte) i}, null, 0, 100L, "ok"));
+    private int run(String... args) {
+        CommandLine cl = Cli.commandLine(new Dbf0());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of("check"));
+        all.addAll(List.of(args));
+        return cl.execute(all.toArray(String[]::new));
     }
-    lines.add(Dbf0HistoryFormat.line(99, "get", k, new byte[] {(byte) 200}, true, 101, 102L, "ok"));
-    Files.write(h, lines);
-    assertThat(run("--time-limit", "100ms", h.toString())).isEqualTo(3);
-    assertThat(out.toString()).startsWith("hard.jsonl: UNKNOWN, ran out of --time-limit (key 07, 41 ops");
-  }
 
-  @Test
-  void badInputIsAUsageErrorNamingTheFileAndLine() throws Exception {
-    Path h = tmp.resolve("bad.jsonl");
-    Files.writeString(h, Dbf0HistoryFormat.line(1, "set", new byte[] {1}, new byte[] {2}, null, 0, 1L, "ok") + "\nnot json\n");
-    assertThat(run(h.toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("dbf0 check: error: " + h + ":2: not a JSON object");
+    private static String resource(String path) throws Exception {
+        return Path.of(CheckCommandTest.class.getResource("/histories/" + path).toURI()).toString();
+    }
 
-    assertThat(run(tmp.resolve("missing.jsonl").toString())).isEqualTo(2);
-    assertThat(err.toString()).contains("missing.jsonl: no such file");
+    @Test
+    void etcdFilesGetOneVerdictLineEachAndTheViolationsTimeline() throws Exception {
+        assertThat(
+                        run(
+                                "--format",
+                                "etcd",
+                                resource("etcd/etcd_002.log"),
+                                resource("etcd/etcd_000.log")))
+                .isEqualTo(1);
+        String text = out.toString();
+        assertThat(text)
+                .containsPattern(
+                        "(?m)^etcd_002\\.log: linearizable \\(77 ops, 1 partition, [0-9.]+ s\\)$");
+        assertThat(text)
+                .containsPattern(
+                        "(?m)^etcd_000\\.log: NOT LINEARIZABLE \\(85 ops in the failing part,"
+                                + " [0-9.]+ s\\)$");
+        // The timeline: one line per operation, bars of | and -, the unexplained ones starred.
+        assertThat(text).containsPattern("(?m)^  \\* c\\d+ \\S+.*\\|");
+        assertThat(text.lines().filter(l -> l.matches("  [* ] c\\d+ .*\\|.*"))).hasSize(85);
+        assertThat(err.toString()).isEmpty();
+    }
 
-    assertThat(run("--format", "kv", "--model", "register", resource("kv/c01-ok.txt"))).isEqualTo(2);
-    assertThat(err.toString()).contains("--model register does not fit --format kv");
+    @Test
+    void linearizableFilesExitZero() throws Exception {
+        assertThat(run("--format", "kv", "--model", "kv", resource("kv/c01-ok.txt"))).isZero();
+        assertThat(out.toString()).startsWith("c01-ok.txt: linearizable (58 ops, 10 partitions, ");
+    }
 
-    assertThat(run("--format", "xml", resource("kv/c01-ok.txt"))).isEqualTo(2);
-    assertThat(run()).isEqualTo(2);  // no FILE: picocli's own usage error
-  }
+    @Test
+    void htmlIsWrittenForTheFirstViolationAndIsSelfContained() throws Exception {
+        Path html = tmp.resolve("v.html");
+        assertThat(
+                        run(
+                                "--format",
+                                "kv",
+                                "--html",
+                                html.toString(),
+                                resource("kv/c01-ok.txt"),
+                                resource("kv/c01-bad.txt")))
+                .isEqualTo(1);
+        assertThat(out.toString())
+                .contains("c01-bad.txt: NOT LINEARIZABLE (key 7, 5 ops")
+                .contains("HTML timeline written to");
+        String page = Files.readString(html, StandardCharsets.UTF_8);
+        assertThat(page)
+                .startsWith("<!DOCTYPE html>")
+                .contains("<svg")
+                .contains("client 0")
+                .contains("class=\"bad\"")
+                .contains("get 7 -&gt; &quot;x 0 0 y&quot;");
+        assertThat(page)
+                .doesNotContain("<script")
+                .doesNotContain("<link")
+                .doesNotContain("src=")
+                .doesNotContain("href")
+                .doesNotContain("@import")
+                .doesNotContain("url(");
+    }
 
-  @Test
-  void aJepsenFileWithoutFormatGetsOneLineThatSuggestsFormat() throws Exception {
-    String edn = resource("kv/c01-ok.txt");
-    assertThat(run(edn)).isEqualTo(2);
-    String message = err.toString();
-    assertThat(message.lines()).hasSize(1);
-    assertThat(message).startsWith("dbf0 check: error: " + edn + " is not a dbf0 history")
-        .contains("assumed without --format").contains("--format etcd").contains("--format kv")
-        .contains("accepted: dbf0, etcd, kv");
-    assertThat(message).doesNotContainIgnoringCase("gson").doesNotContain("JsonReader")
-        .doesNotContain("http");
-  }
+    @Test
+    void dbf0FormatIsTheDefault() throws Exception {
+        Path h = tmp.resolve("h.jsonl");
+        byte[] k = {1, 2};
+        Files.write(
+                h,
+                List.of(
+                        Dbf0HistoryFormat.line(1, "set", k, new byte[] {9}, null, 0, 10L, "ok"),
+                        Dbf0HistoryFormat.line(2, "get", k, null, false, 20, 30L, "ok")));
+        assertThat(run(h.toString())).isEqualTo(1);
+        assertThat(out.toString())
+                .contains("h.jsonl: NOT LINEARIZABLE (key 0102, 2 ops")
+                .contains("* c2 get 0102 -> missing");
+    }
 
-  @Test
-  void withFormatGivenTheParseErrorNamesTheLineWithoutGsonAdvice() throws Exception {
-    Path h = tmp.resolve("plain.txt");
-    Files.writeString(h, "hello world\n");
-    assertThat(run("--format", "dbf0", h.toString())).isEqualTo(2);
-    assertThat(err.toString().strip())
-        .isEqualTo("dbf0 check: error: " + h + ":1: not a JSON object as expected: not valid JSON");
-  }
+    @Test
+    void runningOutOfTimeIsUnknownWithExitThree() throws Exception {
+        Path h = tmp.resolve("hard.jsonl");
+        List<String> lines = new ArrayList<>();
+        byte[] k = {7};
+        for (int i = 0; i < 40; i++) {
+            lines.add(
+                    Dbf0HistoryFormat.line(
+                            i, "set", k, new byte[] {(byte) i}, null, 0, 100L, "ok"));
+        }
+        lines.add(
+                Dbf0HistoryFormat.line(
+                        99, "get", k, new byte[] {(byte) 200}, true, 101, 102L, "ok"));
+        Files.write(h, lines);
+        assertThat(run("--time-limit", "100ms", h.toString())).isEqualTo(3);
+        assertThat(out.toString())
+                .startsWith("hard.jsonl: UNKNOWN, ran out of --time-limit (key 07, 41 ops");
+    }
 
-  @Test
-  void helpNamesTheFormatsAndExitCodes() {
-    assertThat(run("--help")).isZero();
-    assertThat(out.toString()).contains("Usage: dbf0 check").contains("--format").contains("3   no violation found");
-  }
+    @Test
+    void badInputIsAUsageErrorNamingTheFileAndLine() throws Exception {
+        Path h = tmp.resolve("bad.jsonl");
+        Files.writeString(
+                h,
+                Dbf0HistoryFormat.line(1, "set", new byte[] {1}, new byte[] {2}, null, 0, 1L, "ok")
+                        + "\nnot json\n");
+        assertThat(run(h.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("dbf0 check: error: " + h + ":2: not a JSON object");
+
+        assertThat(run(tmp.resolve("missing.jsonl").toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("missing.jsonl: no such file");
+
+        assertThat(run("--format", "kv", "--model", "register", resource("kv/c01-ok.txt")))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--model register does not fit --format kv");
+
+        assertThat(run("--format", "xml", resource("kv/c01-ok.txt"))).isEqualTo(2);
+        assertThat(run()).isEqualTo(2); // no FILE: picocli's own usage error
+    }
+
+    @Test
+    void aJepsenFileWithoutFormatGetsOneLineThatSuggestsFormat() throws Exception {
+        String edn = resource("kv/c01-ok.txt");
+        assertThat(run(edn)).isEqualTo(2);
+        String message = err.toString();
+        assertThat(message.lines()).hasSize(1);
+        assertThat(message)
+                .startsWith("dbf0 check: error: " + edn + " is not a dbf0 history")
+                .contains("assumed without --format")
+                .contains("--format etcd")
+                .contains("--format kv")
+                .contains("accepted: dbf0, etcd, kv");
+        assertThat(message)
+                .doesNotContainIgnoringCase("gson")
+                .doesNotContain("JsonReader")
+                .doesNotContain("http");
+    }
+
+    @Test
+    void withFormatGivenTheParseErrorNamesTheLineWithoutGsonAdvice() throws Exception {
+        Path h = tmp.resolve("plain.txt");
+        Files.writeString(h, "hello world\n");
+        assertThat(run("--format", "dbf0", h.toString())).isEqualTo(2);
+        assertThat(err.toString().strip())
+                .isEqualTo(
+                        "dbf0 check: error: "
+                                + h
+                                + ":1: not a JSON object as expected: not valid JSON");
+    }
+
+    @Test
+    void helpNamesTheFormatsAndExitCodes() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString())
+                .contains("Usage: dbf0 check")
+                .contains("--format")
+                .contains("3   no violation found");
+    }
 }

@@ -28,76 +28,94 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class ServeCommandTest {
 
-  @Tag("slow") // a child JVM, stopped with SIGTERM
-  @Test
-  void servesUntilSigtermThenStopsCleanly() throws Exception {
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    Process process = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"),
-        ServeCommand.class.getName(), "--port", "0", "--threads", "2", "--map", "concurrent"))
-        .redirectErrorStream(true).start();
-    try (BufferedReader out = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-      String first = out.readLine();
-      Matcher m = Pattern.compile("listening on .*?:(\\d+) ").matcher(first == null ? "" : first);
-      assertThat(m.find()).as("first line: %s", first).isTrue();
-      InetSocketAddress address = new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
+    @Tag("slow") // a child JVM, stopped with SIGTERM
+    @Test
+    void servesUntilSigtermThenStopsCleanly() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process =
+                new ProcessBuilder(
+                                List.of(
+                                        java,
+                                        "-cp",
+                                        System.getProperty("java.class.path"),
+                                        ServeCommand.class.getName(),
+                                        "--port",
+                                        "0",
+                                        "--threads",
+                                        "2",
+                                        "--map",
+                                        "concurrent"))
+                        .redirectErrorStream(true)
+                        .start();
+        try (BufferedReader out =
+                new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String first = out.readLine();
+            Matcher m =
+                    Pattern.compile("listening on .*?:(\\d+) ").matcher(first == null ? "" : first);
+            assertThat(m.find()).as("first line: %s", first).isTrue();
+            InetSocketAddress address =
+                    new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
 
-      V1.set(address, ByteArrayWrapper.of(1), ByteArrayWrapper.of(2));
-      assertThat(V1.get(address, ByteArrayWrapper.of(1))).isEqualTo(ByteArrayWrapper.of(2));
+            V1.set(address, ByteArrayWrapper.of(1), ByteArrayWrapper.of(2));
+            assertThat(V1.get(address, ByteArrayWrapper.of(1))).isEqualTo(ByteArrayWrapper.of(2));
 
-      process.toHandle().destroy(); // SIGTERM, leaving our end of its stdout open
-      assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
-      String rest = String.join("\n", out.lines().toList());
-      assertThat(rest).contains("stopped after").contains("map held 1 entries")
-          .doesNotContain("Exception");
-      assertThat(process.exitValue()).isEqualTo(143); // 128 + SIGTERM, after the hook ran
-    } finally {
-      process.destroyForcibly();
+            process.toHandle().destroy(); // SIGTERM, leaving our end of its stdout open
+            assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
+            String rest = String.join("\n", out.lines().toList());
+            assertThat(rest)
+                    .contains("stopped after")
+                    .contains("map held 1 entries")
+                    .doesNotContain("Exception");
+            assertThat(process.exitValue()).isEqualTo(143); // 128 + SIGTERM, after the hook ran
+        } finally {
+            process.destroyForcibly();
+        }
     }
-  }
 
-  @Test
-  void byDefaultItServesManyMoreConnectionsAtOnceThanItHasThreads() throws Exception {
-    ServeCommand command = new ServeCommand();
-    Cli.commandLine(command).parseArgs("--port", "0");
-    ServerOptions options = command.serverOptions();
-    assertThat(options.model()).isEqualTo(ServerModel.NIO);
-    assertThat(options.threads()).isEqualTo(4);
-    assertThat(options.bindAddress().getAddress().isLoopbackAddress()).isTrue();
-    int n = 64; // a pool of 4 would leave connection 5 waiting for one of the first 4 to close
-    byte[] ping = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
-    List<Socket> open = new ArrayList<>();
-    try (KeyValueServer server = new KeyValueServer(options, MapBackends.create("concurrent"))) {
-      server.start();
-      for (int i = 0; i < n; i++) {
-        Socket socket = new Socket();
-        open.add(socket);
-        socket.connect(server.getLocalAddress(), 5_000);
-        socket.setSoTimeout(5_000);
-        socket.getOutputStream().write(ping);
-      }
-      for (Socket socket : open) { // every one answered while all stay open
-        assertThat(socket.getInputStream().readNBytes(7))
-            .isEqualTo("+PONG\r\n".getBytes(StandardCharsets.US_ASCII));
-      }
-      assertThat(server.getOpenConnections()).isEqualTo(n);
-    } finally {
-      for (Socket socket : open) {
-        socket.close();
-      }
+    @Test
+    void byDefaultItServesManyMoreConnectionsAtOnceThanItHasThreads() throws Exception {
+        ServeCommand command = new ServeCommand();
+        Cli.commandLine(command).parseArgs("--port", "0");
+        ServerOptions options = command.serverOptions();
+        assertThat(options.model()).isEqualTo(ServerModel.NIO);
+        assertThat(options.threads()).isEqualTo(4);
+        assertThat(options.bindAddress().getAddress().isLoopbackAddress()).isTrue();
+        int n = 64; // a pool of 4 would leave connection 5 waiting for one of the first 4 to close
+        byte[] ping = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+        List<Socket> open = new ArrayList<>();
+        try (KeyValueServer server =
+                new KeyValueServer(options, MapBackends.create("concurrent"))) {
+            server.start();
+            for (int i = 0; i < n; i++) {
+                Socket socket = new Socket();
+                open.add(socket);
+                socket.connect(server.getLocalAddress(), 5_000);
+                socket.setSoTimeout(5_000);
+                socket.getOutputStream().write(ping);
+            }
+            for (Socket socket : open) { // every one answered while all stay open
+                assertThat(socket.getInputStream().readNBytes(7))
+                        .isEqualTo("+PONG\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            assertThat(server.getOpenConnections()).isEqualTo(n);
+        } finally {
+            for (Socket socket : open) {
+                socket.close();
+            }
+        }
     }
-  }
 
-  @Test
-  void helpSaysTheDefaultModelIsNio() {
-    String usage = Cli.commandLine(new ServeCommand()).getUsageMessage();
-    assertThat(usage).containsPattern("--server-model=MODEL[\\s\\S]*\\(default: nio\\)");
-  }
+    @Test
+    void helpSaysTheDefaultModelIsNio() {
+        String usage = Cli.commandLine(new ServeCommand()).getUsageMessage();
+        assertThat(usage).containsPattern("--server-model=MODEL[\\s\\S]*\\(default: nio\\)");
+    }
 
-  @Test
-  void badMapIsAUsageError() {
-    var cl = Cli.commandLine(new ServeCommand());
-    cl.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
-    assertThat(cl.execute("--map", "nope")).isEqualTo(2);
-  }
+    @Test
+    void badMapIsAUsageError() {
+        var cl = Cli.commandLine(new ServeCommand());
+        cl.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
+        assertThat(cl.execute("--map", "nope")).isEqualTo(2);
+    }
 }

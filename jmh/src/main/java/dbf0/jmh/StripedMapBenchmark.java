@@ -5,8 +5,8 @@ import org.openjdk.jmh.annotations.Param;
 /**
  * The same GET, PUT and mix as {@link MapBackendBenchmark}, on the striped backends: {@code
  * striped} (16 stripes), {@code striped:64}, and {@code rwlock} (one read/write lock) for scale.
- * Why its own class: it compares {@link dbf0.kv.storage.StripedMap} across versions of dbf0 (run
- * it on two builds, side by side) without the other backends' run time.
+ * Why its own class: it compares {@link dbf0.kv.storage.StripedMap} across versions of dbf0 (run it
+ * on two builds, side by side) without the other backends' run time.
  *
  * <p>From the repository's root, with a JDK 21 or newer as {@code java}:
  *
@@ -17,16 +17,15 @@ import org.openjdk.jmh.annotations.Param;
  * done
  * </pre>
  *
- * Or {@code scripts/jmh.sh StripedMapBenchmark -t 2}. One backend only: {@code -p
- * backend=striped}.
+ * Or {@code scripts/jmh.sh StripedMapBenchmark -t 2}. One backend only: {@code -p backend=striped}.
  */
 public class StripedMapBenchmark extends AbstractMapBenchmark {
 
-  @Param({"striped", "striped:64", "rwlock"})
-  public String backend;
+    @Param({"striped", "striped:64", "rwlock"})
+    public String backend;
 
-  @Override
-  protected String backend() {
-    return backend;
-  }
+    @Override
+    protected String backend() {
+        return backend;
+    }
 }

@@ -1,6 +1,5 @@
 package dbf0.base.server;
 
-import dbf0.base.io.InputBuffer;
 import dbf0.base.io.OutputBuffer;
 import dbf0.common.RateLimitedLog;
 import java.io.Closeable;
@@ -23,402 +22,459 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code nio} server model: a few event-loop threads, each with a {@link Selector}, serve
- * every connection without blocking. An acceptor thread hands new connections to the loops in
- * turn. Thousands of idle or slow connections cost memory, not threads.
+ * The {@code nio} server model: a few event-loop threads, each with a {@link Selector}, serve every
+ * connection without blocking. An acceptor thread hands new connections to the loops in turn.
+ * Thousands of idle or slow connections cost memory, not threads.
  *
- * <p>No client can stall a loop: reads and writes never block, and a client that stops reading
- * its replies is simply not read from any more once 1 MiB of replies waits for it
- * (backpressure), so its pipeline cannot grow the server's memory without bound. Nor can a
- * slow disk: a session waiting for its writes returns {@link ByteSession.Next#AWAIT}, and the
- * loop parks that connection until the future's completion wakes it. Connections
- * idle for longer than the idle timeout are closed; past the connection limit, new connections
- * are closed at once.
+ * <p>No client can stall a loop: reads and writes never block, and a client that stops reading its
+ * replies is simply not read from any more once 1 MiB of replies waits for it (backpressure), so
+ * its pipeline cannot grow the server's memory without bound. Nor can a slow disk: a session
+ * waiting for its writes returns {@link ByteSession.Next#AWAIT}, and the loop parks that connection
+ * until the future's completion wakes it. Connections idle for longer than the idle timeout are
+ * closed; past the connection limit, new connections are closed at once.
  */
 public final class EventLoopServer implements Closeable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(EventLoopServer.class);
-  private static final int INITIAL_BUFFER = 4096;
-  /** Stop reading from a connection while this many reply bytes wait to be sent to it. */
-  static final int HIGH_WATER_MARK = OutputBuffer.HIGH_WATER_MARK;
+    private static final Logger LOG = LoggerFactory.getLogger(EventLoopServer.class);
+    private static final int INITIAL_BUFFER = 4096;
 
-  private final String name;
-  private final InetSocketAddress bindAddress;
-  private final int loopCount;
-  private final Supplier<ByteSession> sessions;
-  private final int maxConnections;
-  private final long idleTimeoutNanos;
-  private final RateLimitedLog connectionLog = new RateLimitedLog(LOG, 20);
-  private final AtomicInteger open = new AtomicInteger();
-  private final AtomicLong handled = new AtomicLong();
-  private final AtomicLong failed = new AtomicLong();
-  private final ServerLifecycle lifecycle;
-  private volatile int backlog = 1024;
-  private ServerSocketChannel serverChannel;
-  private Loop[] loops;
+    /** Stop reading from a connection while this many reply bytes wait to be sent to it. */
+    static final int HIGH_WATER_MARK = OutputBuffer.HIGH_WATER_MARK;
 
-  /**
-   * @param loops event-loop threads (the {@code threads} setting of the server)
-   * @param sessions makes the protocol session of each new connection
-   */
-  public EventLoopServer(String name, InetSocketAddress bindAddress, int loops, Supplier<ByteSession> sessions,
-      int maxConnections, Duration idleTimeout) {
-    if (loops < 1) {
-      throw new IllegalArgumentException("loops must be at least 1, got " + loops);
-    }
-    this.name = name;
-    this.bindAddress = bindAddress;
-    this.loopCount = loops;
-    this.sessions = sessions;
-    this.maxConnections = maxConnections;
-    this.idleTimeoutNanos = idleTimeout.toNanos();
-    this.lifecycle = new ServerLifecycle(name, LOG);
-  }
+    private final String name;
+    private final InetSocketAddress bindAddress;
+    private final int loopCount;
+    private final Supplier<ByteSession> sessions;
+    private final int maxConnections;
+    private final long idleTimeoutNanos;
+    private final RateLimitedLog connectionLog = new RateLimitedLog(LOG, 20);
+    private final AtomicInteger open = new AtomicInteger();
+    private final AtomicLong handled = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private final ServerLifecycle lifecycle;
+    private volatile int backlog = 1024;
+    private ServerSocketChannel serverChannel;
+    private Loop[] loops;
 
-  /** The kernel's queue of connections not yet accepted. Set before start. */
-  public void setBacklog(int backlog) {
-    this.backlog = backlog;
-  }
-
-  public synchronized void start() throws IOException {
-    if (serverChannel != null) {
-      throw new IllegalStateException(name + " already started");
-    }
-    ServerSocketChannel channel = ServerSocketChannel.open();
-    try {
-      channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-      channel.bind(bindAddress, backlog);
-    } catch (IOException e) {
-      channel.close();
-      throw BaseServer.cannotListen(bindAddress, e);
-    }
-    serverChannel = channel;
-    loops = new Loop[loopCount];
-    for (int i = 0; i < loopCount; i++) {
-      loops[i] = new Loop(Selector.open());
-      loops[i].thread = Thread.ofPlatform().name(name + "-loop-" + i).daemon().start(loops[i]);
-    }
-    Acceptor<SocketChannel> accepting = new Acceptor<>(name, serverChannel::accept, open, maxConnections,
-        new java.util.function.Consumer<>() {
-          private int next;
-
-          @Override
-          public void accept(SocketChannel accepted) {
-            loops[next].add(accepted);
-            next = (next + 1) % loops.length;
-          }
-        }, () -> {
-          handled.incrementAndGet();
-          failed.incrementAndGet();
-        }, lifecycle::isClosing, connectionLog, Thread::sleep);
-    lifecycle.startAcceptor(accepting, this::close);
-  }
-
-  public InetSocketAddress getLocalAddress() {
-    try {
-      return (InetSocketAddress) serverChannel.getLocalAddress();
-    } catch (IOException e) {
-      throw new IllegalStateException(name + " not bound", e);
-    }
-  }
-
-  public long getConnectionsHandled() {
-    return handled.get();
-  }
-
-  public long getConnectionsFailed() {
-    return failed.get();
-  }
-
-  public int getOpenConnections() {
-    return open.get();
-  }
-
-  /**
-   * A loop or the acceptor died of something no connection can be blamed for. Half a server,
-   * with the acceptor handing sockets to a dead loop, would hang its clients: instead it logs
-   * once, closes everything, and completes {@link #failure()} so the process exits non-zero.
-   */
-  private void fatal(String what, Throwable t) {
-    lifecycle.fatal(what, t, this::close);
-  }
-
-  /** Completes with the cause if the server fails and shuts itself down; never completes otherwise. */
-  public CompletableFuture<Throwable> failure() {
-    return lifecycle.failure();
-  }
-
-  private final class Loop implements Runnable {
-    final Selector selector;
-    final Queue<SocketChannel> incoming = new ConcurrentLinkedQueue<>();
     /**
-     * Connections whose awaited future completed. The future completes on another thread (the
-     * log writer's), which must not touch a connection the loop owns: it only queues it here and
-     * wakes the selector, and the loop resumes the session on its own thread.
+     * @param loops event-loop threads (the {@code threads} setting of the server)
+     * @param sessions makes the protocol session of each new connection
      */
-    final Queue<Connection> resumed = new ConcurrentLinkedQueue<>();
-    Thread thread;
-    long lastIdleCheck = System.nanoTime();
-
-    Loop(Selector selector) {
-      this.selector = selector;
+    public EventLoopServer(
+            String name,
+            InetSocketAddress bindAddress,
+            int loops,
+            Supplier<ByteSession> sessions,
+            int maxConnections,
+            Duration idleTimeout) {
+        if (loops < 1) {
+            throw new IllegalArgumentException("loops must be at least 1, got " + loops);
+        }
+        this.name = name;
+        this.bindAddress = bindAddress;
+        this.loopCount = loops;
+        this.sessions = sessions;
+        this.maxConnections = maxConnections;
+        this.idleTimeoutNanos = idleTimeout.toNanos();
+        this.lifecycle = new ServerLifecycle(name, LOG);
     }
 
-    void add(SocketChannel channel) {
-      incoming.add(channel);
-      selector.wakeup();
+    /** The kernel's queue of connections not yet accepted. Set before start. */
+    public void setBacklog(int backlog) {
+        this.backlog = backlog;
+    }
+
+    public synchronized void start() throws IOException {
+        if (serverChannel != null) {
+            throw new IllegalStateException(name + " already started");
+        }
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(bindAddress, backlog);
+        } catch (IOException e) {
+            channel.close();
+            throw BaseServer.cannotListen(bindAddress, e);
+        }
+        serverChannel = channel;
+        loops = new Loop[loopCount];
+        for (int i = 0; i < loopCount; i++) {
+            loops[i] = new Loop(Selector.open());
+            loops[i].thread =
+                    Thread.ofPlatform().name(name + "-loop-" + i).daemon().start(loops[i]);
+        }
+        Acceptor<SocketChannel> accepting =
+                new Acceptor<>(
+                        name,
+                        serverChannel::accept,
+                        open,
+                        maxConnections,
+                        new java.util.function.Consumer<>() {
+                            private int next;
+
+                            @Override
+                            public void accept(SocketChannel accepted) {
+                                loops[next].add(accepted);
+                                next = (next + 1) % loops.length;
+                            }
+                        },
+                        () -> {
+                            handled.incrementAndGet();
+                            failed.incrementAndGet();
+                        },
+                        lifecycle::isClosing,
+                        connectionLog,
+                        Thread::sleep);
+        lifecycle.startAcceptor(accepting, this::close);
+    }
+
+    public InetSocketAddress getLocalAddress() {
+        try {
+            return (InetSocketAddress) serverChannel.getLocalAddress();
+        } catch (IOException e) {
+            throw new IllegalStateException(name + " not bound", e);
+        }
+    }
+
+    public long getConnectionsHandled() {
+        return handled.get();
+    }
+
+    public long getConnectionsFailed() {
+        return failed.get();
+    }
+
+    public int getOpenConnections() {
+        return open.get();
+    }
+
+    /**
+     * A loop or the acceptor died of something no connection can be blamed for. Half a server, with
+     * the acceptor handing sockets to a dead loop, would hang its clients: instead it logs once,
+     * closes everything, and completes {@link #failure()} so the process exits non-zero.
+     */
+    private void fatal(String what, Throwable t) {
+        lifecycle.fatal(what, t, this::close);
+    }
+
+    /**
+     * Completes with the cause if the server fails and shuts itself down; never completes
+     * otherwise.
+     */
+    public CompletableFuture<Throwable> failure() {
+        return lifecycle.failure();
+    }
+
+    private final class Loop implements Runnable {
+        final Selector selector;
+        final Queue<SocketChannel> incoming = new ConcurrentLinkedQueue<>();
+
+        /**
+         * Connections whose awaited future completed. The future completes on another thread (the
+         * log writer's), which must not touch a connection the loop owns: it only queues it here
+         * and wakes the selector, and the loop resumes the session on its own thread.
+         */
+        final Queue<Connection> resumed = new ConcurrentLinkedQueue<>();
+
+        Thread thread;
+        long lastIdleCheck = System.nanoTime();
+
+        Loop(Selector selector) {
+            this.selector = selector;
+        }
+
+        void add(SocketChannel channel) {
+            incoming.add(channel);
+            selector.wakeup();
+        }
+
+        @Override
+        public void run() {
+            try {
+                while (!lifecycle.isClosing()) {
+                    // select(Consumer) hands each ready key straight to handle(): no selected-key
+                    // set to
+                    // fill, iterate and clear on every pass (that iteration showed up in profiles).
+                    selector.select(this::handle, idleCheckMillis());
+                    registerIncoming();
+                    resumeAwaited();
+                    closeIdle();
+                }
+            } catch (Throwable e) {
+                fatal(Thread.currentThread().getName(), e);
+            } finally {
+                for (SelectionKey key : selector.keys()) {
+                    if (key.attachment() instanceof Connection c) {
+                        close(c);
+                    }
+                }
+                SocketChannel pending;
+                while ((pending = incoming.poll()) != null) {
+                    ServerLifecycle.closeQuietly(pending);
+                    open.decrementAndGet();
+                }
+                try {
+                    selector.close();
+                } catch (IOException ignored) {
+                    // shutting down
+                }
+            }
+        }
+
+        private void registerIncoming() {
+            SocketChannel channel;
+            while ((channel = incoming.poll()) != null) {
+                Connection c;
+                try {
+                    c = new Connection(channel, sessions.get(), INITIAL_BUFFER);
+                } catch (Throwable t) {
+                    // Making the session failed: no connection to blame, but this socket must not
+                    // leak
+                    // (it is off the queue already). The loop then dies loudly, see run().
+                    ServerLifecycle.closeQuietly(channel);
+                    open.decrementAndGet();
+                    handled.incrementAndGet();
+                    failed.incrementAndGet();
+                    throw t;
+                }
+                try {
+                    channel.configureBlocking(false);
+                    channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                    c.key = channel.register(selector, SelectionKey.OP_READ, c);
+                } catch (IOException e) {
+                    fail(c, e);
+                }
+            }
+        }
+
+        private void handle(SelectionKey key) {
+            Connection c = (Connection) key.attachment();
+            try {
+                if (key.isWritable()) {
+                    drive(c);
+                }
+                // Ready-to-read may be stale after drive() stopped reading (paused, or end of
+                // stream seen).
+                if (key.isValid()
+                        && key.isReadable()
+                        && (key.interestOps() & SelectionKey.OP_READ) != 0) {
+                    read(c);
+                }
+            } catch (Throwable e) {
+                // Whatever one connection's session throws, OutOfMemoryError included, costs that
+                // connection: it is closed and its buffers freed, and the loop serves the others.
+                fail(c, e);
+            }
+        }
+
+        private void read(Connection c) throws IOException {
+            while (true) {
+                ByteBuffer buffer = c.input.forWriting(c.session.bytesNeeded());
+                int room = buffer.remaining();
+                int n = c.channel.read(buffer);
+                if (n < 0) {
+                    // Half-closed: what is buffered still gets decoded and every reply sent
+                    // (drive()), and
+                    // only then does the connection close. Closing here would drop pipelined
+                    // replies.
+                    c.inputClosed = true;
+                    break;
+                }
+                if (n == 0) {
+                    break;
+                }
+                c.lastActive = System.nanoTime();
+                decode(c);
+                if (c.closeAfterWrite || c.paused || c.awaiting) {
+                    break;
+                }
+                if (n < room || c.output.pending() >= HIGH_WATER_MARK) {
+                    break; // drained the socket for now, or replies must go out first
+                }
+            }
+            drive(c);
+        }
+
+        private void decode(Connection c) throws IOException {
+            ByteSession.Next next;
+            try {
+                next = c.session.onRead(c.input.forReading(), c.output);
+            } finally {
+                c.input.afterReading();
+            }
+            c.paused = next == ByteSession.Next.WRITE_FIRST;
+            if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
+                c.closeAfterWrite = true;
+            }
+            if (next == ByteSession.Next.AWAIT) {
+                // The loop must not block on the writes (every other connection on it would wait
+                // too):
+                // it stops reading this one, and the future's completion hands it back
+                // (resumeAwaited).
+                c.awaiting = true;
+                c.session
+                        .awaiting()
+                        .whenComplete(
+                                (ignored, failure) -> {
+                                    resumed.add(c);
+                                    selector.wakeup();
+                                });
+            }
+        }
+
+        /**
+         * Goes on with each connection whose writes completed: their replies, then its buffered
+         * input.
+         */
+        private void resumeAwaited() {
+            Connection c;
+            while ((c = resumed.poll()) != null) {
+                if (c.key == null || !c.key.isValid()) {
+                    continue; // closed while it waited (idle, server closing): nothing left to
+                    // answer
+                }
+                c.awaiting = false;
+                c.lastActive = System.nanoTime();
+                try {
+                    decode(c);
+                    drive(c);
+                } catch (Throwable e) {
+                    fail(c, e);
+                }
+            }
+        }
+
+        /**
+         * Sends what it can, and while the replies drain completely resumes a paused session on its
+         * buffered input; then sets what the connection waits for. Reading stops while replies pile
+         * up (backpressure), while the session is paused or awaits its writes, and after the peer's
+         * end of stream.
+         */
+        private void drive(Connection c) throws IOException {
+            while (true) {
+                boolean done = c.output.isEmpty() || c.output.writeTo(c.channel);
+                if (!c.key.isValid()) {
+                    return;
+                }
+                if (!done) {
+                    c.lastActive = System.nanoTime();
+                    boolean keepReading =
+                            !c.closeAfterWrite
+                                    && !c.paused
+                                    && !c.awaiting
+                                    && !c.inputClosed
+                                    && c.output.pending() < HIGH_WATER_MARK;
+                    c.key.interestOps(
+                            SelectionKey.OP_WRITE | (keepReading ? SelectionKey.OP_READ : 0));
+                    return;
+                }
+                c.output.trimTo(INITIAL_BUFFER);
+                if (c.closeAfterWrite) {
+                    close(c);
+                    return;
+                }
+                if (c.awaiting) {
+                    c.key.interestOps(0); // neither read nor decode until resumeAwaited
+                    return;
+                }
+                if (c.paused) {
+                    decode(c); // the replies are gone: decode more of what is already buffered
+                    continue;
+                }
+                if (c.inputClosed) {
+                    int unconsumed = c.input.pending();
+                    close(c);
+                    c.session.onEndOfStream(
+                            unconsumed); // throws, and is counted, if a request was cut off
+                    return;
+                }
+                c.key.interestOps(SelectionKey.OP_READ);
+                return;
+            }
+        }
+
+        private void closeIdle() {
+            long now = System.nanoTime();
+            if (now - lastIdleCheck < idleCheckMillis() * 1_000_000L) {
+                return;
+            }
+            lastIdleCheck = now;
+            for (SelectionKey key : selector.keys()) {
+                // A connection awaiting its writes is not idle: the server, not the client, is
+                // slow.
+                if (key.attachment() instanceof Connection c
+                        && !c.awaiting
+                        && now - c.lastActive > idleTimeoutNanos) {
+                    fail(
+                            c,
+                            new IOException(
+                                    "idle for "
+                                            + Duration.ofNanos(idleTimeoutNanos).toMillis()
+                                            + " ms; closing"));
+                }
+            }
+        }
+
+        private void fail(Connection c, Throwable e) {
+            if (c.key != null && !c.key.isValid()) {
+                // already closed: end of stream mid-request, reported by onEndOfStream
+                if (!lifecycle.isClosing()) {
+                    failed.incrementAndGet();
+                    connectionLog.warn("{}: dropped connection: {}", name, BaseServer.describe(e));
+                }
+                return;
+            }
+            try {
+                c.output.writeTo(c.channel); // best effort: an error reply the session wrote
+            } catch (IOException ignored) {
+                // the peer is gone
+            }
+            if (!lifecycle.isClosing()) {
+                failed.incrementAndGet();
+                connectionLog.warn(
+                        "{}: dropped connection from {}: {}",
+                        name,
+                        c.remote(),
+                        BaseServer.describe(e));
+            }
+            close(c);
+        }
+
+        private void close(Connection c) {
+            if (c.key != null) {
+                c.key.cancel();
+            }
+            if (c.channel.isOpen()) {
+                ServerLifecycle.closeQuietly(c.channel);
+                open.decrementAndGet();
+                handled.incrementAndGet();
+            }
+        }
+    }
+
+    /** How often a loop looks for idle connections: a quarter of the timeout, within 10..250 ms. */
+    private long idleCheckMillis() {
+        return Math.max(10, Math.min(250, idleTimeoutNanos / 4_000_000L));
     }
 
     @Override
-    public void run() {
-      try {
-        while (!lifecycle.isClosing()) {
-          // select(Consumer) hands each ready key straight to handle(): no selected-key set to
-          // fill, iterate and clear on every pass (that iteration showed up in profiles).
-          selector.select(this::handle, idleCheckMillis());
-          registerIncoming();
-          resumeAwaited();
-          closeIdle();
+    public void close() {
+        synchronized (this) {
+            if (!lifecycle.beginClose(serverChannel != null)) {
+                return;
+            }
         }
-      } catch (Throwable e) {
-        fatal(Thread.currentThread().getName(), e);
-      } finally {
-        for (SelectionKey key : selector.keys()) {
-          if (key.attachment() instanceof Connection c) {
-            close(c);
-          }
-        }
-        SocketChannel pending;
-        while ((pending = incoming.poll()) != null) {
-          ServerLifecycle.closeQuietly(pending);
-          open.decrementAndGet();
-        }
-        try {
-          selector.close();
-        } catch (IOException ignored) {
-          // shutting down
-        }
-      }
+        // each loop closes its own connections on the way out
+        lifecycle.stop(
+                serverChannel,
+                () -> {},
+                () -> {
+                    for (Loop loop : loops) {
+                        loop.selector.wakeup();
+                        if (loop.thread != Thread.currentThread()) {
+                            loop.thread.join(5_000);
+                        }
+                    }
+                });
     }
-
-    private void registerIncoming() {
-      SocketChannel channel;
-      while ((channel = incoming.poll()) != null) {
-        Connection c;
-        try {
-          c = new Connection(channel, sessions.get(), INITIAL_BUFFER);
-        } catch (Throwable t) {
-          // Making the session failed: no connection to blame, but this socket must not leak
-          // (it is off the queue already). The loop then dies loudly, see run().
-          ServerLifecycle.closeQuietly(channel);
-          open.decrementAndGet();
-          handled.incrementAndGet();
-          failed.incrementAndGet();
-          throw t;
-        }
-        try {
-          channel.configureBlocking(false);
-          channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-          c.key = channel.register(selector, SelectionKey.OP_READ, c);
-        } catch (IOException e) {
-          fail(c, e);
-        }
-      }
-    }
-
-    private void handle(SelectionKey key) {
-      Connection c = (Connection) key.attachment();
-      try {
-        if (key.isWritable()) {
-          drive(c);
-        }
-        // Ready-to-read may be stale after drive() stopped reading (paused, or end of stream seen).
-        if (key.isValid() && key.isReadable() && (key.interestOps() & SelectionKey.OP_READ) != 0) {
-          read(c);
-        }
-      } catch (Throwable e) {
-        // Whatever one connection's session throws, OutOfMemoryError included, costs that
-        // connection: it is closed and its buffers freed, and the loop serves the others.
-        fail(c, e);
-      }
-    }
-
-    private void read(Connection c) throws IOException {
-      while (true) {
-        ByteBuffer buffer = c.input.forWriting(c.session.bytesNeeded());
-        int room = buffer.remaining();
-        int n = c.channel.read(buffer);
-        if (n < 0) {
-          // Half-closed: what is buffered still gets decoded and every reply sent (drive()), and
-          // only then does the connection close. Closing here would drop pipelined replies.
-          c.inputClosed = true;
-          break;
-        }
-        if (n == 0) {
-          break;
-        }
-        c.lastActive = System.nanoTime();
-        decode(c);
-        if (c.closeAfterWrite || c.paused || c.awaiting) {
-          break;
-        }
-        if (n < room || c.output.pending() >= HIGH_WATER_MARK) {
-          break; // drained the socket for now, or replies must go out first
-        }
-      }
-      drive(c);
-    }
-
-    private void decode(Connection c) throws IOException {
-      ByteSession.Next next;
-      try {
-        next = c.session.onRead(c.input.forReading(), c.output);
-      } finally {
-        c.input.afterReading();
-      }
-      c.paused = next == ByteSession.Next.WRITE_FIRST;
-      if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
-        c.closeAfterWrite = true;
-      }
-      if (next == ByteSession.Next.AWAIT) {
-        // The loop must not block on the writes (every other connection on it would wait too):
-        // it stops reading this one, and the future's completion hands it back (resumeAwaited).
-        c.awaiting = true;
-        c.session.awaiting().whenComplete((ignored, failure) -> {
-          resumed.add(c);
-          selector.wakeup();
-        });
-      }
-    }
-
-    /** Goes on with each connection whose writes completed: their replies, then its buffered input. */
-    private void resumeAwaited() {
-      Connection c;
-      while ((c = resumed.poll()) != null) {
-        if (c.key == null || !c.key.isValid()) {
-          continue; // closed while it waited (idle, server closing): nothing left to answer
-        }
-        c.awaiting = false;
-        c.lastActive = System.nanoTime();
-        try {
-          decode(c);
-          drive(c);
-        } catch (Throwable e) {
-          fail(c, e);
-        }
-      }
-    }
-
-    /**
-     * Sends what it can, and while the replies drain completely resumes a paused session on its
-     * buffered input; then sets what the connection waits for. Reading stops while replies pile
-     * up (backpressure), while the session is paused or awaits its writes, and after the peer's
-     * end of stream.
-     */
-    private void drive(Connection c) throws IOException {
-      while (true) {
-        boolean done = c.output.isEmpty() || c.output.writeTo(c.channel);
-        if (!c.key.isValid()) {
-          return;
-        }
-        if (!done) {
-          c.lastActive = System.nanoTime();
-          boolean keepReading = !c.closeAfterWrite && !c.paused && !c.awaiting && !c.inputClosed
-              && c.output.pending() < HIGH_WATER_MARK;
-          c.key.interestOps(SelectionKey.OP_WRITE | (keepReading ? SelectionKey.OP_READ : 0));
-          return;
-        }
-        c.output.trimTo(INITIAL_BUFFER);
-        if (c.closeAfterWrite) {
-          close(c);
-          return;
-        }
-        if (c.awaiting) {
-          c.key.interestOps(0); // neither read nor decode until resumeAwaited
-          return;
-        }
-        if (c.paused) {
-          decode(c); // the replies are gone: decode more of what is already buffered
-          continue;
-        }
-        if (c.inputClosed) {
-          int unconsumed = c.input.pending();
-          close(c);
-          c.session.onEndOfStream(unconsumed); // throws, and is counted, if a request was cut off
-          return;
-        }
-        c.key.interestOps(SelectionKey.OP_READ);
-        return;
-      }
-    }
-
-    private void closeIdle() {
-      long now = System.nanoTime();
-      if (now - lastIdleCheck < idleCheckMillis() * 1_000_000L) {
-        return;
-      }
-      lastIdleCheck = now;
-      for (SelectionKey key : selector.keys()) {
-        // A connection awaiting its writes is not idle: the server, not the client, is slow.
-        if (key.attachment() instanceof Connection c && !c.awaiting && now - c.lastActive > idleTimeoutNanos) {
-          fail(c, new IOException("idle for " + Duration.ofNanos(idleTimeoutNanos).toMillis() + " ms; closing"));
-        }
-      }
-    }
-
-    private void fail(Connection c, Throwable e) {
-      if (c.key != null && !c.key.isValid()) {
-        // already closed: end of stream mid-request, reported by onEndOfStream
-        if (!lifecycle.isClosing()) {
-          failed.incrementAndGet();
-          connectionLog.warn("{}: dropped connection: {}", name, BaseServer.describe(e));
-        }
-        return;
-      }
-      try {
-        c.output.writeTo(c.channel); // best effort: an error reply the session wrote
-      } catch (IOException ignored) {
-        // the peer is gone
-      }
-      if (!lifecycle.isClosing()) {
-        failed.incrementAndGet();
-        connectionLog.warn("{}: dropped connection from {}: {}", name, c.remote(), BaseServer.describe(e));
-      }
-      close(c);
-    }
-
-    private void close(Connection c) {
-      if (c.key != null) {
-        c.key.cancel();
-      }
-      if (c.channel.isOpen()) {
-        ServerLifecycle.closeQuietly(c.channel);
-        open.decrementAndGet();
-        handled.incrementAndGet();
-      }
-    }
-  }
-
-  /** How often a loop looks for idle connections: a quarter of the timeout, within 10..250 ms. */
-  private long idleCheckMillis() {
-    return Math.max(10, Math.min(250, idleTimeoutNanos / 4_000_000L));
-  }
-
-  @Override
-  public void close() {
-    synchronized (this) {
-      if (!lifecycle.beginClose(serverChannel != null)) {
-        return;
-      }
-    }
-    // each loop closes its own connections on the way out
-    lifecycle.stop(serverChannel, () -> { }, () -> {
-      for (Loop loop : loops) {
-        loop.selector.wakeup();
-        if (loop.thread != Thread.currentThread()) {
-          loop.thread.join(5_000);
-        }
-      }
-    });
-  }
 }

@@ -14,193 +14,204 @@ import java.util.concurrent.CompletionException;
  *
  * <p>Why: a store with a write-ahead log acknowledges a write only after an fsync, and its log
  * writer puts everything queued at that moment under one fsync (group commit). A session that
- * waited for each write before decoding the next would give the writer one record per fsync
- * from this connection, however many the client pipelined. Submitting every write of a read
- * first, then waiting once, lets them share an fsync; this queue remembers, for each request,
- * the future to wait for and how to answer it, so that the replies still go out in the order the
- * requests came.
+ * waited for each write before decoding the next would give the writer one record per fsync from
+ * this connection, however many the client pipelined. Submitting every write of a read first, then
+ * waiting once, lets them share an fsync; this queue remembers, for each request, the future to
+ * wait for and how to answer it, so that the replies still go out in the order the requests came.
  *
- * <p>A store may also hold submitted writes back until it is told to go (a log under
- * {@code interval} or {@code never} writes everything pending with one write call at a flush,
- * instead of one call per write). So before anything here looks at whether the writes are done
- * with some still in flight, it runs the session's {@code beforeWaiting} (the store's flush):
- * every wait is preceded by a flush, without each session having to remember it, and since that
- * flush does the writes itself, the common case finds them done and does not wait at all.
+ * <p>A store may also hold submitted writes back until it is told to go (a log under {@code
+ * interval} or {@code never} writes everything pending with one write call at a flush, instead of
+ * one call per write). So before anything here looks at whether the writes are done with some still
+ * in flight, it runs the session's {@code beforeWaiting} (the store's flush): every wait is
+ * preceded by a flush, without each session having to remember it, and since that flush does the
+ * writes itself, the common case finds them done and does not wait at all.
  *
- * <p>The session decides when to wait (before a read, which must see this connection's own
- * writes; at the end of its input; when {@link #full()}); this class only keeps the order and the
- * bound. It never blocks: {@link #writeCompleted} writes the answers that are ready, and
- * {@link #allDone()} is what the server model waits on (a thread blocks; an event loop gets a
- * wake-up). One thread uses it at a time (the session's); the futures may complete on any.
+ * <p>The session decides when to wait (before a read, which must see this connection's own writes;
+ * at the end of its input; when {@link #full()}); this class only keeps the order and the bound. It
+ * never blocks: {@link #writeCompleted} writes the answers that are ready, and {@link #allDone()}
+ * is what the server model waits on (a thread blocks; an event loop gets a wake-up). One thread
+ * uses it at a time (the session's); the futures may complete on any.
  */
 public final class PendingReplies {
 
-  /**
-   * Writes in flight at most, per connection, before the session stops decoding and waits: this
-   * bounds what one connection can put on the log's queue (or its list of records pending a
-   * flush, since the session flushes before it waits) and in memory. One command can pass it
-   * (an MSET of many pairs counts them all), bounded by the size of one command.
-   */
-  public static final int MAX_IN_FLIGHT = 1024;
-
-  /**
-   * Writes a request's reply once its future is done.
-   *
-   * @param <T> the future's result
-   */
-  @FunctionalInterface
-  public interface Answer<T> {
     /**
-     * Appends the reply.
-     *
-     * @param out where the reply goes
-     * @param result the future's result, or null if it failed
-     * @param failure why the future failed (its cause, unwrapped), or null if it did not
+     * Writes in flight at most, per connection, before the session stops decoding and waits: this
+     * bounds what one connection can put on the log's queue (or its list of records pending a
+     * flush, since the session flushes before it waits) and in memory. One command can pass it (an
+     * MSET of many pairs counts them all), bounded by the size of one command.
      */
-    void write(OutputBuffer out, T result, Throwable failure);
-  }
+    public static final int MAX_IN_FLIGHT = 1024;
 
-  private record Entry<T>(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
-    void writeTo(OutputBuffer out) {
-      T result = null;
-      Throwable failure = null;
-      try {
-        result = done.join(); // done: returns at once
-      } catch (CompletionException e) {
-        failure = e.getCause() != null ? e.getCause() : e;
-      } catch (CancellationException e) {
-        failure = e;
-      }
-      answer.write(out, result, failure);
+    /**
+     * Writes a request's reply once its future is done.
+     *
+     * @param <T> the future's result
+     */
+    @FunctionalInterface
+    public interface Answer<T> {
+        /**
+         * Appends the reply.
+         *
+         * @param out where the reply goes
+         * @param result the future's result, or null if it failed
+         * @param failure why the future failed (its cause, unwrapped), or null if it did not
+         */
+        void write(OutputBuffer out, T result, Throwable failure);
     }
-  }
 
-  private final ArrayDeque<Entry<?>> entries = new ArrayDeque<>();
-  private final Runnable beforeWaiting;
-  private int inFlight;
-
-  /**
-   * @param beforeWaiting run before any check of whether writes in flight are done: what makes
-   *     the session's submitted writes go ahead (a store's {@code flush}); for work that is done
-   *     when submitted, a no-op
-   */
-  public PendingReplies(Runnable beforeWaiting) {
-    this.beforeWaiting = java.util.Objects.requireNonNull(beforeWaiting, "beforeWaiting");
-  }
-
-  /**
-   * Queues the reply of a request whose {@code writes} writes complete {@code done}.
-   *
-   * @param <T> the future's result
-   * @param done completes when the request's writes are done as the store promises
-   * @param writes how many writes it stands for (toward {@link #MAX_IN_FLIGHT})
-   * @param answer writes the reply then
-   */
-  public <T> void add(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
-    entries.add(new Entry<>(done, writes, answer));
-    inFlight += writes;
-  }
-
-  /**
-   * A reply that needs no waiting (an error found before anything was submitted): appended now
-   * if nothing waits, else queued behind what does, so that it keeps its place.
-   *
-   * @param out the connection's replies
-   * @param reply appends the reply
-   */
-  public void reply(OutputBuffer out, java.util.function.Consumer<OutputBuffer> reply) {
-    if (entries.isEmpty()) {
-      reply.accept(out);
-    } else {
-      add(CompletableFuture.completedFuture(null), 0, (o, result, failure) -> reply.accept(o));
+    private record Entry<T>(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
+        void writeTo(OutputBuffer out) {
+            T result = null;
+            Throwable failure = null;
+            try {
+                result = done.join(); // done: returns at once
+            } catch (CompletionException e) {
+                failure = e.getCause() != null ? e.getCause() : e;
+            } catch (CancellationException e) {
+                failure = e;
+            }
+            answer.write(out, result, failure);
+        }
     }
-  }
 
-  /** @return true if no reply waits */
-  public boolean isEmpty() {
-    return entries.isEmpty();
-  }
+    private final ArrayDeque<Entry<?>> entries = new ArrayDeque<>();
+    private final Runnable beforeWaiting;
+    private int inFlight;
 
-  /** @return true once {@link #MAX_IN_FLIGHT} writes wait: decode nothing more before they are answered */
-  public boolean full() {
-    return inFlight >= MAX_IN_FLIGHT;
-  }
-
-  /** @return the writes whose replies wait */
-  public int inFlight() {
-    return inFlight;
-  }
-
-  /**
-   * Appends, in order, the replies whose futures are done, stopping at the first that is not;
-   * if one is not, runs {@code beforeWaiting} and looks again.
-   *
-   * @param out the connection's replies
-   * @return true if no reply waits any more
-   */
-  public boolean writeCompleted(OutputBuffer out) {
-    if (answerDone(out)) {
-      return true;
+    /**
+     * @param beforeWaiting run before any check of whether writes in flight are done: what makes
+     *     the session's submitted writes go ahead (a store's {@code flush}); for work that is done
+     *     when submitted, a no-op
+     */
+    public PendingReplies(Runnable beforeWaiting) {
+        this.beforeWaiting = java.util.Objects.requireNonNull(beforeWaiting, "beforeWaiting");
     }
-    beforeWaiting.run(); // some are not done: perhaps only because nobody has flushed them yet
-    return answerDone(out);
-  }
 
-  private boolean answerDone(OutputBuffer out) {
-    Entry<?> head;
-    while ((head = entries.peek()) != null && head.done().isDone()) {
-      entries.poll();
-      inFlight -= head.writes();
-      head.writeTo(out);
+    /**
+     * Queues the reply of a request whose {@code writes} writes complete {@code done}.
+     *
+     * @param <T> the future's result
+     * @param done completes when the request's writes are done as the store promises
+     * @param writes how many writes it stands for (toward {@link #MAX_IN_FLIGHT})
+     * @param answer writes the reply then
+     */
+    public <T> void add(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
+        entries.add(new Entry<>(done, writes, answer));
+        inFlight += writes;
     }
-    return entries.isEmpty();
-  }
 
-  /**
-   * The check a session makes before it decodes another request, the same for every protocol:
-   * past {@link #MAX_IN_FLIGHT} writes it answers what is done and, if they are still that many,
-   * waits for them; past the output's high-water mark it lets the replies drain first.
-   *
-   * @param out the connection's replies
-   * @return {@link ByteSession.Next#AWAIT} or {@link ByteSession.Next#WRITE_FIRST} to stop
-   *     decoding, or null to decode the next request
-   */
-  public ByteSession.Next beforeDecoding(OutputBuffer out) {
-    if (!out.aboveHighWater() && !full()) {
-      return null;
+    /**
+     * A reply that needs no waiting (an error found before anything was submitted): appended now if
+     * nothing waits, else queued behind what does, so that it keeps its place.
+     *
+     * @param out the connection's replies
+     * @param reply appends the reply
+     */
+    public void reply(OutputBuffer out, java.util.function.Consumer<OutputBuffer> reply) {
+        if (entries.isEmpty()) {
+            reply.accept(out);
+        } else {
+            add(
+                    CompletableFuture.completedFuture(null),
+                    0,
+                    (o, result, failure) -> reply.accept(o));
+        }
     }
-    if (!writeCompleted(out) && full()) {
-      return ByteSession.Next.AWAIT;
-    }
-    return out.aboveHighWater() ? ByteSession.Next.WRITE_FIRST : null;
-  }
 
-  /**
-   * The end of a read: its writes were all submitted, now they are waited for together.
-   *
-   * @param out the connection's replies
-   * @return {@link ByteSession.Next#READ_MORE} once every reply is written, else
-   *     {@link ByteSession.Next#AWAIT} (on {@link #allDone()})
-   */
-  public ByteSession.Next endOfInput(OutputBuffer out) {
-    return writeCompleted(out) ? ByteSession.Next.READ_MORE : ByteSession.Next.AWAIT;
-  }
+    /**
+     * @return true if no reply waits
+     */
+    public boolean isEmpty() {
+        return entries.isEmpty();
+    }
 
-  /**
-   * @return a future that completes (normally, whatever the writes' outcomes) when every queued
-   *     reply's future has: the moment {@link #writeCompleted} can answer them all
-   */
-  public CompletableFuture<Void> allDone() {
-    if (!entries.isEmpty()) {
-      beforeWaiting.run(); // the session flushed before it chose to wait; this makes sure of it
+    /**
+     * @return true once {@link #MAX_IN_FLIGHT} writes wait: decode nothing more before they are
+     *     answered
+     */
+    public boolean full() {
+        return inFlight >= MAX_IN_FLIGHT;
     }
-    List<CompletableFuture<?>> waiting = new ArrayList<>();
-    for (Entry<?> entry : entries) {
-      if (!entry.done().isDone()) {
-        waiting.add(entry.done());
-      }
+
+    /**
+     * @return the writes whose replies wait
+     */
+    public int inFlight() {
+        return inFlight;
     }
-    // handle(): a failed write is an answer (an error reply), not a reason to stop waiting.
-    return CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new)).handle((v, e) -> null);
-  }
+
+    /**
+     * Appends, in order, the replies whose futures are done, stopping at the first that is not; if
+     * one is not, runs {@code beforeWaiting} and looks again.
+     *
+     * @param out the connection's replies
+     * @return true if no reply waits any more
+     */
+    public boolean writeCompleted(OutputBuffer out) {
+        if (answerDone(out)) {
+            return true;
+        }
+        beforeWaiting.run(); // some are not done: perhaps only because nobody has flushed them yet
+        return answerDone(out);
+    }
+
+    private boolean answerDone(OutputBuffer out) {
+        Entry<?> head;
+        while ((head = entries.peek()) != null && head.done().isDone()) {
+            entries.poll();
+            inFlight -= head.writes();
+            head.writeTo(out);
+        }
+        return entries.isEmpty();
+    }
+
+    /**
+     * The check a session makes before it decodes another request, the same for every protocol:
+     * past {@link #MAX_IN_FLIGHT} writes it answers what is done and, if they are still that many,
+     * waits for them; past the output's high-water mark it lets the replies drain first.
+     *
+     * @param out the connection's replies
+     * @return {@link ByteSession.Next#AWAIT} or {@link ByteSession.Next#WRITE_FIRST} to stop
+     *     decoding, or null to decode the next request
+     */
+    public ByteSession.Next beforeDecoding(OutputBuffer out) {
+        if (!out.aboveHighWater() && !full()) {
+            return null;
+        }
+        if (!writeCompleted(out) && full()) {
+            return ByteSession.Next.AWAIT;
+        }
+        return out.aboveHighWater() ? ByteSession.Next.WRITE_FIRST : null;
+    }
+
+    /**
+     * The end of a read: its writes were all submitted, now they are waited for together.
+     *
+     * @param out the connection's replies
+     * @return {@link ByteSession.Next#READ_MORE} once every reply is written, else {@link
+     *     ByteSession.Next#AWAIT} (on {@link #allDone()})
+     */
+    public ByteSession.Next endOfInput(OutputBuffer out) {
+        return writeCompleted(out) ? ByteSession.Next.READ_MORE : ByteSession.Next.AWAIT;
+    }
+
+    /**
+     * @return a future that completes (normally, whatever the writes' outcomes) when every queued
+     *     reply's future has: the moment {@link #writeCompleted} can answer them all
+     */
+    public CompletableFuture<Void> allDone() {
+        if (!entries.isEmpty()) {
+            beforeWaiting
+                    .run(); // the session flushed before it chose to wait; this makes sure of it
+        }
+        List<CompletableFuture<?>> waiting = new ArrayList<>();
+        for (Entry<?> entry : entries) {
+            if (!entry.done().isDone()) {
+                waiting.add(entry.done());
+            }
+        }
+        // handle(): a failed write is an answer (an error reply), not a reason to stop waiting.
+        return CompletableFuture.allOf(waiting.toArray(CompletableFuture[]::new))
+                .handle((v, e) -> null);
+    }
 }

@@ -26,112 +26,122 @@ import picocli.CommandLine.Spec;
  *
  * <p>The parts: {@link BenchmarkOptions} (the arguments), {@link BenchmarkValidation} (their
  * checks), {@link BenchmarkRun} (the phases), {@link LoadPhase}, {@link ConnectorFactory} (one
- * connector per client thread, by client mode), {@link ProcessCpu} and {@link BenchmarkResult}.
- * A bad argument prints its error and a hint to run {@code --help}, and exits with status 2.
+ * connector per client thread, by client mode), {@link ProcessCpu} and {@link BenchmarkResult}. A
+ * bad argument prints its error and a hint to run {@code --help}, and exits with status 2.
  */
 @Command(
-    name = "bench",
-    mixinStandardHelpOptions = true,
-    sortOptions = false,
-    usageHelpAutoWidth = true,
-    description = {
-        "Measures a dbf0 server under load for a while and prints the result as one JSON object.",
-        "The server (v1 and v2 on one port) and the load-generating clients run in this JVM on "
-            + "loopback, or only the clients run, against --connect. The JSON holds set, get, "
-            + "found, missingKey, errors, seconds, ops_per_sec, latency percentiles in "
-            + "microseconds (p50_us, p90_us, p99_us, p999_us, max_us), the modes, and warnings "
-            + "about the setup when there are any; with --records or --workload also insert, "
-            + "read_modify_write and the keyed settings (records, key_dist, zipf_theta, "
-            + "hotspot_fraction, hotspot_ops_fraction, insert_frac, workload, read_frac, "
-            + "update_frac, rmw_frac, load); with --data-dir what the log did in the measured "
-            + "interval (fsync, wal_records, wal_fsyncs, wal_records_forced, wal_fsyncs_per_sec, "
-            + "wal_records_per_fsync).",
-        "Exit status: 0 when operations succeeded, 1 when none did (e.g. nothing listens at "
-            + "--connect), 2 for bad arguments."},
-    footer = {
-        "",
-        "Examples:",
-        "  read-heavy, 4 server / 8 client threads:",
-        "    dbf0 bench 4 8 concurrent 16 64 0.1 PT10S",
-        "  v2 pipelined, 1 KiB values:",
-        "    dbf0 bench 2 4 concurrent 16 1024 0.5 10s --client-mode pipelined",
-        "  clients only, against a server started elsewhere:",
-        "    dbf0 bench 4 8 concurrent 16 64 0.5 PT10S --connect host:9000",
-        "  100,000 records, zipfian keys, 1,000 operations per frame:",
-        "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode batched --batch 1000 "
-            + "--records 100000 --key-dist zipfian",
-        "  YCSB's workload A (50/50 read/update, zipfian, 100,000 records):",
-        "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode persistent "
-            + "--server-model nio --workload A"})
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "Measures a dbf0 server under load for a while and prints the result as one JSON"
+                    + " object.",
+            "The server (v1 and v2 on one port) and the load-generating clients run in this JVM on"
+                + " loopback, or only the clients run, against --connect. The JSON holds set, get,"
+                + " found, missingKey, errors, seconds, ops_per_sec, latency percentiles in"
+                + " microseconds (p50_us, p90_us, p99_us, p999_us, max_us), the modes, and warnings"
+                + " about the setup when there are any; with --records or --workload also insert,"
+                + " read_modify_write and the keyed settings (records, key_dist, zipf_theta,"
+                + " hotspot_fraction, hotspot_ops_fraction, insert_frac, workload, read_frac,"
+                + " update_frac, rmw_frac, load); with --data-dir what the log did in the measured"
+                + " interval (fsync, wal_records, wal_fsyncs, wal_records_forced,"
+                + " wal_fsyncs_per_sec, wal_records_per_fsync).",
+            "Exit status: 0 when operations succeeded, 1 when none did (e.g. nothing listens at "
+                    + "--connect), 2 for bad arguments."
+        },
+        footer = {
+            "",
+            "Examples:",
+            "  read-heavy, 4 server / 8 client threads:",
+            "    dbf0 bench 4 8 concurrent 16 64 0.1 PT10S",
+            "  v2 pipelined, 1 KiB values:",
+            "    dbf0 bench 2 4 concurrent 16 1024 0.5 10s --client-mode pipelined",
+            "  clients only, against a server started elsewhere:",
+            "    dbf0 bench 4 8 concurrent 16 64 0.5 PT10S --connect host:9000",
+            "  100,000 records, zipfian keys, 1,000 operations per frame:",
+            "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode batched --batch 1000 "
+                    + "--records 100000 --key-dist zipfian",
+            "  YCSB's workload A (50/50 read/update, zipfian, 100,000 records):",
+            "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode persistent "
+                    + "--server-model nio --workload A"
+        })
 public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
 
-  @Spec CommandSpec spec;
+    @Spec CommandSpec spec;
 
-  @Mixin BenchmarkOptions options = new BenchmarkOptions();
+    @Mixin BenchmarkOptions options = new BenchmarkOptions();
 
-  public static void main(String[] args) {
-    Cli.runAndExit(new Benchmark(), args);
-  }
+    public static void main(String[] args) {
+        Cli.runAndExit(new Benchmark(), args);
+    }
 
-  @Override
-  public Integer call() throws Exception {
-    BenchmarkConfig config = BenchmarkValidation.validate(options, spec);
-    WalOptions walOptions;
-    try {
-      walOptions = options.wal.toWalOptions();
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    @Override
+    public Integer call() throws Exception {
+        BenchmarkConfig config = BenchmarkValidation.validate(options, spec);
+        WalOptions walOptions;
+        try {
+            walOptions = options.wal.toWalOptions();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter err = spec.commandLine().getErr();
+        for (String warning : config.warnings()) {
+            err.println("bench: warning: " + warning);
+        }
+        err.flush();
+        HistoryRecorder recorder =
+                options.history == null
+                        ? null
+                        : HistoryRecorder.open(options.history, options.historyLimit);
+        BenchmarkResult result;
+        HistoryRecorder.Summary recorded = null;
+        try {
+            int historyKeys = options.historyKeys == null ? 0 : options.historyKeys;
+            result = run(config, recorder, historyKeys, walOptions);
+        } finally {
+            if (recorder != null) {
+                recorded = recorder.finish();
+            }
+        }
+        var json = result.toJson();
+        if (recorded != null) {
+            json.addProperty("history_file", options.history.toString());
+            json.addProperty("history_ops", recorded.operations());
+            json.addProperty("history_truncated", recorded.truncated());
+        }
+        spec.commandLine().getOut().println(json);
+        spec.commandLine().getOut().flush();
+        if (!result.anySucceeded()) {
+            err.println(
+                    "bench: no operation succeeded ("
+                            + result.errors()
+                            + " errors)"
+                            + (config.connectTo() != null
+                                    ? ": is a dbf0 server listening at " + options.connect + "?"
+                                    : "")
+                            + "; exit status 1");
+            err.flush();
+            return 1;
+        }
+        return 0;
     }
-    PrintWriter err = spec.commandLine().getErr();
-    for (String warning : config.warnings()) {
-      err.println("bench: warning: " + warning);
-    }
-    err.flush();
-    HistoryRecorder recorder = options.history == null ? null
-        : HistoryRecorder.open(options.history, options.historyLimit);
-    BenchmarkResult result;
-    HistoryRecorder.Summary recorded = null;
-    try {
-      int historyKeys = options.historyKeys == null ? 0 : options.historyKeys;
-      result = run(config, recorder, historyKeys, walOptions);
-    } finally {
-      if (recorder != null) {
-        recorded = recorder.finish();
-      }
-    }
-    var json = result.toJson();
-    if (recorded != null) {
-      json.addProperty("history_file", options.history.toString());
-      json.addProperty("history_ops", recorded.operations());
-      json.addProperty("history_truncated", recorded.truncated());
-    }
-    spec.commandLine().getOut().println(json);
-    spec.commandLine().getOut().flush();
-    if (!result.anySucceeded()) {
-      err.println("bench: no operation succeeded (" + result.errors() + " errors)"
-          + (config.connectTo() != null
-              ? ": is a dbf0 server listening at " + options.connect + "?" : "")
-          + "; exit status 1");
-      err.flush();
-      return 1;
-    }
-    return 0;
-  }
 
-  /** Runs one benchmark: starts the server (unless connecting elsewhere), the clients, stops. */
-  public static BenchmarkResult run(BenchmarkConfig config)
-      throws IOException, InterruptedException {
-    return run(config, null, 0, null);
-  }
+    /** Runs one benchmark: starts the server (unless connecting elsewhere), the clients, stops. */
+    public static BenchmarkResult run(BenchmarkConfig config)
+            throws IOException, InterruptedException {
+        return run(config, null, 0, null);
+    }
 
-  /**
-   * {@link #run(BenchmarkConfig)}, recording every operation into {@code history} (null: none),
-   * the server keeping a write-ahead log as {@code wal} says (null: none). {@code historyKeys}
-   * above 0 draws the keys from that many fixed keys. The caller finishes the recorder after this
-   * returns: every client thread has stopped by then.
-   */
-  public static BenchmarkResult run(BenchmarkConfig config, HistoryRecorder history,
-      int historyKeys, WalOptions wal) throws IOException, InterruptedException {
-    return BenchmarkRun.run(config, history, historyKeys, wal);
-  }
+    /**
+     * {@link #run(BenchmarkConfig)}, recording every operation into {@code history} (null: none),
+     * the server keeping a write-ahead log as {@code wal} says (null: none). {@code historyKeys}
+     * above 0 draws the keys from that many fixed keys. The caller finishes the recorder after this
+     * returns: every client thread has stopped by then.
+     */
+    public static BenchmarkResult run(
+            BenchmarkConfig config, HistoryRecorder history, int historyKeys, WalOptions wal)
+            throws IOException, InterruptedException {
+        return BenchmarkRun.run(config, history, historyKeys, wal);
+    }
 }

@@ -7,8 +7,8 @@ import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
-import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.storage.wal.WalOptions;
+import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.workload.KeySpace;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -19,98 +19,120 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One benchmark run, phase by phase: start the server (unless connecting elsewhere), load the
- * records of a keyed workload, start the client's connectors, warm up, measure for the
- * duration, stop the connectors (each lets its last replies arrive) and add up what they
- * counted.
+ * records of a keyed workload, start the client's connectors, warm up, measure for the duration,
+ * stop the connectors (each lets its last replies arrive) and add up what they counted.
  */
 final class BenchmarkRun {
 
-  private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
+    private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
 
-  private BenchmarkRun() {}
+    private BenchmarkRun() {}
 
-  /** See {@link Benchmark#run(BenchmarkConfig, HistoryRecorder, int, WalOptions)}. */
-  static BenchmarkResult run(BenchmarkConfig config, HistoryRecorder history, int historyKeys,
-      WalOptions wal) throws IOException, InterruptedException {
-    LoadPhase load = config.keyed() == null ? null
-        : new LoadPhase(config.keyed(), history, config.clientThreads());
-    KeyValueServer server = null;
-    InetSocketAddress address = config.connectTo();
-    if (address == null) {
-      Map<ByteArrayWrapper, ByteArrayWrapper> map = MapBackends.create(config.mapType());
-      if (load != null && wal == null) {
-        load.intoMap(map);
-      }
-      server = new KeyValueServer(serverOptions(config, wal), map);
-      server.start();
-      if (load != null && wal != null) {
-        load.throughLog(server.walStore());
-      }
-      address = server.getLocalAddress();
-    } else if (load != null) {
-      load.overV2(config.shards().isEmpty() ? List.of(address) : config.shards());
+    /** See {@link Benchmark#run(BenchmarkConfig, HistoryRecorder, int, WalOptions)}. */
+    static BenchmarkResult run(
+            BenchmarkConfig config, HistoryRecorder history, int historyKeys, WalOptions wal)
+            throws IOException, InterruptedException {
+        LoadPhase load =
+                config.keyed() == null
+                        ? null
+                        : new LoadPhase(config.keyed(), history, config.clientThreads());
+        KeyValueServer server = null;
+        InetSocketAddress address = config.connectTo();
+        if (address == null) {
+            Map<ByteArrayWrapper, ByteArrayWrapper> map = MapBackends.create(config.mapType());
+            if (load != null && wal == null) {
+                load.intoMap(map);
+            }
+            server = new KeyValueServer(serverOptions(config, wal), map);
+            server.start();
+            if (load != null && wal != null) {
+                load.throughLog(server.walStore());
+            }
+            address = server.getLocalAddress();
+        } else if (load != null) {
+            load.overV2(config.shards().isEmpty() ? List.of(address) : config.shards());
+        }
+        try {
+            LOG.info(
+                    "benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {}"
+                            + " B, value {} B, setFrac {}, {} s, server {}",
+                    config.serverThreads(),
+                    config.serverModel().cliName(),
+                    config.clientThreads(),
+                    config.clientThreadKind().cliName(),
+                    config.clientMode().cliName(),
+                    config.mapType(),
+                    config.keyLength(),
+                    config.valueLength(),
+                    config.setFraction(),
+                    config.duration().toMillis() / 1000.0,
+                    address);
+            KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
+            BaseClient<BaseConnector> client =
+                    new ConnectorFactory(config, address, space, history, historyKeys).client();
+            return measure(config, client, server);
+        } finally {
+            if (server != null) {
+                server.close();
+            }
+        }
     }
-    try {
-      LOG.info("benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {} B, "
-              + "value {} B, setFrac {}, {} s, server {}",
-          config.serverThreads(), config.serverModel().cliName(), config.clientThreads(),
-          config.clientThreadKind().cliName(), config.clientMode().cliName(), config.mapType(),
-          config.keyLength(), config.valueLength(), config.setFraction(),
-          config.duration().toMillis() / 1000.0, address);
-      KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
-      BaseClient<BaseConnector> client =
-          new ConnectorFactory(config, address, space, history, historyKeys).client();
-      return measure(config, client, server);
-    } finally {
-      if (server != null) {
-        server.close();
-      }
-    }
-  }
 
-  private static ServerOptions serverOptions(BenchmarkConfig config, WalOptions wal) {
-    return ServerOptions.defaults()
-        .withBindAddress(new InetSocketAddress(config.bindHost(), config.port()))
-        .withModel(config.serverModel())
-        .withThreads(config.serverThreads())
-        .withMaxConnections(
-            Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()))
-        .withBacklog(config.backlog())
-        .withDurability(wal);
-  }
+    private static ServerOptions serverOptions(BenchmarkConfig config, WalOptions wal) {
+        return ServerOptions.defaults()
+                .withBindAddress(new InetSocketAddress(config.bindHost(), config.port()))
+                .withModel(config.serverModel())
+                .withThreads(config.serverThreads())
+                .withMaxConnections(
+                        Math.max(ServerOptions.DEFAULT_MAX_CONNECTIONS, 2 * config.clientThreads()))
+                .withBacklog(config.backlog())
+                .withDurability(wal);
+    }
 
-  /** Warm-up, the measured interval, then stop: the phases the clients run through. */
-  private static BenchmarkResult measure(BenchmarkConfig config, BaseClient<BaseConnector> client,
-      KeyValueServer server) throws InterruptedException {
-    // A recorder counts everything until told where the interval starts, so the warm-up's
-    // operations must be excluded before the clients start, not only once it is over.
-    client.measureFrom(Long.MAX_VALUE);
-    client.start(config.clientThreadKind().builder());
-    if (!config.warmup().isZero()) {
-      Thread.sleep(config.warmup());
+    /** Warm-up, the measured interval, then stop: the phases the clients run through. */
+    private static BenchmarkResult measure(
+            BenchmarkConfig config, BaseClient<BaseConnector> client, KeyValueServer server)
+            throws InterruptedException {
+        // A recorder counts everything until told where the interval starts, so the warm-up's
+        // operations must be excluded before the clients start, not only once it is over.
+        client.measureFrom(Long.MAX_VALUE);
+        client.start(config.clientThreadKind().builder());
+        if (!config.warmup().isZero()) {
+            Thread.sleep(config.warmup());
+        }
+        // the log's counters at the start of the measured interval: the JSON reports that interval
+        WalStats logBefore =
+                server != null && server.walStore() != null ? server.walStore().stats() : null;
+        long start = System.nanoTime();
+        ProcessCpu cpu = ProcessCpu.start();
+        client.measureFrom(start);
+        try {
+            Thread.sleep(config.duration());
+        } finally {
+            client.stopAndJoin();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        double cpuSeconds = cpu.seconds();
+        LogActivity log = null;
+        if (logBefore != null) {
+            var p = server.walStore().stats();
+            log = LogActivity.between(logBefore, p);
+            LOG.info(
+                    "benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {}"
+                            + " bytes",
+                    p.policy().cliName(),
+                    p.recordsWritten(),
+                    p.fsyncs(),
+                    String.format("%.1f", p.recordsPerFsync()),
+                    p.logBytes());
+        }
+        return new BenchmarkResult(
+                client.totalStats(),
+                seconds,
+                client.totalErrors(),
+                client.totalLatencies(),
+                config,
+                log,
+                cpuSeconds);
     }
-    // the log's counters at the start of the measured interval: the JSON reports that interval
-    WalStats logBefore = server != null && server.walStore() != null
-        ? server.walStore().stats() : null;
-    long start = System.nanoTime();
-    ProcessCpu cpu = ProcessCpu.start();
-    client.measureFrom(start);
-    try {
-      Thread.sleep(config.duration());
-    } finally {
-      client.stopAndJoin();
-    }
-    double seconds = (System.nanoTime() - start) / 1e9;
-    double cpuSeconds = cpu.seconds();
-    LogActivity log = null;
-    if (logBefore != null) {
-      var p = server.walStore().stats();
-      log = LogActivity.between(logBefore, p);
-      LOG.info("benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {} bytes",
-          p.policy().cliName(), p.recordsWritten(), p.fsyncs(),
-          String.format("%.1f", p.recordsPerFsync()), p.logBytes());
-    }
-    return new BenchmarkResult(client.totalStats(), seconds, client.totalErrors(),
-        client.totalLatencies(), config, log, cpuSeconds);
-  }
 }

@@ -9,24 +9,26 @@ import java.lang.management.ManagementFactory;
  */
 final class ProcessCpu {
 
-  private final long startNanos;
+    private final long startNanos;
 
-  private ProcessCpu(long startNanos) {
-    this.startNanos = startNanos;
-  }
+    private ProcessCpu(long startNanos) {
+        this.startNanos = startNanos;
+    }
 
-  static ProcessCpu start() {
-    return new ProcessCpu(nanos());
-  }
+    static ProcessCpu start() {
+        return new ProcessCpu(nanos());
+    }
 
-  /** CPU seconds used since {@link #start()}, or NaN where the platform cannot say. */
-  double seconds() {
-    return startNanos < 0 ? Double.NaN : (nanos() - startNanos) / 1e9;
-  }
+    /** CPU seconds used since {@link #start()}, or NaN where the platform cannot say. */
+    double seconds() {
+        return startNanos < 0 ? Double.NaN : (nanos() - startNanos) / 1e9;
+    }
 
-  /** CPU nanoseconds this JVM used so far, or -1 where the platform cannot say. */
-  private static long nanos() {
-    return ManagementFactory.getOperatingSystemMXBean()
-        instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
-  }
+    /** CPU nanoseconds this JVM used so far, or -1 where the platform cannot say. */
+    private static long nanos() {
+        return ManagementFactory.getOperatingSystemMXBean()
+                        instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime()
+                : -1;
+    }
 }

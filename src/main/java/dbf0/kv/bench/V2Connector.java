@@ -15,118 +15,126 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 
 /**
- * A connector over one persistent protocol v2 connection, for the whole run. It keeps up to
- * {@code window} frames in flight, each holding {@code batchSize} operations:
+ * A connector over one persistent protocol v2 connection, for the whole run. It keeps up to {@code
+ * window} frames in flight, each holding {@code batchSize} operations:
+ *
  * <ul>
  *   <li>persistent: window 1, batch 1: one request, wait, next;
- *   <li>pipelined: window N, batch 1: refill the window after every read, all new requests in
- *       one write;
+ *   <li>pipelined: window N, batch 1: refill the window after every read, all new requests in one
+ *       write;
  *   <li>batched: batch N: many operations per frame, one reply frame for all of them.
  * </ul>
- * With {@code orderPreserving}, a SET is a barrier: the GETs before it are sent and answered
- * first, and nothing after it is sent until it is acknowledged, so the server sees this thread's
+ *
+ * With {@code orderPreserving}, a SET is a barrier: the GETs before it are sent and answered first,
+ * and nothing after it is sent until it is acknowledged, so the server sees this thread's
  * operations in the generator's order even across frames.
  *
  * <p>Operations are counted by what each frame asked ({@link FrameSource#account}).
  */
 final class V2Connector extends BaseConnector {
 
-  private final FrameSource frames;
-  private final int window;
-  private final int batchSize;
-  private final boolean orderPreserving;
-  private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
+    private final FrameSource frames;
+    private final int window;
+    private final int batchSize;
+    private final boolean orderPreserving;
+    private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
 
-  // In-flight frames, oldest first: when each was sent, and a ring buffer over `window` slots.
-  private final long[] sentAt;
-  private final byte[][] kindsAt;
-  private int oldest;
-  private int inFlight;
-  private boolean barrier;
-  private FrameHistory history; // null unless --history
+    // In-flight frames, oldest first: when each was sent, and a ring buffer over `window` slots.
+    private final long[] sentAt;
+    private final byte[][] kindsAt;
+    private int oldest;
+    private int inFlight;
+    private boolean barrier;
+    private FrameHistory history; // null unless --history
 
-  V2Connector(String name, InetSocketAddress address, FrameSource frames, V2Load load,
-      boolean orderPreserving) {
-    super(address, name);
-    this.frames = frames;
-    this.window = load.window();
-    this.batchSize = load.batchSize();
-    this.orderPreserving = orderPreserving;
-    this.sentAt = new long[window];
-    this.kindsAt = new byte[window][];
-  }
+    V2Connector(
+            String name,
+            InetSocketAddress address,
+            FrameSource frames,
+            V2Load load,
+            boolean orderPreserving) {
+        super(address, name);
+        this.frames = frames;
+        this.window = load.window();
+        this.batchSize = load.batchSize();
+        this.orderPreserving = orderPreserving;
+        this.sentAt = new long[window];
+        this.kindsAt = new byte[window][];
+    }
 
-  /** Records this connection's operations into {@code log}, as client {@code client}. */
-  void recordHistory(HistoryRecorder.Log log, int client) {
-    history = new FrameHistory(log, client, window);
-  }
+    /** Records this connection's operations into {@code log}, as client {@code client}. */
+    void recordHistory(HistoryRecorder.Log log, int client) {
+        history = new FrameHistory(log, client, window);
+    }
 
-  @Override
-  public void run() {
-    try (Socket socket = new Socket()) {
-      socket.setTcpNoDelay(true);
-      socket.setSoTimeout(10_000);
-      socket.connect(getServerAddress(), 10_000);
-      OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-      InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-      V2Codec.writePreamble(out);
-      while (!isStopped()) {
-        while (inFlight < window && !barrier && !isStopped()) {
-          send(out, nextFrame());
+    @Override
+    public void run() {
+        try (Socket socket = new Socket()) {
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(10_000);
+            socket.connect(getServerAddress(), 10_000);
+            OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+            InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            V2Codec.writePreamble(out);
+            while (!isStopped()) {
+                while (inFlight < window && !barrier && !isStopped()) {
+                    send(out, nextFrame());
+                }
+                out.flush();
+                // One reply at least, then every reply already buffered, before refilling the
+                // window.
+                do {
+                    receive(in);
+                } while (inFlight > 0 && (in.available() > 0 || barrier));
+            }
+            while (inFlight > 0) {
+                receive(in); // let the last replies arrive, so the server is not reset mid-write
+            }
+        } catch (IOException | RuntimeException e) {
+            if (!isStopped()) {
+                countError(e); // the connection is gone: this connector ends
+            }
+        } finally {
+            if (history != null) {
+                for (int i = 0; i < inFlight; i++) {
+                    history.unanswered(
+                            (oldest + i) % window); // sent, never answered: outcome unknown
+                }
+            }
         }
-        out.flush();
-        // One reply at least, then every reply already buffered, before refilling the window.
-        do {
-          receive(in);
-        } while (inFlight > 0 && (in.available() > 0 || barrier));
-      }
-      while (inFlight > 0) {
-        receive(in); // let the last replies arrive, so the server is not reset mid-write
-      }
-    } catch (IOException | RuntimeException e) {
-      if (!isStopped()) {
-        countError(e); // the connection is gone: this connector ends
-      }
-    } finally {
-      if (history != null) {
-        for (int i = 0; i < inFlight; i++) {
-          history.unanswered((oldest + i) % window); // sent, never answered: outcome unknown
+    }
+
+    private FrameSource.Frame nextFrame() {
+        FrameSource.Frame frame = frames.next(batchSize, orderPreserving);
+        // the SET and the GETs before it go now; nothing more until all are answered
+        barrier = orderPreserving && frame.writes();
+        return frame;
+    }
+
+    private void send(OutputStream out, FrameSource.Frame frame) throws IOException {
+        int slot = (oldest + inFlight) % window;
+        if (history != null) {
+            history.sending(slot, frame.request()); // invoke time before encoding
         }
-      }
+        V2Codec.writeRequest(out, frame.request(), limits);
+        kindsAt[slot] = frame.kinds();
+        sentAt[slot] = System.nanoTime();
+        inFlight++;
     }
-  }
 
-  private FrameSource.Frame nextFrame() {
-    FrameSource.Frame frame = frames.next(batchSize, orderPreserving);
-    // the SET and the GETs before it go now; nothing more until all are answered
-    barrier = orderPreserving && frame.writes();
-    return frame;
-  }
-
-  private void send(OutputStream out, FrameSource.Frame frame) throws IOException {
-    int slot = (oldest + inFlight) % window;
-    if (history != null) {
-      history.sending(slot, frame.request()); // invoke time before encoding
+    private void receive(InputStream in) throws IOException {
+        DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
+        long now = System.nanoTime();
+        long start = sentAt[oldest];
+        byte[] kinds = kindsAt[oldest];
+        if (history != null) {
+            history.answered(oldest, result, now);
+        }
+        oldest = (oldest + 1) % window;
+        inFlight--;
+        if (inFlight == 0) {
+            barrier = false;
+        }
+        countErrors(FrameSource.account(result, kinds, start, now, getStats(), getLatencies()));
     }
-    V2Codec.writeRequest(out, frame.request(), limits);
-    kindsAt[slot] = frame.kinds();
-    sentAt[slot] = System.nanoTime();
-    inFlight++;
-  }
-
-  private void receive(InputStream in) throws IOException {
-    DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
-    long now = System.nanoTime();
-    long start = sentAt[oldest];
-    byte[] kinds = kindsAt[oldest];
-    if (history != null) {
-      history.answered(oldest, result, now);
-    }
-    oldest = (oldest + 1) % window;
-    inFlight--;
-    if (inFlight == 0) {
-      barrier = false;
-    }
-    countErrors(FrameSource.account(result, kinds, start, now, getStats(), getLatencies()));
-  }
 }

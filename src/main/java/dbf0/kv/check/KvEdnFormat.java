@@ -9,227 +9,256 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Jepsen/Porcupine key/value histories: one event per line, an EDN map such as
- * {@code {:process 0, :type :invoke, :f :put, :key "3", :value "x 0 1 y"}}. Line numbers are the
- * clock. {@code :get} returns the value read, a missing key reading as "" (so the model compares
- * absent as ""); {@code :put} replaces; {@code :append} concatenates. {@code :type :info} leaves the
- * operation pending, {@code :fail} means it did not happen, an invocation never completed is pending.
- * Events of non-numeric processes (the nemesis) are skipped.
+ * Jepsen/Porcupine key/value histories: one event per line, an EDN map such as {@code {:process 0,
+ * :type :invoke, :f :put, :key "3", :value "x 0 1 y"}}. Line numbers are the clock. {@code :get}
+ * returns the value read, a missing key reading as "" (so the model compares absent as ""); {@code
+ * :put} replaces; {@code :append} concatenates. {@code :type :info} leaves the operation pending,
+ * {@code :fail} means it did not happen, an invocation never completed is pending. Events of
+ * non-numeric processes (the nemesis) are skipped.
  */
 public final class KvEdnFormat {
 
-  private KvEdnFormat() {}
+    private KvEdnFormat() {}
 
-  private record Open(KvModel.Input input, long line) {}
+    private record Open(KvModel.Input input, long line) {}
 
-  public static History<String, KvModel.Input, KvModel.Output> parse(BufferedReader in, String source)
-      throws IOException, HistoryParseException {
-    List<Operation<KvModel.Input, KvModel.Output>> ops = new ArrayList<>();
-    Map<Integer, Open> open = new HashMap<>();
-    Map<String, String> keys = new HashMap<>();
-    long lineNo = 0;
-    for (String text = in.readLine(); text != null; text = in.readLine()) {
-      lineNo++;
-      if (text.isBlank()) {
-        continue;
-      }
-      Map<String, Object> m;
-      try {
-        m = new EdnMap(text).read();
-      } catch (IllegalArgumentException e) {
-        throw new HistoryParseException(source, lineNo, "not an EDN map: " + e.getMessage());
-      }
-      if (!(m.get("process") instanceof Long p)) {
-        continue;  // the nemesis and other non-client events
-      }
-      int process = (int) (long) p;
-      String type = keyword(m, "type", source, lineNo);
-      String f = keyword(m, "f", source, lineNo);
-      if (type.equals("invoke")) {
-        if (open.containsKey(process)) {
-          throw new HistoryParseException(source, lineNo, "process " + process
-              + " invokes an operation while its previous one (line " + open.get(process).line() + ") is open");
+    public static History<String, KvModel.Input, KvModel.Output> parse(
+            BufferedReader in, String source) throws IOException, HistoryParseException {
+        List<Operation<KvModel.Input, KvModel.Output>> ops = new ArrayList<>();
+        Map<Integer, Open> open = new HashMap<>();
+        Map<String, String> keys = new HashMap<>();
+        long lineNo = 0;
+        for (String text = in.readLine(); text != null; text = in.readLine()) {
+            lineNo++;
+            if (text.isBlank()) {
+                continue;
+            }
+            Map<String, Object> m;
+            try {
+                m = new EdnMap(text).read();
+            } catch (IllegalArgumentException e) {
+                throw new HistoryParseException(
+                        source, lineNo, "not an EDN map: " + e.getMessage());
+            }
+            if (!(m.get("process") instanceof Long p)) {
+                continue; // the nemesis and other non-client events
+            }
+            int process = (int) (long) p;
+            String type = keyword(m, "type", source, lineNo);
+            String f = keyword(m, "f", source, lineNo);
+            if (type.equals("invoke")) {
+                if (open.containsKey(process)) {
+                    throw new HistoryParseException(
+                            source,
+                            lineNo,
+                            "process "
+                                    + process
+                                    + " invokes an operation while its previous one (line "
+                                    + open.get(process).line()
+                                    + ") is open");
+                }
+                Object key = m.get("key");
+                if (key == null) {
+                    throw new HistoryParseException(source, lineNo, "missing :key");
+                }
+                String k = keys.computeIfAbsent(key.toString(), x -> x);
+                KvModel.Input input =
+                        switch (f) {
+                            case "get" -> KvModel.Input.get(k);
+                            case "put" -> KvModel.Input.put(k, string(m, source, lineNo));
+                            case "append" -> KvModel.Input.append(k, string(m, source, lineNo));
+                            default ->
+                                    throw new HistoryParseException(
+                                            source,
+                                            lineNo,
+                                            "unknown :f :"
+                                                    + f
+                                                    + " (expected :get, :put or :append)");
+                        };
+                open.put(process, new Open(input, lineNo));
+                continue;
+            }
+            Open inv = open.remove(process);
+            if (inv == null) {
+                throw new HistoryParseException(
+                        source,
+                        lineNo,
+                        "process " + process + " completes :" + f + " but has no open invocation");
+            }
+            switch (type) {
+                case "ok" -> {
+                    KvModel.Output out =
+                            inv.input().kind() == KvModel.Kind.GET
+                                    ? KvModel.Output.emptyMeansMissing(
+                                            m.get("value") == null ? "" : m.get("value").toString())
+                                    : KvModel.Output.NONE;
+                    ops.add(Operation.ok(process, inv.input(), out, inv.line(), lineNo));
+                }
+                case "info" ->
+                        ops.add(
+                                Operation.pending(
+                                        process, inv.input(), inv.line(), Long.MAX_VALUE));
+                case "fail" -> {} // did not happen
+                default ->
+                        throw new HistoryParseException(source, lineNo, "unknown :type :" + type);
+            }
         }
-        Object key = m.get("key");
-        if (key == null) {
-          throw new HistoryParseException(source, lineNo, "missing :key");
+        for (Map.Entry<Integer, Open> e : open.entrySet()) {
+            ops.add(
+                    Operation.pending(
+                            e.getKey(), e.getValue().input(), e.getValue().line(), Long.MAX_VALUE));
         }
-        String k = keys.computeIfAbsent(key.toString(), x -> x);
-        KvModel.Input input = switch (f) {
-          case "get" -> KvModel.Input.get(k);
-          case "put" -> KvModel.Input.put(k, string(m, source, lineNo));
-          case "append" -> KvModel.Input.append(k, string(m, source, lineNo));
-          default -> throw new HistoryParseException(source, lineNo, "unknown :f :" + f + " (expected :get, :put or :append)");
-        };
-        open.put(process, new Open(input, lineNo));
-        continue;
-      }
-      Open inv = open.remove(process);
-      if (inv == null) {
-        throw new HistoryParseException(source, lineNo, "process " + process + " completes :" + f
-            + " but has no open invocation");
-      }
-      switch (type) {
-        case "ok" -> {
-          KvModel.Output out = inv.input().kind() == KvModel.Kind.GET
-              ? KvModel.Output.emptyMeansMissing(m.get("value") == null ? "" : m.get("value").toString())
-              : KvModel.Output.NONE;
-          ops.add(Operation.ok(process, inv.input(), out, inv.line(), lineNo));
+        return new History<>(new KvModel(), ops);
+    }
+
+    private static String keyword(Map<String, Object> m, String field, String source, long line)
+            throws HistoryParseException {
+        if (m.get(field) instanceof Keyword k) {
+            return k.name();
         }
-        case "info" -> ops.add(Operation.pending(process, inv.input(), inv.line(), Long.MAX_VALUE));
-        case "fail" -> { }  // did not happen
-        default -> throw new HistoryParseException(source, lineNo, "unknown :type :" + type);
-      }
-    }
-    for (Map.Entry<Integer, Open> e : open.entrySet()) {
-      ops.add(Operation.pending(e.getKey(), e.getValue().input(), e.getValue().line(), Long.MAX_VALUE));
-    }
-    return new History<>(new KvModel(), ops);
-  }
-
-  private static String keyword(Map<String, Object> m, String field, String source, long line)
-      throws HistoryParseException {
-    if (m.get(field) instanceof Keyword k) {
-      return k.name();
-    }
-    throw new HistoryParseException(source, line, "missing or non-keyword :" + field);
-  }
-
-  private static String string(Map<String, Object> m, String source, long line) throws HistoryParseException {
-    Object v = m.get("value");
-    if (v == null || v instanceof Keyword || v instanceof List) {
-      throw new HistoryParseException(source, line, "a put or append needs a :value");
-    }
-    return v.toString();
-  }
-
-  record Keyword(String name) {
-    @Override
-    public String toString() {
-      return ":" + name;
-    }
-  }
-
-  /**
-   * Just enough EDN for these lines: one map whose keys are keywords and whose values are
-   * keywords, strings, integers, nil, booleans, or vectors of those.
-   */
-  static final class EdnMap {
-    private final String s;
-    private int i;
-
-    EdnMap(String s) {
-      this.s = s;
+        throw new HistoryParseException(source, line, "missing or non-keyword :" + field);
     }
 
-    Map<String, Object> read() {
-      skip();
-      expect('{');
-      Map<String, Object> m = new LinkedHashMap<>();
-      while (true) {
-        skip();
-        if (peek() == '}') {
-          i++;
-          break;
+    private static String string(Map<String, Object> m, String source, long line)
+            throws HistoryParseException {
+        Object v = m.get("value");
+        if (v == null || v instanceof Keyword || v instanceof List) {
+            throw new HistoryParseException(source, line, "a put or append needs a :value");
         }
-        Object k = value();
-        if (!(k instanceof Keyword kw)) {
-          throw new IllegalArgumentException("map key " + k + " is not a keyword");
-        }
-        skip();
-        m.put(kw.name(), value());
-      }
-      skip();
-      if (i < s.length()) {
-        throw new IllegalArgumentException("text after the map at column " + (i + 1));
-      }
-      return m;
+        return v.toString();
     }
 
-    private Object value() {
-      char c = peek();
-      if (c == '"') {
-        return string();
-      }
-      if (c == '[') {
-        i++;
-        List<Object> v = new ArrayList<>();
-        while (true) {
-          skip();
-          if (peek() == ']') {
+    record Keyword(String name) {
+        @Override
+        public String toString() {
+            return ":" + name;
+        }
+    }
+
+    /**
+     * Just enough EDN for these lines: one map whose keys are keywords and whose values are
+     * keywords, strings, integers, nil, booleans, or vectors of those.
+     */
+    static final class EdnMap {
+        private final String s;
+        private int i;
+
+        EdnMap(String s) {
+            this.s = s;
+        }
+
+        Map<String, Object> read() {
+            skip();
+            expect('{');
+            Map<String, Object> m = new LinkedHashMap<>();
+            while (true) {
+                skip();
+                if (peek() == '}') {
+                    i++;
+                    break;
+                }
+                Object k = value();
+                if (!(k instanceof Keyword kw)) {
+                    throw new IllegalArgumentException("map key " + k + " is not a keyword");
+                }
+                skip();
+                m.put(kw.name(), value());
+            }
+            skip();
+            if (i < s.length()) {
+                throw new IllegalArgumentException("text after the map at column " + (i + 1));
+            }
+            return m;
+        }
+
+        private Object value() {
+            char c = peek();
+            if (c == '"') {
+                return string();
+            }
+            if (c == '[') {
+                i++;
+                List<Object> v = new ArrayList<>();
+                while (true) {
+                    skip();
+                    if (peek() == ']') {
+                        i++;
+                        return v;
+                    }
+                    v.add(value());
+                }
+            }
+            int start = i;
+            while (i < s.length()
+                    && !Character.isWhitespace(s.charAt(i))
+                    && ",}]".indexOf(s.charAt(i)) < 0) {
+                i++;
+            }
+            String tok = s.substring(start, i);
+            if (tok.isEmpty()) {
+                throw new IllegalArgumentException("unexpected '" + c + "' at column " + (i + 1));
+            }
+            if (tok.startsWith(":")) {
+                return new Keyword(tok.substring(1));
+            }
+            if (tok.equals("nil")) {
+                return null;
+            }
+            if (tok.equals("true") || tok.equals("false")) {
+                return Boolean.valueOf(tok);
+            }
+            try {
+                return Long.parseLong(tok);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(
+                        "cannot read \"" + tok + "\" at column " + (start + 1));
+            }
+        }
+
+        private String string() {
             i++;
-            return v;
-          }
-          v.add(value());
+            StringBuilder sb = new StringBuilder();
+            while (true) {
+                char c = peek();
+                i++;
+                if (c == '"') {
+                    return sb.toString();
+                }
+                if (c == '\\') {
+                    char e = peek();
+                    i++;
+                    sb.append(
+                            switch (e) {
+                                case 'n' -> '\n';
+                                case 't' -> '\t';
+                                case 'r' -> '\r';
+                                default -> e; // \" and \\ stand for themselves
+                            });
+                } else {
+                    sb.append(c);
+                }
+            }
         }
-      }
-      int start = i;
-      while (i < s.length() && !Character.isWhitespace(s.charAt(i)) && ",}]".indexOf(s.charAt(i)) < 0) {
-        i++;
-      }
-      String tok = s.substring(start, i);
-      if (tok.isEmpty()) {
-        throw new IllegalArgumentException("unexpected '" + c + "' at column " + (i + 1));
-      }
-      if (tok.startsWith(":")) {
-        return new Keyword(tok.substring(1));
-      }
-      if (tok.equals("nil")) {
-        return null;
-      }
-      if (tok.equals("true") || tok.equals("false")) {
-        return Boolean.valueOf(tok);
-      }
-      try {
-        return Long.parseLong(tok);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("cannot read \"" + tok + "\" at column " + (start + 1));
-      }
-    }
 
-    private String string() {
-      i++;
-      StringBuilder sb = new StringBuilder();
-      while (true) {
-        char c = peek();
-        i++;
-        if (c == '"') {
-          return sb.toString();
+        // Commas are whitespace in EDN.
+        private void skip() {
+            while (i < s.length() && (Character.isWhitespace(s.charAt(i)) || s.charAt(i) == ',')) {
+                i++;
+            }
         }
-        if (c == '\\') {
-          char e = peek();
-          i++;
-          sb.append(switch (e) {
-            case 'n' -> '\n';
-            case 't' -> '\t';
-            case 'r' -> '\r';
-            default -> e;  // \" and \\ stand for themselves
-          });
-        } else {
-          sb.append(c);
+
+        private char peek() {
+            if (i >= s.length()) {
+                throw new IllegalArgumentException("the line ends too early");
+            }
+            return s.charAt(i);
         }
-      }
-    }
 
-    // Commas are whitespace in EDN.
-    private void skip() {
-      while (i < s.length() && (Character.isWhitespace(s.charAt(i)) || s.charAt(i) == ',')) {
-        i++;
-      }
+        private void expect(char c) {
+            if (peek() != c) {
+                throw new IllegalArgumentException("expected '" + c + "' at column " + (i + 1));
+            }
+            i++;
+        }
     }
-
-    private char peek() {
-      if (i >= s.length()) {
-        throw new IllegalArgumentException("the line ends too early");
-      }
-      return s.charAt(i);
-    }
-
-    private void expect(char c) {
-      if (peek() != c) {
-        throw new IllegalArgumentException("expected '" + c + "' at column " + (i + 1));
-      }
-      i++;
-    }
-  }
 }

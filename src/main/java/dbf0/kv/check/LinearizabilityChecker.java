@@ -21,18 +21,17 @@ import java.util.concurrent.Future;
  * <p>The history becomes a doubly-linked list of events sorted by time. Scanning from the front,
  * each call event met before any return event belongs to an operation that is "minimal": nothing
  * still unlinearized must come before it, so it may be linearized next. Linearizing it means
- * applying it to the model and, if the model allows its output, removing its call and return
- * events from the list and starting again from the front. Meeting a return event means its
- * operation should already have taken effect and could not: undo the last choice (a stack) and try
- * the next candidate. Every (set of linearized operations, model state) reached is remembered: the
- * future of the search depends only on that pair, so reaching it again cannot succeed where it
- * failed before, and the cache turns an exponential search into one bounded by the number of
- * distinct pairs.
+ * applying it to the model and, if the model allows its output, removing its call and return events
+ * from the list and starting again from the front. Meeting a return event means its operation
+ * should already have taken effect and could not: undo the last choice (a stack) and try the next
+ * candidate. Every (set of linearized operations, model state) reached is remembered: the future of
+ * the search depends only on that pair, so reaching it again cannot succeed where it failed before,
+ * and the cache turns an exponential search into one bounded by the number of distinct pairs.
  *
- * <p>Ties: intervals are closed. When one operation returns at the same instant another is
- * invoked, they are treated as concurrent (call events sort before return events at equal
- * times), so either order is allowed. Clocks cannot order events closer than their resolution,
- * and the checker should never report a violation that depends on such a guess.
+ * <p>Ties: intervals are closed. When one operation returns at the same instant another is invoked,
+ * they are treated as concurrent (call events sort before return events at equal times), so either
+ * order is allowed. Clocks cannot order events closer than their resolution, and the checker should
+ * never report a violation that depends on such a guess.
  *
  * <p>Pending operations have no return event (it would be at +infinity), so nothing forces them to
  * take effect; the search succeeds once every completed operation is linearized. They are tried
@@ -41,393 +40,457 @@ import java.util.concurrent.Future;
  */
 public final class LinearizabilityChecker {
 
-  private LinearizabilityChecker() {}
+    private LinearizabilityChecker() {}
 
-  /** Checks every partition in order on this thread, stopping at the first violation. */
-  public static <S, I, O> CheckResult<I, O> check(History<S, I, O> history, Duration timeLimit) {
-    return check(history, timeLimit, 1);
-  }
-
-  /**
-   * Checks every partition, on {@code threads} threads when more than 1. The verdict is the same
-   * either way: the reported partition is the first violating one in history order.
-   */
-  public static <S, I, O> CheckResult<I, O> check(History<S, I, O> history, Duration timeLimit, int threads) {
-    long start = System.nanoTime();
-    long deadline = start + Math.min(timeLimit.toNanos(), Long.MAX_VALUE / 4);
-    Model<S, I, O> model = history.model();
-    Map<String, List<Operation<I, O>>> parts = model.partition(history.operations());
-    int n = history.size();
-    if (threads <= 1 || parts.size() <= 1) {
-      for (Map.Entry<String, List<Operation<I, O>>> part : parts.entrySet()) {
-        PartResult<I, O> r = checkPartition(model, part.getValue(), deadline);
-        if (r.verdict() != CheckResult.Verdict.LINEARIZABLE) {
-          return failure(r, part.getKey(), parts.size(), n, start);
-        }
-      }
-      return success(parts.size(), n, start);
-    }
-    ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, "check");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Map.Entry<String, Future<PartResult<I, O>>>> futures = new ArrayList<>();
-      for (Map.Entry<String, List<Operation<I, O>>> part : parts.entrySet()) {
-        futures.add(Map.entry(part.getKey(), pool.submit(() -> checkPartition(model, part.getValue(), deadline))));
-      }
-      for (Map.Entry<String, Future<PartResult<I, O>>> f : futures) {
-        PartResult<I, O> r = f.getValue().get();
-        if (r.verdict() != CheckResult.Verdict.LINEARIZABLE) {
-          return failure(r, f.getKey(), parts.size(), n, start);
-        }
-      }
-      return success(parts.size(), n, start);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while checking", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("checking a partition failed: " + e.getCause(), e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private static <I, O> CheckResult<I, O> success(int parts, int n, long start) {
-    return new CheckResult<>(CheckResult.Verdict.LINEARIZABLE, null, List.of(), List.of(), parts, n,
-        Duration.ofNanos(System.nanoTime() - start));
-  }
-
-  private static <I, O> CheckResult<I, O> failure(PartResult<I, O> r, String key, int parts, int n, long start) {
-    List<Operation<I, O>> sorted = new ArrayList<>(r.operations());
-    sorted.sort(Comparator.comparingLong(Operation<I, O>::invokeTime));
-    return new CheckResult<>(r.verdict(), key, List.copyOf(sorted), r.longestPartial(), parts, n,
-        Duration.ofNanos(System.nanoTime() - start));
-  }
-
-  /** One partition's verdict and the longest partial linearization found (in order). */
-  record PartResult<I, O>(CheckResult.Verdict verdict, List<Operation<I, O>> operations,
-      List<Operation<I, O>> longestPartial) {}
-
-  /** A call or return event in the doubly-linked list; {@code match} links a call to its return. */
-  private static final class Event {
-    final int op;
-    final boolean call;
-    final long time;
-    Event match;
-    Event prev;
-    Event next;
-
-    Event(int op, boolean call, long time) {
-      this.op = op;
-      this.call = call;
-      this.time = time;
-    }
-  }
-
-  /**
-   * A choice made: which call was linearized, the state before it, the states it could lead to,
-   * which one was taken, and in which scan phase (so that backtracking resumes the same scan).
-   */
-  private record Frame<S>(Event call, S before, List<S> choices, int chosen, boolean pendingPhase) {}
-
-  /** The memo key: a set of operations (as a BitSet) and a model state. */
-  private static final class Visited<S> {
-    final BitSet ops;
-    final S state;
-    final Model<S, ?, ?> model;
-    final int hash;
-
-    Visited(BitSet ops, S state, Model<S, ?, ?> model) {
-      this.ops = ops;
-      this.state = state;
-      this.model = model;
-      this.hash = 31 * ops.hashCode() + model.stateHash(state);
-    }
-
-    @Override
-    public int hashCode() {
-      return hash;
-    }
-
-    @Override
-    public boolean equals(Object o) {
-      return o instanceof Visited<?> v && v.hash == hash && v.ops.equals(ops)
-          && model.stateEquals(state, cast(v.state));
-    }
-
-    @SuppressWarnings("unchecked")
-    private S cast(Object s) {
-      return (S) s;
-    }
-  }
-
-  /** Searches one partition; {@code deadline} is a {@link System#nanoTime()} value. */
-  static <S, I, O> PartResult<I, O> checkPartition(Model<S, I, O> model, List<Operation<I, O>> ops, long deadline) {
-    return new Search<>(model, ops).run(deadline);
-  }
-
-  /**
-   * One partition's search. Candidates are tried in two phases: first the completed operations
-   * whose call comes before the first return, then the pending ones. Trying completed ones first
-   * means a configuration with fewer pending operations used up is usually finished before one
-   * with more, which is what {@link #dominated} needs to cut the latter.
-   */
-  private static final class Search<S, I, O> {
-    final Model<S, I, O> model;
-    final List<Operation<I, O>> ops;
-    final Event head = new Event(-1, false, Long.MIN_VALUE);
-    final Event tail = new Event(-1, false, Long.MAX_VALUE);
-    final BitSet linearized;
-    final Set<Visited<S>> visited = new HashSet<>();
-    final ArrayList<Frame<S>> stack = new ArrayList<>();
-    /** Which operations are pending; null when none are (then no dominance bookkeeping). */
-    final BitSet pendingOps;
-    /** Finished, failed configurations: (completed ops linearized, state) -> pending ops used up. */
-    final Map<Visited<S>, List<long[]>> failed = new java.util.HashMap<>();
-    S state;
-    int remaining;  // completed operations not yet linearized
-    List<Integer> longest = List.of();
-
-    Search(Model<S, I, O> model, List<Operation<I, O>> ops) {
-      this.model = model;
-      this.ops = ops;
-      int n = ops.size();
-      linearized = new BitSet(n);
-      BitSet pending = new BitSet(n);
-      List<Event> events = new ArrayList<>(2 * n);
-      for (int i = 0; i < n; i++) {
-        Operation<I, O> op = ops.get(i);
-        Event call = new Event(i, true, op.invokeTime());
-        events.add(call);
-        if (op.isPending()) {
-          pending.set(i);
-        } else {
-          Event ret = new Event(i, false, op.returnTime());
-          call.match = ret;
-          events.add(ret);
-          remaining++;
-        }
-      }
-      pendingOps = pending.isEmpty() ? null : pending;
-      // Calls before returns at equal times: closed intervals (see the class comment).
-      events.sort(Comparator.comparingLong((Event e) -> e.time).thenComparing(e -> !e.call).thenComparingInt(e -> e.op));
-      Event last = head;
-      for (Event e : events) {
-        last.next = e;
-        e.prev = last;
-        last = e;
-      }
-      last.next = tail;
-      tail.prev = last;
-      state = model.initialState();
-    }
-
-    PartResult<I, O> run(long deadline) {
-      if (remaining == 0) {
-        return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, List.of());
-      }
-      Event entry = head.next;
-      boolean pendingPhase = false;
-      long steps = 0;
-      while (true) {
-        // Out of time, or another partition already failed (parallel mode cancels the rest).
-        if ((++steps & 0x3ff) == 0 && (System.nanoTime() - deadline > 0 || Thread.currentThread().isInterrupted())) {
-          return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
-        }
-        Frame<S> pushed;
-        if (entry != tail && entry.call) {
-          Operation<I, O> op = ops.get(entry.op);
-          if (op.isPending() != pendingPhase) {
-            entry = entry.next;
-            continue;
-          }
-          List<S> choices = pendingPhase ? effects(model, state, op.input()) : model.step(state, op.input(), op.output());
-          pushed = tryChoices(entry, state, choices, 0, pendingPhase);
-          if (pushed == null) {
-            entry = entry.next;
-            continue;
-          }
-        } else if (!pendingPhase && pendingOps != null) {
-          // No completed candidate left before this return: now the pending ones.
-          pendingPhase = true;
-          entry = head.next;
-          continue;
-        } else {
-          // A return event (or the end) reached: its operation had to be linearized by now, and
-          // no candidate allows it. Undo the last choice.
-          if (stack.isEmpty()) {
-            return new PartResult<>(CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));
-          }
-          Frame<S> top = stack.remove(stack.size() - 1);
-          if (pendingOps != null) {
-            remember(top.choices().get(top.chosen()));
-          }
-          unlift(top.call());
-          linearized.clear(top.call().op);
-          if (top.call().match != null) {
-            remaining++;
-          }
-          state = top.before();
-          // The same operation may still lead to another state (nondeterministic models)...
-          pushed = tryChoices(top.call(), state, top.choices(), top.chosen() + 1, top.pendingPhase());
-          if (pushed == null) {
-            // ...or, failing that, the next candidate after it may be linearized instead.
-            entry = top.call().next;
-            pendingPhase = top.pendingPhase();
-            continue;
-          }
-        }
-        stack.add(pushed);
-        state = pushed.choices().get(pushed.chosen());
-        lift(pushed.call());
-        if (pushed.call().match != null) {
-          remaining--;
-        }
-        if (stack.size() > longest.size()) {
-          longest = stack.stream().map(f -> f.call().op).toList();
-        }
-        if (remaining == 0) {
-          return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, toOps(ops, longest));
-        }
-        entry = head.next;
-        pendingPhase = false;
-      }
+    /** Checks every partition in order on this thread, stopping at the first violation. */
+    public static <S, I, O> CheckResult<I, O> check(History<S, I, O> history, Duration timeLimit) {
+        return check(history, timeLimit, 1);
     }
 
     /**
-     * Tries the states {@code choices[from..]} for linearizing {@code call} in {@code state};
-     * returns the frame for the first whose configuration is new and not dominated, marking it
-     * seen and the operation linearized, or null when there is none.
+     * Checks every partition, on {@code threads} threads when more than 1. The verdict is the same
+     * either way: the reported partition is the first violating one in history order.
      */
-    Frame<S> tryChoices(Event call, S before, List<S> choices, int from, boolean pendingPhase) {
-      for (int k = from; k < choices.size(); k++) {
-        linearized.set(call.op);
-        S next = choices.get(k);
-        if (!wasted(call, next) && !dominated(next)
-            && visited.add(new Visited<>((BitSet) linearized.clone(), next, model))) {
-          return new Frame<>(call, before, choices, k, pendingPhase);
+    public static <S, I, O> CheckResult<I, O> check(
+            History<S, I, O> history, Duration timeLimit, int threads) {
+        long start = System.nanoTime();
+        long deadline = start + Math.min(timeLimit.toNanos(), Long.MAX_VALUE / 4);
+        Model<S, I, O> model = history.model();
+        Map<String, List<Operation<I, O>>> parts = model.partition(history.operations());
+        int n = history.size();
+        if (threads <= 1 || parts.size() <= 1) {
+            for (Map.Entry<String, List<Operation<I, O>>> part : parts.entrySet()) {
+                PartResult<I, O> r = checkPartition(model, part.getValue(), deadline);
+                if (r.verdict() != CheckResult.Verdict.LINEARIZABLE) {
+                    return failure(r, part.getKey(), parts.size(), n, start);
+                }
+            }
+            return success(parts.size(), n, start);
         }
-        linearized.clear(call.op);
-      }
-      return null;
+        ExecutorService pool =
+                Executors.newFixedThreadPool(
+                        threads,
+                        r -> {
+                            Thread t = new Thread(r, "check");
+                            t.setDaemon(true);
+                            return t;
+                        });
+        try {
+            List<Map.Entry<String, Future<PartResult<I, O>>>> futures = new ArrayList<>();
+            for (Map.Entry<String, List<Operation<I, O>>> part : parts.entrySet()) {
+                futures.add(
+                        Map.entry(
+                                part.getKey(),
+                                pool.submit(
+                                        () -> checkPartition(model, part.getValue(), deadline))));
+            }
+            for (Map.Entry<String, Future<PartResult<I, O>>> f : futures) {
+                PartResult<I, O> r = f.getValue().get();
+                if (r.verdict() != CheckResult.Verdict.LINEARIZABLE) {
+                    return failure(r, f.getKey(), parts.size(), n, start);
+                }
+            }
+            return success(parts.size(), n, start);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "checking a partition failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static <I, O> CheckResult<I, O> success(int parts, int n, long start) {
+        return new CheckResult<>(
+                CheckResult.Verdict.LINEARIZABLE,
+                null,
+                List.of(),
+                List.of(),
+                parts,
+                n,
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    private static <I, O> CheckResult<I, O> failure(
+            PartResult<I, O> r, String key, int parts, int n, long start) {
+        List<Operation<I, O>> sorted = new ArrayList<>(r.operations());
+        sorted.sort(Comparator.comparingLong(Operation<I, O>::invokeTime));
+        return new CheckResult<>(
+                r.verdict(),
+                key,
+                List.copyOf(sorted),
+                r.longestPartial(),
+                parts,
+                n,
+                Duration.ofNanos(System.nanoTime() - start));
+    }
+
+    /** One partition's verdict and the longest partial linearization found (in order). */
+    record PartResult<I, O>(
+            CheckResult.Verdict verdict,
+            List<Operation<I, O>> operations,
+            List<Operation<I, O>> longestPartial) {}
+
+    /**
+     * A call or return event in the doubly-linked list; {@code match} links a call to its return.
+     */
+    private static final class Event {
+        final int op;
+        final boolean call;
+        final long time;
+        Event match;
+        Event prev;
+        Event next;
+
+        Event(int op, boolean call, long time) {
+            this.op = op;
+            this.call = call;
+            this.time = time;
+        }
     }
 
     /**
-     * Whether the pending operation linearized just before {@code call} (the top of the stack) made
-     * no difference: {@code call} would have reached {@code next} without it. Then this branch is
-     * dominated by its sibling that linearizes {@code call} straight away (same completed set, same
-     * state, one pending operation fewer used up), which the search tries too, so it is cut. This
-     * is what stops pending writes that a later write overwrites from multiplying the search.
+     * A choice made: which call was linearized, the state before it, the states it could lead to,
+     * which one was taken, and in which scan phase (so that backtracking resumes the same scan).
      */
-    private boolean wasted(Event call, S next) {
-      if (pendingOps == null || stack.isEmpty()) {
-        return false;
-      }
-      Frame<S> top = stack.get(stack.size() - 1);
-      if (!top.pendingPhase()) {
-        return false;
-      }
-      Operation<I, O> op = ops.get(call.op);
-      // The same function the search would use in the sibling, so the sibling really is tried.
-      List<S> without = op.isPending() ? effects(model, top.before(), op.input())
-          : model.step(top.before(), op.input(), op.output());
-      for (S s : without) {
-        if (model.stateEquals(s, next)) {
-          return true;
+    private record Frame<S>(
+            Event call, S before, List<S> choices, int chosen, boolean pendingPhase) {}
+
+    /** The memo key: a set of operations (as a BitSet) and a model state. */
+    private static final class Visited<S> {
+        final BitSet ops;
+        final S state;
+        final Model<S, ?, ?> model;
+        final int hash;
+
+        Visited(BitSet ops, S state, Model<S, ?, ?> model) {
+            this.ops = ops;
+            this.state = state;
+            this.model = model;
+            this.hash = 31 * ops.hashCode() + model.stateHash(state);
         }
-      }
-      return false;
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Visited<?> v
+                    && v.hash == hash
+                    && v.ops.equals(ops)
+                    && model.stateEquals(state, cast(v.state));
+        }
+
+        @SuppressWarnings("unchecked")
+        private S cast(Object s) {
+            return (S) s;
+        }
+    }
+
+    /** Searches one partition; {@code deadline} is a {@link System#nanoTime()} value. */
+    static <S, I, O> PartResult<I, O> checkPartition(
+            Model<S, I, O> model, List<Operation<I, O>> ops, long deadline) {
+        return new Search<>(model, ops).run(deadline);
     }
 
     /**
-     * Whether the configuration (linearized, next) is no better than one already finished without
-     * success: the same completed operations linearized, the same state, and no more pending
-     * operations still available. Whatever could be done from it could be done from that one
-     * (a pending operation never has to take effect), so it cannot succeed either.
+     * One partition's search. Candidates are tried in two phases: first the completed operations
+     * whose call comes before the first return, then the pending ones. Trying completed ones first
+     * means a configuration with fewer pending operations used up is usually finished before one
+     * with more, which is what {@link #dominated} needs to cut the latter.
      */
-    private boolean dominated(S next) {
-      if (pendingOps == null || failed.isEmpty()) {
-        return false;
-      }
-      BitSet completed = (BitSet) linearized.clone();
-      completed.andNot(pendingOps);
-      List<long[]> used = failed.get(new Visited<>(completed, next, model));
-      if (used == null) {
-        return false;
-      }
-      BitSet mine = (BitSet) linearized.clone();
-      mine.and(pendingOps);
-      long[] m = mine.toLongArray();
-      for (long[] u : used) {
-        if (subset(u, m)) {
-          return true;
+    private static final class Search<S, I, O> {
+        final Model<S, I, O> model;
+        final List<Operation<I, O>> ops;
+        final Event head = new Event(-1, false, Long.MIN_VALUE);
+        final Event tail = new Event(-1, false, Long.MAX_VALUE);
+        final BitSet linearized;
+        final Set<Visited<S>> visited = new HashSet<>();
+        final ArrayList<Frame<S>> stack = new ArrayList<>();
+
+        /** Which operations are pending; null when none are (then no dominance bookkeeping). */
+        final BitSet pendingOps;
+
+        /**
+         * Finished, failed configurations: (completed ops linearized, state) -> pending ops used
+         * up.
+         */
+        final Map<Visited<S>, List<long[]>> failed = new java.util.HashMap<>();
+
+        S state;
+        int remaining; // completed operations not yet linearized
+        List<Integer> longest = List.of();
+
+        Search(Model<S, I, O> model, List<Operation<I, O>> ops) {
+            this.model = model;
+            this.ops = ops;
+            int n = ops.size();
+            linearized = new BitSet(n);
+            BitSet pending = new BitSet(n);
+            List<Event> events = new ArrayList<>(2 * n);
+            for (int i = 0; i < n; i++) {
+                Operation<I, O> op = ops.get(i);
+                Event call = new Event(i, true, op.invokeTime());
+                events.add(call);
+                if (op.isPending()) {
+                    pending.set(i);
+                } else {
+                    Event ret = new Event(i, false, op.returnTime());
+                    call.match = ret;
+                    events.add(ret);
+                    remaining++;
+                }
+            }
+            pendingOps = pending.isEmpty() ? null : pending;
+            // Calls before returns at equal times: closed intervals (see the class comment).
+            events.sort(
+                    Comparator.comparingLong((Event e) -> e.time)
+                            .thenComparing(e -> !e.call)
+                            .thenComparingInt(e -> e.op));
+            Event last = head;
+            for (Event e : events) {
+                last.next = e;
+                e.prev = last;
+                last = e;
+            }
+            last.next = tail;
+            tail.prev = last;
+            state = model.initialState();
         }
-      }
-      return false;
-    }
 
-    private static boolean subset(long[] a, long[] b) {
-      for (int w = 0; w < a.length; w++) {
-        if ((a[w] & ~(w < b.length ? b[w] : 0L)) != 0) {
-          return false;
+        PartResult<I, O> run(long deadline) {
+            if (remaining == 0) {
+                return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, List.of());
+            }
+            Event entry = head.next;
+            boolean pendingPhase = false;
+            long steps = 0;
+            while (true) {
+                // Out of time, or another partition already failed (parallel mode cancels the
+                // rest).
+                if ((++steps & 0x3ff) == 0
+                        && (System.nanoTime() - deadline > 0
+                                || Thread.currentThread().isInterrupted())) {
+                    return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
+                }
+                Frame<S> pushed;
+                if (entry != tail && entry.call) {
+                    Operation<I, O> op = ops.get(entry.op);
+                    if (op.isPending() != pendingPhase) {
+                        entry = entry.next;
+                        continue;
+                    }
+                    List<S> choices =
+                            pendingPhase
+                                    ? effects(model, state, op.input())
+                                    : model.step(state, op.input(), op.output());
+                    pushed = tryChoices(entry, state, choices, 0, pendingPhase);
+                    if (pushed == null) {
+                        entry = entry.next;
+                        continue;
+                    }
+                } else if (!pendingPhase && pendingOps != null) {
+                    // No completed candidate left before this return: now the pending ones.
+                    pendingPhase = true;
+                    entry = head.next;
+                    continue;
+                } else {
+                    // A return event (or the end) reached: its operation had to be linearized by
+                    // now, and
+                    // no candidate allows it. Undo the last choice.
+                    if (stack.isEmpty()) {
+                        return new PartResult<>(
+                                CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));
+                    }
+                    Frame<S> top = stack.remove(stack.size() - 1);
+                    if (pendingOps != null) {
+                        remember(top.choices().get(top.chosen()));
+                    }
+                    unlift(top.call());
+                    linearized.clear(top.call().op);
+                    if (top.call().match != null) {
+                        remaining++;
+                    }
+                    state = top.before();
+                    // The same operation may still lead to another state (nondeterministic
+                    // models)...
+                    pushed =
+                            tryChoices(
+                                    top.call(),
+                                    state,
+                                    top.choices(),
+                                    top.chosen() + 1,
+                                    top.pendingPhase());
+                    if (pushed == null) {
+                        // ...or, failing that, the next candidate after it may be linearized
+                        // instead.
+                        entry = top.call().next;
+                        pendingPhase = top.pendingPhase();
+                        continue;
+                    }
+                }
+                stack.add(pushed);
+                state = pushed.choices().get(pushed.chosen());
+                lift(pushed.call());
+                if (pushed.call().match != null) {
+                    remaining--;
+                }
+                if (stack.size() > longest.size()) {
+                    longest = stack.stream().map(f -> f.call().op).toList();
+                }
+                if (remaining == 0) {
+                    return new PartResult<>(
+                            CheckResult.Verdict.LINEARIZABLE, ops, toOps(ops, longest));
+                }
+                entry = head.next;
+                pendingPhase = false;
+            }
         }
-      }
-      return true;
+
+        /**
+         * Tries the states {@code choices[from..]} for linearizing {@code call} in {@code state};
+         * returns the frame for the first whose configuration is new and not dominated, marking it
+         * seen and the operation linearized, or null when there is none.
+         */
+        Frame<S> tryChoices(Event call, S before, List<S> choices, int from, boolean pendingPhase) {
+            for (int k = from; k < choices.size(); k++) {
+                linearized.set(call.op);
+                S next = choices.get(k);
+                if (!wasted(call, next)
+                        && !dominated(next)
+                        && visited.add(new Visited<>((BitSet) linearized.clone(), next, model))) {
+                    return new Frame<>(call, before, choices, k, pendingPhase);
+                }
+                linearized.clear(call.op);
+            }
+            return null;
+        }
+
+        /**
+         * Whether the pending operation linearized just before {@code call} (the top of the stack)
+         * made no difference: {@code call} would have reached {@code next} without it. Then this
+         * branch is dominated by its sibling that linearizes {@code call} straight away (same
+         * completed set, same state, one pending operation fewer used up), which the search tries
+         * too, so it is cut. This is what stops pending writes that a later write overwrites from
+         * multiplying the search.
+         */
+        private boolean wasted(Event call, S next) {
+            if (pendingOps == null || stack.isEmpty()) {
+                return false;
+            }
+            Frame<S> top = stack.get(stack.size() - 1);
+            if (!top.pendingPhase()) {
+                return false;
+            }
+            Operation<I, O> op = ops.get(call.op);
+            // The same function the search would use in the sibling, so the sibling really is
+            // tried.
+            List<S> without =
+                    op.isPending()
+                            ? effects(model, top.before(), op.input())
+                            : model.step(top.before(), op.input(), op.output());
+            for (S s : without) {
+                if (model.stateEquals(s, next)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Whether the configuration (linearized, next) is no better than one already finished
+         * without success: the same completed operations linearized, the same state, and no more
+         * pending operations still available. Whatever could be done from it could be done from
+         * that one (a pending operation never has to take effect), so it cannot succeed either.
+         */
+        private boolean dominated(S next) {
+            if (pendingOps == null || failed.isEmpty()) {
+                return false;
+            }
+            BitSet completed = (BitSet) linearized.clone();
+            completed.andNot(pendingOps);
+            List<long[]> used = failed.get(new Visited<>(completed, next, model));
+            if (used == null) {
+                return false;
+            }
+            BitSet mine = (BitSet) linearized.clone();
+            mine.and(pendingOps);
+            long[] m = mine.toLongArray();
+            for (long[] u : used) {
+                if (subset(u, m)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private static boolean subset(long[] a, long[] b) {
+            for (int w = 0; w < a.length; w++) {
+                if ((a[w] & ~(w < b.length ? b[w] : 0L)) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Records the current configuration, whose every continuation has failed. */
+        private void remember(S current) {
+            BitSet completed = (BitSet) linearized.clone();
+            completed.andNot(pendingOps);
+            BitSet used = (BitSet) linearized.clone();
+            used.and(pendingOps);
+            failed.computeIfAbsent(new Visited<>(completed, current, model), k -> new ArrayList<>())
+                    .add(used.toLongArray());
+        }
     }
 
-    /** Records the current configuration, whose every continuation has failed. */
-    private void remember(S current) {
-      BitSet completed = (BitSet) linearized.clone();
-      completed.andNot(pendingOps);
-      BitSet used = (BitSet) linearized.clone();
-      used.and(pendingOps);
-      failed.computeIfAbsent(new Visited<>(completed, current, model), k -> new ArrayList<>()).add(used.toLongArray());
+    /**
+     * What a pending operation may change. Outcomes that leave the state as it is are dropped:
+     * linearizing the operation there only uses it up, and leaving it pending keeps every option
+     * open, so that branch can never succeed where skipping it fails.
+     */
+    private static <S, I> List<S> effects(Model<S, I, ?> model, S state, I input) {
+        List<S> all = model.stepUnknown(state, input);
+        List<S> changed = null;
+        for (int k = 0; k < all.size(); k++) {
+            boolean same = model.stateEquals(all.get(k), state);
+            if (same && changed == null) {
+                changed = new ArrayList<>(all.subList(0, k));
+            } else if (!same && changed != null) {
+                changed.add(all.get(k));
+            }
+        }
+        return changed == null ? all : changed;
     }
-  }
 
-  /**
-   * What a pending operation may change. Outcomes that leave the state as it is are dropped:
-   * linearizing the operation there only uses it up, and leaving it pending keeps every option
-   * open, so that branch can never succeed where skipping it fails.
-   */
-  private static <S, I> List<S> effects(Model<S, I, ?> model, S state, I input) {
-    List<S> all = model.stepUnknown(state, input);
-    List<S> changed = null;
-    for (int k = 0; k < all.size(); k++) {
-      boolean same = model.stateEquals(all.get(k), state);
-      if (same && changed == null) {
-        changed = new ArrayList<>(all.subList(0, k));
-      } else if (!same && changed != null) {
-        changed.add(all.get(k));
-      }
+    // Dancing links: an event removed keeps its own pointers, so undoing in reverse order restores
+    // it.
+    private static void lift(Event call) {
+        call.prev.next = call.next;
+        call.next.prev = call.prev;
+        Event ret = call.match;
+        if (ret != null) {
+            ret.prev.next = ret.next;
+            ret.next.prev = ret.prev;
+        }
     }
-    return changed == null ? all : changed;
-  }
 
-  // Dancing links: an event removed keeps its own pointers, so undoing in reverse order restores it.
-  private static void lift(Event call) {
-    call.prev.next = call.next;
-    call.next.prev = call.prev;
-    Event ret = call.match;
-    if (ret != null) {
-      ret.prev.next = ret.next;
-      ret.next.prev = ret.prev;
+    private static void unlift(Event call) {
+        Event ret = call.match;
+        if (ret != null) {
+            ret.prev.next = ret;
+            ret.next.prev = ret;
+        }
+        call.prev.next = call;
+        call.next.prev = call;
     }
-  }
 
-  private static void unlift(Event call) {
-    Event ret = call.match;
-    if (ret != null) {
-      ret.prev.next = ret;
-      ret.next.prev = ret;
+    private static <I, O> List<Operation<I, O>> toOps(
+            List<Operation<I, O>> ops, List<Integer> order) {
+        return order.stream().map(ops::get).toList();
     }
-    call.prev.next = call;
-    call.next.prev = call;
-  }
-
-  private static <I, O> List<Operation<I, O>> toOps(List<Operation<I, O>> ops, List<Integer> order) {
-    return order.stream().map(ops::get).toList();
-  }
 }

@@ -15,46 +15,48 @@ import java.util.Objects;
  */
 public interface Model<S, I, O> {
 
-  S initialState();
+    S initialState();
 
-  /**
-   * The states the object can be in after applying {@code input} in {@code state} and answering
-   * {@code output}; empty when that answer is impossible there. A list rather than one state so
-   * that nondeterministic specifications fit.
-   */
-  List<S> step(S state, I input, O output);
+    /**
+     * The states the object can be in after applying {@code input} in {@code state} and answering
+     * {@code output}; empty when that answer is impossible there. A list rather than one state so
+     * that nondeterministic specifications fit.
+     */
+    List<S> step(S state, I input, O output);
 
-  /**
-   * The states after an operation whose answer nobody saw (a pending one): every outcome that is
-   * possible from {@code state}. It need not include "no effect": the checker already allows a
-   * pending operation never to take effect.
-   */
-  List<S> stepUnknown(S state, I input);
+    /**
+     * The states after an operation whose answer nobody saw (a pending one): every outcome that is
+     * possible from {@code state}. It need not include "no effect": the checker already allows a
+     * pending operation never to take effect.
+     */
+    List<S> stepUnknown(S state, I input);
 
-  /**
-   * Splits a history into independent sub-histories, each checked on its own from the initial
-   * state (P-compositionality, Horn and Kroening 2015): a history is linearizable exactly when every
-   * part is, if operations in different parts never touch the same state. The default is one part.
-   * Parts come back in the order their first operation appears.
-   */
-  default Map<String, List<Operation<I, O>>> partition(List<Operation<I, O>> history) {
-    Map<String, List<Operation<I, O>>> one = new LinkedHashMap<>();
-    one.put("", history);
-    return one;
-  }
+    /**
+     * Splits a history into independent sub-histories, each checked on its own from the initial
+     * state (P-compositionality, Horn and Kroening 2015): a history is linearizable exactly when
+     * every part is, if operations in different parts never touch the same state. The default is
+     * one part. Parts come back in the order their first operation appears.
+     */
+    default Map<String, List<Operation<I, O>>> partition(List<Operation<I, O>> history) {
+        Map<String, List<Operation<I, O>>> one = new LinkedHashMap<>();
+        one.put("", history);
+        return one;
+    }
 
-  /** State equality for memoisation; override when {@code S} has no suitable {@code equals}. */
-  default boolean stateEquals(S a, S b) {
-    return Objects.equals(a, b);
-  }
+    /** State equality for memoisation; override when {@code S} has no suitable {@code equals}. */
+    default boolean stateEquals(S a, S b) {
+        return Objects.equals(a, b);
+    }
 
-  default int stateHash(S s) {
-    return Objects.hashCode(s);
-  }
+    default int stateHash(S s) {
+        return Objects.hashCode(s);
+    }
 
-  /** A short human description, e.g. {@code put x=1 -> ok}; {@code output} is null when pending. */
-  String describe(I input, O output);
+    /**
+     * A short human description, e.g. {@code put x=1 -> ok}; {@code output} is null when pending.
+     */
+    String describe(I input, O output);
 
-  /** The model's name as the command line spells it. */
-  String name();
+    /** The model's name as the command line spells it. */
+    String name();
 }

@@ -43,392 +43,419 @@ import java.util.function.Function;
  * closed connection fails every waiting request with {@link ConnectionClosedException}.
  *
  * <p><b>Thread safety.</b> Every method may be called from any number of threads at once.
+ *
  * <ul>
- *   <li>Order: requests go on the wire one whole frame at a time, in the order their calls took
- *       the client's write lock; so one thread's requests leave in the order it made them, and
- *       several threads' requests interleave frame by frame, never byte by byte. Each request's
- *       waiting entry is queued in that same order, which is how replies find their requests.
- *   <li>Blocking: a call blocks while its own frame is written (behind any frames other threads
- *       are writing), and the blocking methods then wait for the reply, up to the timeout. When
- *       the server applies backpressure (its replies are unread, so it stops reading), writers
- *       wait for socket space; the reader thread never waits for them, so replies keep being read
- *       and the server can make progress. Reading replies needs only a short lock on the queue of
- *       waiting requests, which is never held across socket I/O.
+ *   <li>Order: requests go on the wire one whole frame at a time, in the order their calls took the
+ *       client's write lock; so one thread's requests leave in the order it made them, and several
+ *       threads' requests interleave frame by frame, never byte by byte. Each request's waiting
+ *       entry is queued in that same order, which is how replies find their requests.
+ *   <li>Blocking: a call blocks while its own frame is written (behind any frames other threads are
+ *       writing), and the blocking methods then wait for the reply, up to the timeout. When the
+ *       server applies backpressure (its replies are unread, so it stops reading), writers wait for
+ *       socket space; the reader thread never waits for them, so replies keep being read and the
+ *       server can make progress. Reading replies needs only a short lock on the queue of waiting
+ *       requests, which is never held across socket I/O.
  *   <li>{@link #close()} may be called from any thread at any time, also while other threads are
  *       blocked in a write or waiting for a reply: it closes the socket, which releases them, and
- *       fails every waiting request (and any sent afterwards) with {@link ConnectionClosedException}.
+ *       fails every waiting request (and any sent afterwards) with {@link
+ *       ConnectionClosedException}.
  *   <li>Replies complete their futures on the reader thread (failures, on the thread that saw
  *       them), so callbacks attached with {@code thenApply} and friends run there: they must not
- *       block, and in particular must not call this client's blocking methods (the reply they
- *       wait for could only be read by the thread they are blocking). Use the {@code ...Async}
- *       variants for such work.
+ *       block, and in particular must not call this client's blocking methods (the reply they wait
+ *       for could only be read by the thread they are blocking). Use the {@code ...Async} variants
+ *       for such work.
  * </ul>
  *
  * <p><b>The {@code ...Async} methods</b> pipeline: each returns as soon as its request is written,
- * without waiting for the reply, so many requests can be on the way at once. They are not free
- * of blocking: the frame is written on the calling thread under the write lock, so the call
- * waits behind other writers and, when the server applies backpressure, for socket space. Their
- * futures have no timeout of their own (use {@link CompletableFuture#get(long, TimeUnit)} or
- * {@link CompletableFuture#orTimeout}); the failures they complete with are:
+ * without waiting for the reply, so many requests can be on the way at once. They are not free of
+ * blocking: the frame is written on the calling thread under the write lock, so the call waits
+ * behind other writers and, when the server applies backpressure, for socket space. Their futures
+ * have no timeout of their own (use {@link CompletableFuture#get(long, TimeUnit)} or {@link
+ * CompletableFuture#orTimeout}); the failures they complete with are:
+ *
  * <ul>
  *   <li>{@link ServerErrorException}: the server answered this request with an ERROR reply; the
  *       connection stays usable.
  *   <li>{@link ConnectionClosedException}: the connection closed or broke before the reply came
  *       (the request may or may not have been applied), or was already closed when the call was
  *       made (then nothing was sent).
- *   <li>{@link IllegalArgumentException}: the request is over this client's
- *       {@link ProtocolLimits}; nothing was sent, the connection is untouched.
- *   <li>{@link java.io.IOException}: the server's reply to this request was malformed;
- *       {@link IllegalStateException}: the reply was of the wrong kind (a server bug).
+ *   <li>{@link IllegalArgumentException}: the request is over this client's {@link ProtocolLimits};
+ *       nothing was sent, the connection is untouched.
+ *   <li>{@link java.io.IOException}: the server's reply to this request was malformed; {@link
+ *       IllegalStateException}: the reply was of the wrong kind (a server bug).
  * </ul>
+ *
  * A failure of the connection fails every future still waiting, on the thread that saw it (the
  * reader, a writer, or the thread calling {@link #close()}). A future failed by the call itself
  * (over a limit, client closed) is returned already completed, so callbacks attached to it run at
  * once on the attaching thread.
  *
- * <p>The blocking methods are their {@code ...Async} counterparts followed by a wait of at most
- * the client's timeout: they throw the same failures unwrapped (the {@link java.io.IOException}s
- * as such, {@link IllegalArgumentException} and {@link IllegalStateException} as they are), and
- * an {@link java.io.IOException} when no reply came in time. A request whose wait timed out stays
- * on the connection: its late reply is read and discarded, and later requests are unaffected.
+ * <p>The blocking methods are their {@code ...Async} counterparts followed by a wait of at most the
+ * client's timeout: they throw the same failures unwrapped (the {@link java.io.IOException}s as
+ * such, {@link IllegalArgumentException} and {@link IllegalStateException} as they are), and an
+ * {@link java.io.IOException} when no reply came in time. A request whose wait timed out stays on
+ * the connection: its late reply is read and discarded, and later requests are unaffected.
  */
 public final class KeyValueClient implements AutoCloseable {
 
-  private final Socket socket;
-  private final OutputStream out;
-  private final InputStream in;
-  private final ProtocolLimits limits;
-  private final Duration timeout;
-  /**
-   * Held across a whole frame's write, so frames never interleave and the queue's order is the
-   * wire's order. Only writers take it: the reader must never wait behind a blocked write. A
-   * ReentrantLock, not a monitor: on JDK 21 a virtual thread blocked inside {@code synchronized}
-   * pins its carrier, and writers stuck on a full socket could pin every carrier, including the
-   * one the (virtual) reader thread needs to drain the replies.
-   */
-  private final ReentrantLock writeLock = new ReentrantLock();
-  /** Requests sent (or being sent) and not yet answered, oldest first; its monitor is held only briefly. */
-  private final ArrayDeque<Pending<?>> waiting = new ArrayDeque<>();
-  private final Thread reader;
-  private IOException failure; // guarded by waiting; set once, by the first failure or close()
+    private final Socket socket;
+    private final OutputStream out;
+    private final InputStream in;
+    private final ProtocolLimits limits;
+    private final Duration timeout;
 
-  private record Pending<T>(CompletableFuture<T> future, Function<Response, T> convert) {
-    void complete(Response response) {
-      if (response instanceof Response.Error error) {
-        future.completeExceptionally(new ServerErrorException(error.message()));
-        return;
-      }
-      try {
-        future.complete(convert.apply(response));
-      } catch (RuntimeException e) {
-        future.completeExceptionally(e);
-      }
-    }
-  }
+    /**
+     * Held across a whole frame's write, so frames never interleave and the queue's order is the
+     * wire's order. Only writers take it: the reader must never wait behind a blocked write. A
+     * ReentrantLock, not a monitor: on JDK 21 a virtual thread blocked inside {@code synchronized}
+     * pins its carrier, and writers stuck on a full socket could pin every carrier, including the
+     * one the (virtual) reader thread needs to drain the replies.
+     */
+    private final ReentrantLock writeLock = new ReentrantLock();
 
-  private KeyValueClient(Socket socket, ProtocolLimits limits, Duration timeout) throws IOException {
-    this.socket = socket;
-    this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-    this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-    this.limits = limits;
-    this.timeout = timeout;
-    V2Codec.writePreamble(out);
-    this.reader = Thread.ofVirtual().name("kv-client-reader").start(this::readReplies);
-  }
+    /**
+     * Requests sent (or being sent) and not yet answered, oldest first; its monitor is held only
+     * briefly.
+     */
+    private final ArrayDeque<Pending<?>> waiting = new ArrayDeque<>();
 
-  /**
-   * Connects with the default limits and a 10 s timeout for connecting and for each reply.
-   *
-   * @param address the server's address
-   * @return a connected client; close it when done
-   * @throws IOException if the connection cannot be made within the timeout
-   */
-  public static KeyValueClient connect(InetSocketAddress address) throws IOException {
-    return connect(address, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));
-  }
+    private final Thread reader;
+    private IOException failure; // guarded by waiting; set once, by the first failure or close()
 
-  /**
-   * Connects to {@code host:port} with the default limits and a 10 s timeout.
-   *
-   * @param host the server's host name or address
-   * @param port the server's port
-   * @return a connected client; close it when done
-   * @throws IOException if the connection cannot be made within the timeout
-   */
-  public static KeyValueClient connect(String host, int port) throws IOException {
-    return connect(new InetSocketAddress(host, port));
-  }
-
-  /**
-   * Connects with the given limits and timeout.
-   *
-   * @param address the server's address
-   * @param limits the largest keys and values this client will send (the server has its own)
-   * @param timeout how long to wait for the connection, and for each reply in the blocking calls
-   * @return a connected client; close it when done
-   * @throws IOException if the connection cannot be made within the timeout
-   */
-  public static KeyValueClient connect(InetSocketAddress address, ProtocolLimits limits, Duration timeout)
-      throws IOException {
-    Socket socket = new Socket();
-    try {
-      socket.setTcpNoDelay(true);
-      socket.connect(address, (int) timeout.toMillis());
-      return new KeyValueClient(socket, limits, timeout);
-    } catch (IOException | RuntimeException e) {
-      socket.close();
-      throw e;
-    }
-  }
-
-  /**
-   * Reads one key, waiting for the reply up to the client's timeout.
-   *
-   * @param key the key
-   * @return the value stored under {@code key}, or null if there is none
-   * @throws IOException if the reply does not come within the timeout, the connection closes
-   *     ({@link ConnectionClosedException}) or the server answers with an error
-   *     ({@link ServerErrorException})
-   */
-  public ByteArrayWrapper get(ByteArrayWrapper key) throws IOException {
-    return await(getAsync(key));
-  }
-
-  /**
-   * Stores {@code value} under {@code key}; returns once the server has applied it.
-   *
-   * @param key the key
-   * @param value the value
-   * @throws IOException as for {@link #get}; on a timeout or a closed connection the SET may or
-   *     may not have been applied
-   */
-  public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
-    await(setAsync(key, value));
-  }
-
-  /**
-   * Removes {@code key}, waiting for the reply up to the client's timeout.
-   *
-   * @param key the key
-   * @return true if the key was there
-   * @throws IOException as for {@link #get}
-   */
-  public boolean delete(ByteArrayWrapper key) throws IOException {
-    return await(deleteAsync(key));
-  }
-
-  /**
-   * A round trip that touches no data.
-   *
-   * @throws IOException as for {@link #get}
-   */
-  public void ping() throws IOException {
-    await(send(new Request.Ping(), r -> null));
-  }
-
-  /**
-   * Sends many operations in one frame; the replies come back in the same order (VALUE,
-   * NOT_FOUND, OK, or ERROR for an operation that failed).
-   *
-   * @param ops the operations (GET, SET, DELETE), applied in order
-   * @return one reply per operation, in the same order
-   * @throws IOException as for {@link #get}; an ERROR for the whole batch (for example replies
-   *     that would outgrow the frame limit, when nothing is applied) is a {@link ServerErrorException}
-   */
-  public List<Response> batch(List<Request> ops) throws IOException {
-    return await(batchAsync(ops));
-  }
-
-  /**
-   * Sends a GET without waiting for its reply (see the class comment for ordering, threads and
-   * failures).
-   *
-   * @param key the key
-   * @return a future completed with the value, or with null if there is none
-   */
-  public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
-    return send(new Request.Get(key), r -> switch (r) {
-      case Response.Value v -> v.value();
-      case Response.NotFound n -> null;
-      default -> throw unexpected("GET", r);
-    });
-  }
-
-  /**
-   * Sends a SET without waiting for its reply (see the class comment for ordering, threads and
-   * failures). Requests sent by one thread are applied in the order it sent them.
-   *
-   * @param key the key
-   * @param value the value
-   * @return a future completed with null once the server has applied the SET
-   */
-  public CompletableFuture<Void> setAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
-    return send(new Request.Set(key, value), r -> {
-      if (!(r instanceof Response.Ok)) {
-        throw unexpected("SET", r);
-      }
-      return null;
-    });
-  }
-
-  /**
-   * Sends a DELETE without waiting for its reply (see the class comment for ordering, threads and
-   * failures).
-   *
-   * @param key the key
-   * @return a future completed with true if the key was there and is now removed, false if not
-   */
-  public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
-    return send(new Request.Delete(key), r -> switch (r) {
-      case Response.Ok ok -> true;
-      case Response.NotFound n -> false;
-      default -> throw unexpected("DELETE", r);
-    });
-  }
-
-  /**
-   * Sends a BATCH without waiting for its reply (see the class comment for ordering, threads and
-   * failures).
-   *
-   * @param ops the operations (GET, SET, DELETE), applied in order
-   * @return a future completed with one reply per operation, in the same order (an operation
-   *     that failed has an ERROR reply in its place); failed with {@link ServerErrorException}
-   *     when the server refuses the whole batch
-   */
-  public CompletableFuture<List<Response>> batchAsync(List<Request> ops) {
-    Request.Batch batch = new Request.Batch(ops);
-    return send(batch, r -> {
-      if (r instanceof Response.Batch replies && replies.replies().size() == ops.size()) {
-        return replies.replies();
-      }
-      throw unexpected("BATCH of " + ops.size(), r);
-    });
-  }
-
-  private static IllegalStateException unexpected(String request, Response response) {
-    return new IllegalStateException("unexpected reply to " + request + ": " + response);
-  }
-
-  /**
-   * Queues the request's future, then writes its frame, both under the write lock, so that the
-   * queue's order is the wire's order. The future is queued first because the reply may arrive
-   * as soon as the last byte is out. The queue's own lock is released before the write, which may
-   * block for as long as the server does not read. The request is checked against the limits
-   * before anything is sent.
-   */
-  private <T> CompletableFuture<T> send(Request request, Function<Response, T> convert) {
-    CompletableFuture<T> future = new CompletableFuture<>();
-    byte[] frame;
-    try {
-      frame = V2Codec.encode(request, limits);
-    } catch (IllegalArgumentException e) {
-      future.completeExceptionally(e);
-      return future;
-    }
-    writeLock.lock();
-    try {
-      IOException failed;
-      synchronized (waiting) {
-        failed = failure;
-        if (failed == null) {
-          waiting.add(new Pending<>(future, convert));
+    private record Pending<T>(CompletableFuture<T> future, Function<Response, T> convert) {
+        void complete(Response response) {
+            if (response instanceof Response.Error error) {
+                future.completeExceptionally(new ServerErrorException(error.message()));
+                return;
+            }
+            try {
+                future.complete(convert.apply(response));
+            } catch (RuntimeException e) {
+                future.completeExceptionally(e);
+            }
         }
-      }
-      if (failed != null) {
-        future.completeExceptionally(failed);
+    }
+
+    private KeyValueClient(Socket socket, ProtocolLimits limits, Duration timeout)
+            throws IOException {
+        this.socket = socket;
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
+        this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+        this.limits = limits;
+        this.timeout = timeout;
+        V2Codec.writePreamble(out);
+        this.reader = Thread.ofVirtual().name("kv-client-reader").start(this::readReplies);
+    }
+
+    /**
+     * Connects with the default limits and a 10 s timeout for connecting and for each reply.
+     *
+     * @param address the server's address
+     * @return a connected client; close it when done
+     * @throws IOException if the connection cannot be made within the timeout
+     */
+    public static KeyValueClient connect(InetSocketAddress address) throws IOException {
+        return connect(address, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));
+    }
+
+    /**
+     * Connects to {@code host:port} with the default limits and a 10 s timeout.
+     *
+     * @param host the server's host name or address
+     * @param port the server's port
+     * @return a connected client; close it when done
+     * @throws IOException if the connection cannot be made within the timeout
+     */
+    public static KeyValueClient connect(String host, int port) throws IOException {
+        return connect(new InetSocketAddress(host, port));
+    }
+
+    /**
+     * Connects with the given limits and timeout.
+     *
+     * @param address the server's address
+     * @param limits the largest keys and values this client will send (the server has its own)
+     * @param timeout how long to wait for the connection, and for each reply in the blocking calls
+     * @return a connected client; close it when done
+     * @throws IOException if the connection cannot be made within the timeout
+     */
+    public static KeyValueClient connect(
+            InetSocketAddress address, ProtocolLimits limits, Duration timeout) throws IOException {
+        Socket socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(address, (int) timeout.toMillis());
+            return new KeyValueClient(socket, limits, timeout);
+        } catch (IOException | RuntimeException e) {
+            socket.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Reads one key, waiting for the reply up to the client's timeout.
+     *
+     * @param key the key
+     * @return the value stored under {@code key}, or null if there is none
+     * @throws IOException if the reply does not come within the timeout, the connection closes
+     *     ({@link ConnectionClosedException}) or the server answers with an error ({@link
+     *     ServerErrorException})
+     */
+    public ByteArrayWrapper get(ByteArrayWrapper key) throws IOException {
+        return await(getAsync(key));
+    }
+
+    /**
+     * Stores {@code value} under {@code key}; returns once the server has applied it.
+     *
+     * @param key the key
+     * @param value the value
+     * @throws IOException as for {@link #get}; on a timeout or a closed connection the SET may or
+     *     may not have been applied
+     */
+    public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
+        await(setAsync(key, value));
+    }
+
+    /**
+     * Removes {@code key}, waiting for the reply up to the client's timeout.
+     *
+     * @param key the key
+     * @return true if the key was there
+     * @throws IOException as for {@link #get}
+     */
+    public boolean delete(ByteArrayWrapper key) throws IOException {
+        return await(deleteAsync(key));
+    }
+
+    /**
+     * A round trip that touches no data.
+     *
+     * @throws IOException as for {@link #get}
+     */
+    public void ping() throws IOException {
+        await(send(new Request.Ping(), r -> null));
+    }
+
+    /**
+     * Sends many operations in one frame; the replies come back in the same order (VALUE,
+     * NOT_FOUND, OK, or ERROR for an operation that failed).
+     *
+     * @param ops the operations (GET, SET, DELETE), applied in order
+     * @return one reply per operation, in the same order
+     * @throws IOException as for {@link #get}; an ERROR for the whole batch (for example replies
+     *     that would outgrow the frame limit, when nothing is applied) is a {@link
+     *     ServerErrorException}
+     */
+    public List<Response> batch(List<Request> ops) throws IOException {
+        return await(batchAsync(ops));
+    }
+
+    /**
+     * Sends a GET without waiting for its reply (see the class comment for ordering, threads and
+     * failures).
+     *
+     * @param key the key
+     * @return a future completed with the value, or with null if there is none
+     */
+    public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
+        return send(
+                new Request.Get(key),
+                r ->
+                        switch (r) {
+                            case Response.Value v -> v.value();
+                            case Response.NotFound n -> null;
+                            default -> throw unexpected("GET", r);
+                        });
+    }
+
+    /**
+     * Sends a SET without waiting for its reply (see the class comment for ordering, threads and
+     * failures). Requests sent by one thread are applied in the order it sent them.
+     *
+     * @param key the key
+     * @param value the value
+     * @return a future completed with null once the server has applied the SET
+     */
+    public CompletableFuture<Void> setAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+        return send(
+                new Request.Set(key, value),
+                r -> {
+                    if (!(r instanceof Response.Ok)) {
+                        throw unexpected("SET", r);
+                    }
+                    return null;
+                });
+    }
+
+    /**
+     * Sends a DELETE without waiting for its reply (see the class comment for ordering, threads and
+     * failures).
+     *
+     * @param key the key
+     * @return a future completed with true if the key was there and is now removed, false if not
+     */
+    public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+        return send(
+                new Request.Delete(key),
+                r ->
+                        switch (r) {
+                            case Response.Ok ok -> true;
+                            case Response.NotFound n -> false;
+                            default -> throw unexpected("DELETE", r);
+                        });
+    }
+
+    /**
+     * Sends a BATCH without waiting for its reply (see the class comment for ordering, threads and
+     * failures).
+     *
+     * @param ops the operations (GET, SET, DELETE), applied in order
+     * @return a future completed with one reply per operation, in the same order (an operation that
+     *     failed has an ERROR reply in its place); failed with {@link ServerErrorException} when
+     *     the server refuses the whole batch
+     */
+    public CompletableFuture<List<Response>> batchAsync(List<Request> ops) {
+        Request.Batch batch = new Request.Batch(ops);
+        return send(
+                batch,
+                r -> {
+                    if (r instanceof Response.Batch replies
+                            && replies.replies().size() == ops.size()) {
+                        return replies.replies();
+                    }
+                    throw unexpected("BATCH of " + ops.size(), r);
+                });
+    }
+
+    private static IllegalStateException unexpected(String request, Response response) {
+        return new IllegalStateException("unexpected reply to " + request + ": " + response);
+    }
+
+    /**
+     * Queues the request's future, then writes its frame, both under the write lock, so that the
+     * queue's order is the wire's order. The future is queued first because the reply may arrive as
+     * soon as the last byte is out. The queue's own lock is released before the write, which may
+     * block for as long as the server does not read. The request is checked against the limits
+     * before anything is sent.
+     */
+    private <T> CompletableFuture<T> send(Request request, Function<Response, T> convert) {
+        CompletableFuture<T> future = new CompletableFuture<>();
+        byte[] frame;
+        try {
+            frame = V2Codec.encode(request, limits);
+        } catch (IllegalArgumentException e) {
+            future.completeExceptionally(e);
+            return future;
+        }
+        writeLock.lock();
+        try {
+            IOException failed;
+            synchronized (waiting) {
+                failed = failure;
+                if (failed == null) {
+                    waiting.add(new Pending<>(future, convert));
+                }
+            }
+            if (failed != null) {
+                future.completeExceptionally(failed);
+                return future;
+            }
+            try {
+                out.write(frame);
+                out.flush();
+            } catch (IOException e) {
+                // Fails this request too: it is in the queue. After close() the first cause
+                // (closed) wins.
+                fail(new ConnectionClosedException("could not send: " + e.getMessage(), e));
+            }
+        } finally {
+            writeLock.unlock();
+        }
         return future;
-      }
-      try {
-        out.write(frame);
-        out.flush();
-      } catch (IOException e) {
-        // Fails this request too: it is in the queue. After close() the first cause (closed) wins.
-        fail(new ConnectionClosedException("could not send: " + e.getMessage(), e));
-      }
-    } finally {
-      writeLock.unlock();
     }
-    return future;
-  }
 
-  private void readReplies() {
-    try {
-      while (true) {
-        DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
-        Pending<?> pending;
+    private void readReplies() {
+        try {
+            while (true) {
+                DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
+                Pending<?> pending;
+                synchronized (waiting) {
+                    pending = waiting.poll();
+                }
+                if (pending == null) {
+                    throw new IOException("the server sent a reply to no request");
+                }
+                switch (result) {
+                    case DecodeResult.Frame<Response> frame -> pending.complete(frame.value());
+                    case DecodeResult.Invalid<Response> invalid ->
+                            pending.future()
+                                    .completeExceptionally(
+                                            new IOException(
+                                                    "malformed reply: " + invalid.message()));
+                }
+            }
+        } catch (IOException e) {
+            fail(new ConnectionClosedException("connection closed: " + e.getMessage(), e));
+        }
+    }
+
+    /**
+     * Records the first failure, closes the socket (which releases a writer blocked on it and the
+     * reader), and fails every waiting request. Takes the queue's lock only to empty it: futures
+     * are completed outside it, since their callbacks may run any code, even send again.
+     */
+    private void fail(IOException cause) {
+        List<Pending<?>> failed;
+        IOException reason;
         synchronized (waiting) {
-          pending = waiting.poll();
+            if (failure == null) {
+                failure = cause;
+            }
+            reason = failure;
+            failed = new ArrayList<>(waiting);
+            waiting.clear();
         }
-        if (pending == null) {
-          throw new IOException("the server sent a reply to no request");
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // already failing
         }
-        switch (result) {
-          case DecodeResult.Frame<Response> frame -> pending.complete(frame.value());
-          case DecodeResult.Invalid<Response> invalid ->
-              pending.future().completeExceptionally(new IOException("malformed reply: " + invalid.message()));
+        for (Pending<?> pending : failed) {
+            pending.future().completeExceptionally(reason);
         }
-      }
-    } catch (IOException e) {
-      fail(new ConnectionClosedException("connection closed: " + e.getMessage(), e));
     }
-  }
 
-  /**
-   * Records the first failure, closes the socket (which releases a writer blocked on it and the
-   * reader), and fails every waiting request. Takes the queue's lock only to empty it: futures are
-   * completed outside it, since their callbacks may run any code, even send again.
-   */
-  private void fail(IOException cause) {
-    List<Pending<?>> failed;
-    IOException reason;
-    synchronized (waiting) {
-      if (failure == null) {
-        failure = cause;
-      }
-      reason = failure;
-      failed = new ArrayList<>(waiting);
-      waiting.clear();
+    private <T> T await(CompletableFuture<T> future) throws IOException {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException(e.getCause());
+        } catch (TimeoutException e) {
+            throw new IOException("no reply within " + timeout.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for a reply", e);
+        }
     }
-    try {
-      socket.close();
-    } catch (IOException ignored) {
-      // already failing
-    }
-    for (Pending<?> pending : failed) {
-      pending.future().completeExceptionally(reason);
-    }
-  }
 
-  private <T> T await(CompletableFuture<T> future) throws IOException {
-    try {
-      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IOException(e.getCause());
-    } catch (TimeoutException e) {
-      throw new IOException("no reply within " + timeout.toMillis() + " ms");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while waiting for a reply", e);
+    /**
+     * Closes the connection; requests still waiting, and threads blocked sending, fail with {@link
+     * ConnectionClosedException}. Never waits for a writer: safe to call while one is blocked.
+     */
+    @Override
+    public void close() {
+        fail(new ConnectionClosedException("client closed", null));
+        try {
+            reader.join(timeout.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
-  }
-
-  /**
-   * Closes the connection; requests still waiting, and threads blocked sending, fail with
-   * {@link ConnectionClosedException}. Never waits for a writer: safe to call while one is blocked.
-   */
-  @Override
-  public void close() {
-    fail(new ConnectionClosedException("client closed", null));
-    try {
-      reader.join(timeout.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
 }

@@ -11,7 +11,7 @@ import java.io.EOFException;
  */
 public class CleanEofException extends EOFException {
 
-  public CleanEofException(String message) {
-    super(message);
-  }
+    public CleanEofException(String message) {
+        super(message);
+    }
 }

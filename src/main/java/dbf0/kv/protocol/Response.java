@@ -7,52 +7,53 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A protocol v2 response, as a value. Responses carry no request id: they come back in the order
- * of the requests, so the n-th response on a connection answers its n-th request.
+ * A protocol v2 response, as a value. Responses carry no request id: they come back in the order of
+ * the requests, so the n-th response on a connection answers its n-th request.
  *
  * <p>Sealed like {@link Request}, so a {@code switch} over a response is checked for completeness.
  */
 public sealed interface Response {
 
-  /** A GET found its key: here is the value. */
-  record Value(ByteArrayWrapper value) implements Response {
-    public Value {
-      Objects.requireNonNull(value, "value");
+    /** A GET found its key: here is the value. */
+    record Value(ByteArrayWrapper value) implements Response {
+        public Value {
+            Objects.requireNonNull(value, "value");
+        }
     }
-  }
 
-  /** A GET found no such key, or a DELETE had nothing to remove. */
-  record NotFound() implements Response {}
+    /** A GET found no such key, or a DELETE had nothing to remove. */
+    record NotFound() implements Response {}
 
-  /** A SET was applied, a DELETE removed a key, or a PING was received. */
-  record Ok() implements Response {}
+    /** A SET was applied, a DELETE removed a key, or a PING was received. */
+    record Ok() implements Response {}
 
-  /**
-   * The request could not be served; the message says why, in words meant for a person. It
-   * travels as UTF-8. After a fatal error (see {@link V2Codec}) the server closes the connection
-   * right after this reply.
-   */
-  record Error(String message) implements Response {
-    public Error {
-      Objects.requireNonNull(message, "message");
+    /**
+     * The request could not be served; the message says why, in words meant for a person. It
+     * travels as UTF-8. After a fatal error (see {@link V2Codec}) the server closes the connection
+     * right after this reply.
+     */
+    record Error(String message) implements Response {
+        public Error {
+            Objects.requireNonNull(message, "message");
+        }
     }
-  }
 
-  /**
-   * The replies to a {@link Request.Batch}, one per operation, in the same order. A reply in a
-   * batch is a VALUE, NOT_FOUND, OK or ERROR; never another batch. (Today a batch that fails
-   * validation is answered by one ERROR for the whole batch, so an ERROR inside a batch is
-   * reserved for a single operation failing while it runs.)
-   *
-   * @param replies the replies (copied; may be empty)
-   * @throws IllegalArgumentException if a reply is itself a batch
-   */
-  record Batch(List<Response> replies) implements Response {
-    public Batch {
-      replies = List.copyOf(replies);
-      for (Response reply : replies) {
-        checkArgument(!(reply instanceof Batch), "a batch response cannot hold another batch");
-      }
+    /**
+     * The replies to a {@link Request.Batch}, one per operation, in the same order. A reply in a
+     * batch is a VALUE, NOT_FOUND, OK or ERROR; never another batch. (Today a batch that fails
+     * validation is answered by one ERROR for the whole batch, so an ERROR inside a batch is
+     * reserved for a single operation failing while it runs.)
+     *
+     * @param replies the replies (copied; may be empty)
+     * @throws IllegalArgumentException if a reply is itself a batch
+     */
+    record Batch(List<Response> replies) implements Response {
+        public Batch {
+            replies = List.copyOf(replies);
+            for (Response reply : replies) {
+                checkArgument(
+                        !(reply instanceof Batch), "a batch response cannot hold another batch");
+            }
+        }
     }
-  }
 }

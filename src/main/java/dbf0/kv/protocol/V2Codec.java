@@ -11,10 +11,10 @@ import java.nio.ByteBuffer;
  * Protocol v2, byte for byte: frames to and from {@link Request} and {@link Response} values. Pure:
  * no sockets, no threads, no state, so every method is safe to call from any thread.
  *
- * <p>v1 ({@link V1Codec}) serves one unacknowledged operation per connection, with 127-byte
- * arrays and no way to say "that was wrong". v2 keeps the connection open, answers every request
- * (a SET is acknowledged), adds DELETE, PING and batches, allows long keys and values, and replies
- * ERROR with a message instead of hanging up.
+ * <p>v1 ({@link V1Codec}) serves one unacknowledged operation per connection, with 127-byte arrays
+ * and no way to say "that was wrong". v2 keeps the connection open, answers every request (a SET is
+ * acknowledged), adds DELETE, PING and batches, allows long keys and values, and replies ERROR with
+ * a message instead of hanging up.
  *
  * <pre>
  *  connection  client to server:  0xDB 0x02  frame frame frame ...   preamble once, then requests
@@ -47,11 +47,11 @@ import java.nio.ByteBuffer;
  * looks inside. So when the inside is wrong (an unknown type, a key over the limit, a field that
  * runs past the end), it can skip exactly that frame, answer ERROR, and read the next one: the
  * stream is still in step. That is the <em>recoverable</em> case, {@link DecodeResult.Invalid}.
- * Only the length header itself has to be taken on trust. When it is above
- * {@link ProtocolLimits#maxFrameBytes()} the peer is broken, hostile or out of step (those four
- * bytes may be the middle of something else), and skipping gigabytes on its word is no safer than
- * reading them. That is the <em>fatal</em> case: the decoder throws {@link ProtocolException}, and
- * a server answers ERROR and closes.
+ * Only the length header itself has to be taken on trust. When it is above {@link
+ * ProtocolLimits#maxFrameBytes()} the peer is broken, hostile or out of step (those four bytes may
+ * be the middle of something else), and skipping gigabytes on its word is no safer than reading
+ * them. That is the <em>fatal</em> case: the decoder throws {@link ProtocolException}, and a server
+ * answers ERROR and closes.
  *
  * <p><b>Never an allocation from an unchecked number.</b> Every length is checked against the
  * limits and against the bytes that are actually there before an array is made for it, so four
@@ -60,227 +60,242 @@ import java.nio.ByteBuffer;
  * five bytes).
  *
  * <p><b>Batches are all or nothing at the protocol level.</b> One malformed operation makes the
- * whole batch invalid: one ERROR for the batch and no operation applied, which keeps "one reply
- * per request" simple and never leaves a client guessing which half of a batch happened.
+ * whole batch invalid: one ERROR for the batch and no operation applied, which keeps "one reply per
+ * request" simple and never leaves a client guessing which half of a batch happened.
  *
  * <p><b>Pipelining.</b> Replies carry no request id: the server answers in request order, so a
  * client may send many frames before reading any reply and match them up by position.
  *
- * <p>Writers check the same limits before writing anything: a request the other side would
- * refuse fails with {@link IllegalArgumentException} on the sender. Test vectors:
- * {@code src/test/resources/vectors/protocol-v2.json}; the prose version is
- * {@code docs/protocol.md}.
+ * <p>Writers check the same limits before writing anything: a request the other side would refuse
+ * fails with {@link IllegalArgumentException} on the sender. Test vectors: {@code
+ * src/test/resources/vectors/protocol-v2.json}; the prose version is {@code docs/protocol.md}.
  *
  * <p>The work is split by concept: {@link V2Frames} (the length header), {@link V2Requests} and
  * {@link V2Responses} (the bodies), {@link V2Batches} and {@link V2Fields} (the pieces).
  */
 public final class V2Codec {
 
-  /** First preamble byte. Not ASCII, so a v2 connection never looks like v1 ('s', 'g') or RESP. */
-  public static final byte MAGIC = (byte) 0xDB;
-  /** Second preamble byte: the protocol version this codec speaks. */
-  public static final byte VERSION = 2;
-  /** The preamble's size: {@link #MAGIC} then {@link #VERSION}, sent once by the client. */
-  public static final int PREAMBLE_BYTES = 2;
-  /** The frame header's size: the body length as a big-endian u32. */
-  public static final int HEADER_BYTES = 4;
+    /**
+     * First preamble byte. Not ASCII, so a v2 connection never looks like v1 ('s', 'g') or RESP.
+     */
+    public static final byte MAGIC = (byte) 0xDB;
 
-  public static final byte GET = 'G';
-  public static final byte SET = 'S';
-  public static final byte DELETE = 'D';
-  public static final byte PING = 'P';
-  /** A batch, in both directions. */
-  public static final byte BATCH = 'B';
-  public static final byte VALUE = 'V';
-  public static final byte NOT_FOUND = 'N';
-  public static final byte OK = 'K';
-  public static final byte ERROR = 'E';
+    /** Second preamble byte: the protocol version this codec speaks. */
+    public static final byte VERSION = 2;
 
-  private V2Codec() {}
+    /** The preamble's size: {@link #MAGIC} then {@link #VERSION}, sent once by the client. */
+    public static final int PREAMBLE_BYTES = 2;
 
-  // ---------------------------------------------------------------------------------------------
-  // Preamble
+    /** The frame header's size: the body length as a big-endian u32. */
+    public static final int HEADER_BYTES = 4;
 
-  /** The two preamble bytes, {@code db 02} (a fresh array each time). */
-  public static byte[] preamble() {
-    return new byte[] {MAGIC, VERSION};
-  }
+    public static final byte GET = 'G';
+    public static final byte SET = 'S';
+    public static final byte DELETE = 'D';
+    public static final byte PING = 'P';
 
-  /** Writes the preamble; a client does this once, before its first frame. */
-  public static void writePreamble(OutputStream out) throws IOException {
-    out.write(preamble());
-  }
+    /** A batch, in both directions. */
+    public static final byte BATCH = 'B';
 
-  /**
-   * Consumes the preamble from a buffer.
-   *
-   * @return true once it was there and consumed; false if fewer than {@link #PREAMBLE_BYTES}
-   *     bytes are available (nothing consumed)
-   * @throws ProtocolException for a wrong magic byte or version (fatal: a server answers ERROR
-   *     with the message and closes); nothing consumed
-   */
-  public static boolean decodePreamble(ByteBuffer in) throws ProtocolException {
-    if (in.remaining() < PREAMBLE_BYTES) {
-      return false;
+    public static final byte VALUE = 'V';
+    public static final byte NOT_FOUND = 'N';
+    public static final byte OK = 'K';
+    public static final byte ERROR = 'E';
+
+    private V2Codec() {}
+
+    // ---------------------------------------------------------------------------------------------
+    // Preamble
+
+    /** The two preamble bytes, {@code db 02} (a fresh array each time). */
+    public static byte[] preamble() {
+        return new byte[] {MAGIC, VERSION};
     }
-    int at = in.position();
-    checkPreamble(in.get(at), in.get(at + 1));
-    in.position(at + PREAMBLE_BYTES);
-    return true;
-  }
 
-  /**
-   * Reads and checks the preamble from a blocking stream.
-   *
-   * @throws CleanEofException if the stream ended before its first byte
-   * @throws EOFException if it ended after the first byte
-   * @throws ProtocolException for a wrong magic byte or version (fatal)
-   */
-  public static void readPreamble(InputStream in) throws IOException {
-    byte[] preamble = new byte[PREAMBLE_BYTES];
-    int got = in.readNBytes(preamble, 0, PREAMBLE_BYTES);
-    if (got == 0) {
-      throw new CleanEofException("stream ended before the preamble");
+    /** Writes the preamble; a client does this once, before its first frame. */
+    public static void writePreamble(OutputStream out) throws IOException {
+        out.write(preamble());
     }
-    if (got < PREAMBLE_BYTES) {
-      throw new EOFException("stream ended inside the preamble, after " + got + " of "
-          + PREAMBLE_BYTES + " bytes");
+
+    /**
+     * Consumes the preamble from a buffer.
+     *
+     * @return true once it was there and consumed; false if fewer than {@link #PREAMBLE_BYTES}
+     *     bytes are available (nothing consumed)
+     * @throws ProtocolException for a wrong magic byte or version (fatal: a server answers ERROR
+     *     with the message and closes); nothing consumed
+     */
+    public static boolean decodePreamble(ByteBuffer in) throws ProtocolException {
+        if (in.remaining() < PREAMBLE_BYTES) {
+            return false;
+        }
+        int at = in.position();
+        checkPreamble(in.get(at), in.get(at + 1));
+        in.position(at + PREAMBLE_BYTES);
+        return true;
     }
-    checkPreamble(preamble[0], preamble[1]);
-  }
 
-  private static void checkPreamble(byte magic, byte version) throws ProtocolException {
-    if (magic != MAGIC) {
-      throw new ProtocolException(String.format(
-          "not a v2 connection: it starts with 0x%02x, not the magic byte 0xdb", magic & 0xff));
+    /**
+     * Reads and checks the preamble from a blocking stream.
+     *
+     * @throws CleanEofException if the stream ended before its first byte
+     * @throws EOFException if it ended after the first byte
+     * @throws ProtocolException for a wrong magic byte or version (fatal)
+     */
+    public static void readPreamble(InputStream in) throws IOException {
+        byte[] preamble = new byte[PREAMBLE_BYTES];
+        int got = in.readNBytes(preamble, 0, PREAMBLE_BYTES);
+        if (got == 0) {
+            throw new CleanEofException("stream ended before the preamble");
+        }
+        if (got < PREAMBLE_BYTES) {
+            throw new EOFException(
+                    "stream ended inside the preamble, after "
+                            + got
+                            + " of "
+                            + PREAMBLE_BYTES
+                            + " bytes");
+        }
+        checkPreamble(preamble[0], preamble[1]);
     }
-    if (version != VERSION) {
-      throw new ProtocolException("unsupported protocol version " + (version & 0xff)
-          + ": this peer speaks version " + VERSION);
+
+    private static void checkPreamble(byte magic, byte version) throws ProtocolException {
+        if (magic != MAGIC) {
+            throw new ProtocolException(
+                    String.format(
+                            "not a v2 connection: it starts with 0x%02x, not the magic byte 0xdb",
+                            magic & 0xff));
+        }
+        if (version != VERSION) {
+            throw new ProtocolException(
+                    "unsupported protocol version "
+                            + (version & 0xff)
+                            + ": this peer speaks version "
+                            + VERSION);
+        }
     }
-  }
 
-  // ---------------------------------------------------------------------------------------------
-  // Encoding
+    // ---------------------------------------------------------------------------------------------
+    // Encoding
 
-  /** The size of the request's whole frame, header included. Checks no limits. */
-  public static int encodedSize(Request request) {
-    return V2Frames.size(V2Requests.bodySize(request, null));
-  }
+    /** The size of the request's whole frame, header included. Checks no limits. */
+    public static int encodedSize(Request request) {
+        return V2Frames.size(V2Requests.bodySize(request, null));
+    }
 
-  /** The size of the response's whole frame, header included. Checks no limits. */
-  public static int encodedSize(Response response) {
-    return V2Frames.size(V2Responses.bodySize(response, null));
-  }
+    /** The size of the response's whole frame, header included. Checks no limits. */
+    public static int encodedSize(Response response) {
+        return V2Frames.size(V2Responses.bodySize(response, null));
+    }
 
-  /**
-   * Writes the request's frame at the buffer's position (in big-endian, whatever the buffer's
-   * own byte order) and advances the position past it.
-   *
-   * @throws IllegalArgumentException if the request breaks a limit; nothing is written then
-   * @throws BufferOverflowException if fewer than {@link #encodedSize(Request)} bytes remain;
-   *     nothing is written then
-   */
-  public static void encode(Request request, ByteBuffer out, ProtocolLimits limits) {
-    V2Requests.put(V2Frames.start(out, V2Requests.bodySize(request, limits), limits), request);
-  }
+    /**
+     * Writes the request's frame at the buffer's position (in big-endian, whatever the buffer's own
+     * byte order) and advances the position past it.
+     *
+     * @throws IllegalArgumentException if the request breaks a limit; nothing is written then
+     * @throws BufferOverflowException if fewer than {@link #encodedSize(Request)} bytes remain;
+     *     nothing is written then
+     */
+    public static void encode(Request request, ByteBuffer out, ProtocolLimits limits) {
+        V2Requests.put(V2Frames.start(out, V2Requests.bodySize(request, limits), limits), request);
+    }
 
-  /**
-   * The request's frame as a new array.
-   *
-   * @throws IllegalArgumentException if the request breaks a limit
-   */
-  public static byte[] encode(Request request, ProtocolLimits limits) {
-    ByteBuffer out = V2Frames.allocate(V2Requests.bodySize(request, limits), limits);
-    V2Requests.put(out, request);
-    return out.array();
-  }
+    /**
+     * The request's frame as a new array.
+     *
+     * @throws IllegalArgumentException if the request breaks a limit
+     */
+    public static byte[] encode(Request request, ProtocolLimits limits) {
+        ByteBuffer out = V2Frames.allocate(V2Requests.bodySize(request, limits), limits);
+        V2Requests.put(out, request);
+        return out.array();
+    }
 
-  /**
-   * Writes the response's frame; see {@link #encode(Request, ByteBuffer, ProtocolLimits)}.
-   *
-   * @throws IllegalArgumentException if the response breaks a limit; nothing is written then
-   * @throws BufferOverflowException if the buffer has too little room; nothing is written then
-   */
-  public static void encode(Response response, ByteBuffer out, ProtocolLimits limits) {
-    V2Responses.put(
-        V2Frames.start(out, V2Responses.bodySize(response, limits), limits), response);
-  }
+    /**
+     * Writes the response's frame; see {@link #encode(Request, ByteBuffer, ProtocolLimits)}.
+     *
+     * @throws IllegalArgumentException if the response breaks a limit; nothing is written then
+     * @throws BufferOverflowException if the buffer has too little room; nothing is written then
+     */
+    public static void encode(Response response, ByteBuffer out, ProtocolLimits limits) {
+        V2Responses.put(
+                V2Frames.start(out, V2Responses.bodySize(response, limits), limits), response);
+    }
 
-  /**
-   * The response's frame as a new array.
-   *
-   * @throws IllegalArgumentException if the response breaks a limit
-   */
-  public static byte[] encode(Response response, ProtocolLimits limits) {
-    ByteBuffer out = V2Frames.allocate(V2Responses.bodySize(response, limits), limits);
-    V2Responses.put(out, response);
-    return out.array();
-  }
+    /**
+     * The response's frame as a new array.
+     *
+     * @throws IllegalArgumentException if the response breaks a limit
+     */
+    public static byte[] encode(Response response, ProtocolLimits limits) {
+        ByteBuffer out = V2Frames.allocate(V2Responses.bodySize(response, limits), limits);
+        V2Responses.put(out, response);
+        return out.array();
+    }
 
-  /**
-   * Writes the request's frame in one {@code write} call. To pipeline, write several requests
-   * into a {@link java.io.BufferedOutputStream} and flush once.
-   *
-   * @throws IllegalArgumentException if the request breaks a limit; nothing is written then
-   */
-  public static void writeRequest(OutputStream out, Request request, ProtocolLimits limits)
-      throws IOException {
-    out.write(encode(request, limits));
-  }
+    /**
+     * Writes the request's frame in one {@code write} call. To pipeline, write several requests
+     * into a {@link java.io.BufferedOutputStream} and flush once.
+     *
+     * @throws IllegalArgumentException if the request breaks a limit; nothing is written then
+     */
+    public static void writeRequest(OutputStream out, Request request, ProtocolLimits limits)
+            throws IOException {
+        out.write(encode(request, limits));
+    }
 
-  /**
-   * Writes the response's frame in one {@code write} call.
-   *
-   * @throws IllegalArgumentException if the response breaks a limit; nothing is written then
-   */
-  public static void writeResponse(OutputStream out, Response response, ProtocolLimits limits)
-      throws IOException {
-    out.write(encode(response, limits));
-  }
+    /**
+     * Writes the response's frame in one {@code write} call.
+     *
+     * @throws IllegalArgumentException if the response breaks a limit; nothing is written then
+     */
+    public static void writeResponse(OutputStream out, Response response, ProtocolLimits limits)
+            throws IOException {
+        out.write(encode(response, limits));
+    }
 
-  // ---------------------------------------------------------------------------------------------
-  // Decoding
+    // ---------------------------------------------------------------------------------------------
+    // Decoding
 
-  /**
-   * Decodes the next request frame from the buffer's position, for event loops that read into a
-   * buffer as bytes arrive. The buffer's own byte order does not matter.
-   *
-   * @return {@link DecodeResult.Incomplete} (nothing consumed), {@link DecodeResult.Frame} or
-   *     {@link DecodeResult.Invalid} (the whole frame consumed either way)
-   * @throws ProtocolException if the length header is above {@link ProtocolLimits#maxFrameBytes()}
-   *     (a negative int counts as above): fatal, nothing consumed
-   */
-  public static DecodeResult<Request> decodeRequest(ByteBuffer in, ProtocolLimits limits)
-      throws ProtocolException {
-    return V2Frames.decode(in, limits, V2Requests::parse);
-  }
+    /**
+     * Decodes the next request frame from the buffer's position, for event loops that read into a
+     * buffer as bytes arrive. The buffer's own byte order does not matter.
+     *
+     * @return {@link DecodeResult.Incomplete} (nothing consumed), {@link DecodeResult.Frame} or
+     *     {@link DecodeResult.Invalid} (the whole frame consumed either way)
+     * @throws ProtocolException if the length header is above {@link
+     *     ProtocolLimits#maxFrameBytes()} (a negative int counts as above): fatal, nothing consumed
+     */
+    public static DecodeResult<Request> decodeRequest(ByteBuffer in, ProtocolLimits limits)
+            throws ProtocolException {
+        return V2Frames.decode(in, limits, V2Requests::parse);
+    }
 
-  /** Decodes the next response frame; see {@link #decodeRequest(ByteBuffer, ProtocolLimits)}. */
-  public static DecodeResult<Response> decodeResponse(ByteBuffer in, ProtocolLimits limits)
-      throws ProtocolException {
-    return V2Frames.decode(in, limits, V2Responses::parse);
-  }
+    /** Decodes the next response frame; see {@link #decodeRequest(ByteBuffer, ProtocolLimits)}. */
+    public static DecodeResult<Response> decodeResponse(ByteBuffer in, ProtocolLimits limits)
+            throws ProtocolException {
+        return V2Frames.decode(in, limits, V2Responses::parse);
+    }
 
-  /**
-   * Reads the next request frame from a blocking stream. Allocates only after the length header
-   * has passed the limit, and grows the body as its bytes actually arrive, so a peer that
-   * announces a large frame and then stalls holds little memory.
-   *
-   * @return {@link DecodeResult.Frame} or {@link DecodeResult.Invalid}; the whole frame is read
-   *     either way, so the next call starts on the next frame
-   * @throws CleanEofException if the stream ended between frames (the peer is done)
-   * @throws EOFException if it ended inside a frame (the message says where)
-   * @throws ProtocolException if the length header is above the frame limit (fatal)
-   */
-  public static DecodeResult.Complete<Request> readRequest(InputStream in, ProtocolLimits limits)
-      throws IOException {
-    return V2Frames.parse(V2Frames.readBody(in, limits), limits, V2Requests::parse);
-  }
+    /**
+     * Reads the next request frame from a blocking stream. Allocates only after the length header
+     * has passed the limit, and grows the body as its bytes actually arrive, so a peer that
+     * announces a large frame and then stalls holds little memory.
+     *
+     * @return {@link DecodeResult.Frame} or {@link DecodeResult.Invalid}; the whole frame is read
+     *     either way, so the next call starts on the next frame
+     * @throws CleanEofException if the stream ended between frames (the peer is done)
+     * @throws EOFException if it ended inside a frame (the message says where)
+     * @throws ProtocolException if the length header is above the frame limit (fatal)
+     */
+    public static DecodeResult.Complete<Request> readRequest(InputStream in, ProtocolLimits limits)
+            throws IOException {
+        return V2Frames.parse(V2Frames.readBody(in, limits), limits, V2Requests::parse);
+    }
 
-  /** Reads the next response frame; see {@link #readRequest(InputStream, ProtocolLimits)}. */
-  public static DecodeResult.Complete<Response> readResponse(InputStream in, ProtocolLimits limits)
-      throws IOException {
-    return V2Frames.parse(V2Frames.readBody(in, limits), limits, V2Responses::parse);
-  }
+    /** Reads the next response frame; see {@link #readRequest(InputStream, ProtocolLimits)}. */
+    public static DecodeResult.Complete<Response> readResponse(
+            InputStream in, ProtocolLimits limits) throws IOException {
+        return V2Frames.parse(V2Frames.readBody(in, limits), limits, V2Responses::parse);
+    }
 }

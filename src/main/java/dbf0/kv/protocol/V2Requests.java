@@ -18,77 +18,89 @@ import java.nio.ByteBuffer;
 /** A v2 request's body, client to server: its size, its bytes, and back to a {@link Request}. */
 final class V2Requests {
 
-  private static final Request.Ping PING_REQUEST = new Request.Ping();
+    private static final Request.Ping PING_REQUEST = new Request.Ping();
 
-  private V2Requests() {}
+    private V2Requests() {}
 
-  /** The body size as a long (a huge batch can pass 2 GiB); checks the limits unless null. */
-  static long bodySize(Request request, ProtocolLimits limits) {
-    return switch (request) {
-      case Request.Get get -> 1 + keyField(get.key(), limits);
-      case Request.Set set -> 1 + keyField(set.key(), limits) + valueField(set.value(), limits);
-      case Request.Delete delete -> 1 + keyField(delete.key(), limits);
-      case Request.Ping ping -> 1;
-      case Request.Batch batch -> {
-        long size = V2Batches.headerSize(batch.ops().size(), limits);
-        for (Request op : batch.ops()) {
-          size += bodySize(op, limits);
-        }
-        yield size;
-      }
-    };
-  }
-
-  /** Writes the body; the caller has checked the limits and the room. */
-  static void put(ByteBuffer out, Request request) {
-    switch (request) {
-      case Request.Get get -> {
-        out.put(GET);
-        putField(out, get.key().getArray());
-      }
-      case Request.Set set -> {
-        out.put(SET);
-        putField(out, set.key().getArray());
-        putField(out, set.value().getArray());
-      }
-      case Request.Delete delete -> {
-        out.put(DELETE);
-        putField(out, delete.key().getArray());
-      }
-      case Request.Ping ping -> out.put(PING);
-      case Request.Batch batch -> {
-        out.put(BATCH);
-        putU32(out, batch.ops().size());
-        for (Request op : batch.ops()) {
-          put(out, op);
-        }
-      }
+    /** The body size as a long (a huge batch can pass 2 GiB); checks the limits unless null. */
+    static long bodySize(Request request, ProtocolLimits limits) {
+        return switch (request) {
+            case Request.Get get -> 1 + keyField(get.key(), limits);
+            case Request.Set set ->
+                    1 + keyField(set.key(), limits) + valueField(set.value(), limits);
+            case Request.Delete delete -> 1 + keyField(delete.key(), limits);
+            case Request.Ping ping -> 1;
+            case Request.Batch batch -> {
+                long size = V2Batches.headerSize(batch.ops().size(), limits);
+                for (Request op : batch.ops()) {
+                    size += bodySize(op, limits);
+                }
+                yield size;
+            }
+        };
     }
-  }
 
-  /** Parses one whole body; throws {@link MalformedFrameException} for anything wrong in it. */
-  static Request parse(ByteBuffer body, ProtocolLimits limits) {
-    byte type = V2Fields.firstType(body);
-    Request request = switch (type) {
-      case PING -> PING_REQUEST;
-      case BATCH -> new Request.Batch(V2Batches.parse(
-          body, limits, V2Batches.MIN_OP_BYTES, "op", "ops", V2Requests::parseOperation));
-      default -> parseOperation(type, body, limits);
-    };
-    V2Fields.requireEnd(body, type);
-    return request;
-  }
+    /** Writes the body; the caller has checked the limits and the room. */
+    static void put(ByteBuffer out, Request request) {
+        switch (request) {
+            case Request.Get get -> {
+                out.put(GET);
+                putField(out, get.key().getArray());
+            }
+            case Request.Set set -> {
+                out.put(SET);
+                putField(out, set.key().getArray());
+                putField(out, set.value().getArray());
+            }
+            case Request.Delete delete -> {
+                out.put(DELETE);
+                putField(out, delete.key().getArray());
+            }
+            case Request.Ping ping -> out.put(PING);
+            case Request.Batch batch -> {
+                out.put(BATCH);
+                putU32(out, batch.ops().size());
+                for (Request op : batch.ops()) {
+                    put(out, op);
+                }
+            }
+        }
+    }
 
-  /** GET, SET or DELETE: the requests that may stand alone or in a batch. */
-  private static Request parseOperation(byte type, ByteBuffer body, ProtocolLimits limits) {
-    return switch (type) {
-      case GET -> new Request.Get(field(body, "key", limits.maxKeyBytes()));
-      case SET -> new Request.Set(
-          field(body, "key", limits.maxKeyBytes()), field(body, "value", limits.maxValueBytes()));
-      case DELETE -> new Request.Delete(field(body, "key", limits.maxKeyBytes()));
-      case PING, BATCH ->
-          throw new MalformedFrameException("a " + typeName(type) + " cannot be inside a batch");
-      default -> throw new MalformedFrameException("unknown request type " + describe(type));
-    };
-  }
+    /** Parses one whole body; throws {@link MalformedFrameException} for anything wrong in it. */
+    static Request parse(ByteBuffer body, ProtocolLimits limits) {
+        byte type = V2Fields.firstType(body);
+        Request request =
+                switch (type) {
+                    case PING -> PING_REQUEST;
+                    case BATCH ->
+                            new Request.Batch(
+                                    V2Batches.parse(
+                                            body,
+                                            limits,
+                                            V2Batches.MIN_OP_BYTES,
+                                            "op",
+                                            "ops",
+                                            V2Requests::parseOperation));
+                    default -> parseOperation(type, body, limits);
+                };
+        V2Fields.requireEnd(body, type);
+        return request;
+    }
+
+    /** GET, SET or DELETE: the requests that may stand alone or in a batch. */
+    private static Request parseOperation(byte type, ByteBuffer body, ProtocolLimits limits) {
+        return switch (type) {
+            case GET -> new Request.Get(field(body, "key", limits.maxKeyBytes()));
+            case SET ->
+                    new Request.Set(
+                            field(body, "key", limits.maxKeyBytes()),
+                            field(body, "value", limits.maxValueBytes()));
+            case DELETE -> new Request.Delete(field(body, "key", limits.maxKeyBytes()));
+            case PING, BATCH ->
+                    throw new MalformedFrameException(
+                            "a " + typeName(type) + " cannot be inside a batch");
+            default -> throw new MalformedFrameException("unknown request type " + describe(type));
+        };
+    }
 }

@@ -14,67 +14,66 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 
 /**
- * The seed's server: a thread serves one connection at a time (the {@code pool} and
- * {@code virtual} models). The first byte says what the client wants; a v1 request is served
- * right here, top to bottom, and the connection is closed when {@link #processConnection}
- * returns.
+ * The seed's server: a thread serves one connection at a time (the {@code pool} and {@code virtual}
+ * models). The first byte says what the client wants; a v1 request is served right here, top to
+ * bottom, and the connection is closed when {@link #processConnection} returns.
  *
  * <p>The server adds no locking: thread safety is entirely the store's. With a {@link
- * java.util.HashMap} and several threads, keys go missing: the race demo, {@code dbf0 race},
- * shows it.
+ * java.util.HashMap} and several threads, keys go missing: the race demo, {@code dbf0 race}, shows
+ * it.
  */
 final class BlockingKeyValueServer extends BaseServer {
 
-  /** Room for the largest v1 request (257 bytes), so that one read usually takes it all. */
-  private static final int BUFFER_SIZE = 512;
+    /** Room for the largest v1 request (257 bytes), so that one read usually takes it all. */
+    private static final int BUFFER_SIZE = 512;
 
-  private final ServerContext context;
-  private final Store store;
+    private final ServerContext context;
+    private final Store store;
 
-  BlockingKeyValueServer(
-      String name, InetSocketAddress bindAddress, int nThreads, ServerContext context) {
-    super(name, bindAddress, nThreads);
-    this.context = context;
-    this.store = context.store;
-  }
-
-  @Override
-  protected void processConnection(Socket socket) throws IOException {
-    context.connectionsReceived.increment(); // INFO's count, whatever the protocol
-    InputStream in = new BufferedInputStream(socket.getInputStream(), BUFFER_SIZE);
-    int first = in.read();
-    switch (first) {
-      case -1 -> throw new EOFException("connected but sent no request");
-      case V1Codec.SET -> processSet(in);
-      case V1Codec.GET -> processGet(in, socket.getOutputStream());
-      default -> processSession(socket, in, first);
+    BlockingKeyValueServer(
+            String name, InetSocketAddress bindAddress, int nThreads, ServerContext context) {
+        super(name, bindAddress, nThreads);
+        this.context = context;
+        this.store = context.store;
     }
-  }
 
-  /** SET: no reply; the connection closes once put returns (under a log, once it is durable). */
-  private void processSet(InputStream in) throws IOException {
-    ByteArrayWrapper key = V1Codec.readBytes(in);
-    ByteArrayWrapper value = V1Codec.readBytes(in);
-    store.put(key, value);
-  }
+    @Override
+    protected void processConnection(Socket socket) throws IOException {
+        context.connectionsReceived.increment(); // INFO's count, whatever the protocol
+        InputStream in = new BufferedInputStream(socket.getInputStream(), BUFFER_SIZE);
+        int first = in.read();
+        switch (first) {
+            case -1 -> throw new EOFException("connected but sent no request");
+            case V1Codec.SET -> processSet(in);
+            case V1Codec.GET -> processGet(in, socket.getOutputStream());
+            default -> processSession(socket, in, first);
+        }
+    }
 
-  /** GET: reply FOUND with the value, or NOT_FOUND. */
-  private void processGet(InputStream in, OutputStream out) throws IOException {
-    ByteArrayWrapper key = V1Codec.readBytes(in);
-    ByteArrayWrapper value = store.get(key);
-    out.write(V1Codec.encodeGetResponse(value));
-  }
+    /** SET: no reply; the connection closes once put returns (under a log, once it is durable). */
+    private void processSet(InputStream in) throws IOException {
+        ByteArrayWrapper key = V1Codec.readBytes(in);
+        ByteArrayWrapper value = V1Codec.readBytes(in);
+        store.put(key, value);
+    }
 
-  /**
-   * Any other first byte: v2 and Redis's RESP (chapter 2) keep the connection open for many
-   * requests, and a {@link ProtocolSession} serves them (or refuses a byte no protocol starts
-   * with). It gets the byte read above and what the buffer holds; {@code available()} counts
-   * only bytes already here, so this never waits.
-   */
-  private void processSession(Socket socket, InputStream in, int first) throws IOException {
-    byte[] start = new byte[1 + in.available()];
-    start[0] = (byte) first;
-    in.readNBytes(start, 1, start.length - 1);
-    SessionRunner.run(socket, start, new ProtocolSession(context));
-  }
+    /** GET: reply FOUND with the value, or NOT_FOUND. */
+    private void processGet(InputStream in, OutputStream out) throws IOException {
+        ByteArrayWrapper key = V1Codec.readBytes(in);
+        ByteArrayWrapper value = store.get(key);
+        out.write(V1Codec.encodeGetResponse(value));
+    }
+
+    /**
+     * Any other first byte: v2 and Redis's RESP (chapter 2) keep the connection open for many
+     * requests, and a {@link ProtocolSession} serves them (or refuses a byte no protocol starts
+     * with). It gets the byte read above and what the buffer holds; {@code available()} counts only
+     * bytes already here, so this never waits.
+     */
+    private void processSession(Socket socket, InputStream in, int first) throws IOException {
+        byte[] start = new byte[1 + in.available()];
+        start[0] = (byte) first;
+        in.readNBytes(start, 1, start.length - 1);
+        SessionRunner.run(socket, start, new ProtocolSession(context));
+    }
 }

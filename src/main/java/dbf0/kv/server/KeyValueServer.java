@@ -15,14 +15,14 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A key/value server over any {@link Store}, for instance any {@link Map} (wrapped in a
- * {@link MapStore}). The {@link ServerModel} chooses how connections get threads: the seed's
- * pool and virtual threads run {@link BlockingKeyValueServer}, where one v1 request reads top
- * to bottom; the event loop ({@code nio}) runs a {@link ProtocolSession} per connection.
+ * A key/value server over any {@link Store}, for instance any {@link Map} (wrapped in a {@link
+ * MapStore}). The {@link ServerModel} chooses how connections get threads: the seed's pool and
+ * virtual threads run {@link BlockingKeyValueServer}, where one v1 request reads top to bottom; the
+ * event loop ({@code nio}) runs a {@link ProtocolSession} per connection.
  *
  * <p>The server adds no locking of its own: thread safety is entirely the store's. That is the
- * point of the seed's experiment: with a {@link java.util.HashMap} and several worker threads,
- * keys go missing (the race demo, {@code dbf0 race}, shows it).
+ * point of the seed's experiment: with a {@link java.util.HashMap} and several worker threads, keys
+ * go missing (the race demo, {@code dbf0 race}, shows it).
  *
  * <pre>{@code
  * try (var server = new KeyValueServer(new InetSocketAddress("127.0.0.1", 0), 4,
@@ -34,205 +34,228 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class KeyValueServer implements Closeable {
 
-  private final Store base;
-  private final ServerOptions options;
-  /** The store sessions use: {@link #base}, or a WalStore over it when started with a data dir. */
-  private volatile Store store;
-  private WalStore walStore;
-  private boolean ownsWalStore;
-  private ServerContext context;
-  private BaseServer blocking;
-  private EventLoopServer eventLoop;
+    private final Store base;
+    private final ServerOptions options;
 
-  /**
-   * The seed's server: a pool of {@code nThreads}, one v1 operation per connection.
-   *
-   * @param bindAddress where to listen (port 0: any free port)
-   * @param nThreads the pool's threads
-   * @param map the data, shared by all connections
-   */
-  public KeyValueServer(
-      InetSocketAddress bindAddress, int nThreads, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
-  }
+    /**
+     * The store sessions use: {@link #base}, or a WalStore over it when started with a data dir.
+     */
+    private volatile Store store;
 
-  /**
-   * A server over {@code map}, each call on the store being one call on the map.
-   *
-   * @param options the model, address, threads and limits
-   * @param map the data; it must be thread-safe unless the point is to watch it break
-   */
-  public KeyValueServer(ServerOptions options, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this(options, new MapStore(map));
-  }
+    private WalStore walStore;
+    private boolean ownsWalStore;
+    private ServerContext context;
+    private BaseServer blocking;
+    private EventLoopServer eventLoop;
 
-  /**
-   * A server over {@code store}: sessions reach the data only through it.
-   *
-   * @param options the model, address, threads and limits
-   * @param store the data
-   */
-  public KeyValueServer(ServerOptions options, Store store) {
-    this.options = Objects.requireNonNull(options, "options");
-    this.base = Objects.requireNonNull(store, "store");
-    this.store = base;
-    if (store instanceof WalStore given) {
-      walStore = given; // INFO and BGREWRITEAOF see it; its owner closes it
+    /**
+     * The seed's server: a pool of {@code nThreads}, one v1 operation per connection.
+     *
+     * @param bindAddress where to listen (port 0: any free port)
+     * @param nThreads the pool's threads
+     * @param map the data, shared by all connections
+     */
+    public KeyValueServer(
+            InetSocketAddress bindAddress,
+            int nThreads,
+            Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+        this(ServerOptions.defaults().withBindAddress(bindAddress).withThreads(nThreads), map);
     }
-  }
 
-  /**
-   * The options this server was made with.
-   *
-   * @return the options given to the constructor
-   */
-  public ServerOptions getOptions() {
-    return options;
-  }
-
-  /** A connection's session on the event loop; the blocking models count their own. */
-  private ByteSession newSession() {
-    context.connectionsReceived.increment();
-    return new ProtocolSession(context);
-  }
-
-  /**
-   * Binds the address and starts accepting connections with the chosen server model; returns once
-   * the server is listening.
-   *
-   * @throws IOException if the address cannot be bound (the message names it)
-   * @throws IllegalStateException if the server was already started
-   */
-  public synchronized void start() throws IOException {
-    if (blocking != null || eventLoop != null) {
-      throw new IllegalStateException("already started");
+    /**
+     * A server over {@code map}, each call on the store being one call on the map.
+     *
+     * @param options the model, address, threads and limits
+     * @param map the data; it must be thread-safe unless the point is to watch it break
+     */
+    public KeyValueServer(ServerOptions options, Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+        this(options, new MapStore(map));
     }
-    if (options.durability() != null) {
-      if (walStore != null) {
-        throw new IllegalStateException("a WalStore was given and the options ask for another");
-      }
-      ownsWalStore = true;
-      // Replays the log into the map before the first connection is accepted.
-      walStore = WalStore.open(base, options.durability());
-      store = walStore;
+
+    /**
+     * A server over {@code store}: sessions reach the data only through it.
+     *
+     * @param options the model, address, threads and limits
+     * @param store the data
+     */
+    public KeyValueServer(ServerOptions options, Store store) {
+        this.options = Objects.requireNonNull(options, "options");
+        this.base = Objects.requireNonNull(store, "store");
+        this.store = base;
+        if (store instanceof WalStore given) {
+            walStore = given; // INFO and BGREWRITEAOF see it; its owner closes it
+        }
     }
-    try {
-      listen();
-    } catch (IOException | RuntimeException e) {
-      if (walStore != null && ownsWalStore) {
-        walStore.close(); // a server that never listened must not keep the data dir locked
-      }
-      throw e;
+
+    /**
+     * The options this server was made with.
+     *
+     * @return the options given to the constructor
+     */
+    public ServerOptions getOptions() {
+        return options;
     }
-  }
 
-  private void listen() throws IOException {
-    context = new ServerContext(store, options, walStore);
-    switch (options.model()) {
-      case POOL, VIRTUAL -> {
-        BaseServer server = new BlockingKeyValueServer(
-            "kv-" + options.model().cliName(), options.bindAddress(), options.threads(), context);
-        server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
-        server.setIdleTimeout(options.idleTimeout());
-        server.setMaxConnections(options.maxConnections());
-        server.setBacklog(options.backlog());
-        server.start();
-        blocking = server;
-      }
-      case NIO -> {
-        EventLoopServer server = new EventLoopServer("kv-nio", options.bindAddress(),
-            options.threads(), this::newSession, options.maxConnections(), options.idleTimeout());
-        server.setBacklog(options.backlog());
-        server.start();
-        eventLoop = server;
-      }
+    /** A connection's session on the event loop; the blocking models count their own. */
+    private ByteSession newSession() {
+        context.connectionsReceived.increment();
+        return new ProtocolSession(context);
     }
-    context.bound(getLocalAddress().getPort(), this::getOpenConnections);
-  }
 
-  /**
-   * The write-ahead log's store when the options have a data dir and the server has started,
-   * else null: its {@link WalStore#recovery()} says what start-up replayed.
-   *
-   * @return the WalStore, or null without a data dir
-   */
-  public WalStore walStore() {
-    return walStore;
-  }
-
-  /**
-   * The bound address; with port 0 this tells which port was chosen.
-   *
-   * @return the address the server listens on
-   * @throws IllegalStateException if the server was not started
-   */
-  public InetSocketAddress getLocalAddress() {
-    return blocking != null ? blocking.getLocalAddress() : running().getLocalAddress();
-  }
-
-  /**
-   * Connections whose processing finished, successfully or not.
-   *
-   * @return the count since {@link #start()}
-   */
-  public long getConnectionsHandled() {
-    return blocking != null ? blocking.getConnectionsHandled() : running().getConnectionsHandled();
-  }
-
-  /**
-   * Connections dropped because of an error, a timeout or the connection limit (each logged once).
-   *
-   * @return the count since {@link #start()}
-   */
-  public long getConnectionsFailed() {
-    return blocking != null ? blocking.getConnectionsFailed() : running().getConnectionsFailed();
-  }
-
-  /**
-   * Connections open right now.
-   *
-   * @return the count of accepted connections not yet closed
-   */
-  public int getOpenConnections() {
-    return blocking != null ? blocking.getOpenConnections() : running().getOpenConnections();
-  }
-
-  private EventLoopServer running() {
-    if (eventLoop == null) {
-      throw new IllegalStateException("not started");
+    /**
+     * Binds the address and starts accepting connections with the chosen server model; returns once
+     * the server is listening.
+     *
+     * @throws IOException if the address cannot be bound (the message names it)
+     * @throws IllegalStateException if the server was already started
+     */
+    public synchronized void start() throws IOException {
+        if (blocking != null || eventLoop != null) {
+            throw new IllegalStateException("already started");
+        }
+        if (options.durability() != null) {
+            if (walStore != null) {
+                throw new IllegalStateException(
+                        "a WalStore was given and the options ask for another");
+            }
+            ownsWalStore = true;
+            // Replays the log into the map before the first connection is accepted.
+            walStore = WalStore.open(base, options.durability());
+            store = walStore;
+        }
+        try {
+            listen();
+        } catch (IOException | RuntimeException e) {
+            if (walStore != null && ownsWalStore) {
+                walStore.close(); // a server that never listened must not keep the data dir locked
+            }
+            throw e;
+        }
     }
-    return eventLoop;
-  }
 
-  /**
-   * Completes with the cause if the server fails as a whole (an event loop or the accept thread
-   * died) and has shut itself down; a failing connection never completes it.
-   *
-   * @return a future that completes only on such a failure, with its cause
-   */
-  public CompletableFuture<Throwable> failure() {
-    return blocking != null ? blocking.failure() : running().failure();
-  }
+    private void listen() throws IOException {
+        context = new ServerContext(store, options, walStore);
+        switch (options.model()) {
+            case POOL, VIRTUAL -> {
+                BaseServer server =
+                        new BlockingKeyValueServer(
+                                "kv-" + options.model().cliName(),
+                                options.bindAddress(),
+                                options.threads(),
+                                context);
+                server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
+                server.setIdleTimeout(options.idleTimeout());
+                server.setMaxConnections(options.maxConnections());
+                server.setBacklog(options.backlog());
+                server.start();
+                blocking = server;
+            }
+            case NIO -> {
+                EventLoopServer server =
+                        new EventLoopServer(
+                                "kv-nio",
+                                options.bindAddress(),
+                                options.threads(),
+                                this::newSession,
+                                options.maxConnections(),
+                                options.idleTimeout());
+                server.setBacklog(options.backlog());
+                server.start();
+                eventLoop = server;
+            }
+        }
+        context.bound(getLocalAddress().getPort(), this::getOpenConnections);
+    }
 
-  /**
-   * The number of keys in the store (racy for a HashMap, like everything else about it).
-   *
-   * @return {@link Store#size()}
-   */
-  public int size() {
-    return store.size();
-  }
+    /**
+     * The write-ahead log's store when the options have a data dir and the server has started, else
+     * null: its {@link WalStore#recovery()} says what start-up replayed.
+     *
+     * @return the WalStore, or null without a data dir
+     */
+    public WalStore walStore() {
+        return walStore;
+    }
 
-  @Override
-  public synchronized void close() {
-    if (blocking != null) {
-      blocking.close();
+    /**
+     * The bound address; with port 0 this tells which port was chosen.
+     *
+     * @return the address the server listens on
+     * @throws IllegalStateException if the server was not started
+     */
+    public InetSocketAddress getLocalAddress() {
+        return blocking != null ? blocking.getLocalAddress() : running().getLocalAddress();
     }
-    if (eventLoop != null) {
-      eventLoop.close();
+
+    /**
+     * Connections whose processing finished, successfully or not.
+     *
+     * @return the count since {@link #start()}
+     */
+    public long getConnectionsHandled() {
+        return blocking != null
+                ? blocking.getConnectionsHandled()
+                : running().getConnectionsHandled();
     }
-    if (walStore != null && ownsWalStore) {
-      walStore.close(); // after the connections: their last writes are queued before the log closes
+
+    /**
+     * Connections dropped because of an error, a timeout or the connection limit (each logged
+     * once).
+     *
+     * @return the count since {@link #start()}
+     */
+    public long getConnectionsFailed() {
+        return blocking != null
+                ? blocking.getConnectionsFailed()
+                : running().getConnectionsFailed();
     }
-  }
+
+    /**
+     * Connections open right now.
+     *
+     * @return the count of accepted connections not yet closed
+     */
+    public int getOpenConnections() {
+        return blocking != null ? blocking.getOpenConnections() : running().getOpenConnections();
+    }
+
+    private EventLoopServer running() {
+        if (eventLoop == null) {
+            throw new IllegalStateException("not started");
+        }
+        return eventLoop;
+    }
+
+    /**
+     * Completes with the cause if the server fails as a whole (an event loop or the accept thread
+     * died) and has shut itself down; a failing connection never completes it.
+     *
+     * @return a future that completes only on such a failure, with its cause
+     */
+    public CompletableFuture<Throwable> failure() {
+        return blocking != null ? blocking.failure() : running().failure();
+    }
+
+    /**
+     * The number of keys in the store (racy for a HashMap, like everything else about it).
+     *
+     * @return {@link Store#size()}
+     */
+    public int size() {
+        return store.size();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (blocking != null) {
+            blocking.close();
+        }
+        if (eventLoop != null) {
+            eventLoop.close();
+        }
+        if (walStore != null && ownsWalStore) {
+            walStore.close(); // after the connections: their last writes are queued before the log
+            // closes
+        }
+    }
 }

@@ -1,7 +1,7 @@
 package dbf0.kv.server;
 
-import dbf0.base.server.ByteSession;
 import dbf0.base.io.OutputBuffer;
+import dbf0.base.server.ByteSession;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.V1Codec;
@@ -27,68 +27,70 @@ import java.util.Map;
  *   anything else          an error: logged once, connection closed
  * </pre>
  *
- * Inline RESP commands (typed at a telnet prompt) must start with a capital letter: lower case
- * 's' and 'g' are v1's operation bytes, and every other lower-case byte stays an unknown v1
- * operation, as the seed's test vectors say. Redis tools always send arrays ('*').
+ * Inline RESP commands (typed at a telnet prompt) must start with a capital letter: lower case 's'
+ * and 'g' are v1's operation bytes, and every other lower-case byte stays an unknown v1 operation,
+ * as the seed's test vectors say. Redis tools always send arrays ('*').
  *
- * Recognising the protocol from bytes the client sends anyway costs no round trip, and v1 stays
+ * <p>Recognising the protocol from bytes the client sends anyway costs no round trip, and v1 stays
  * byte for byte what it was.
  */
 final class ProtocolSession implements ByteSession {
 
-  private final ServerContext context;
-  private ByteSession protocol;
+    private final ServerContext context;
+    private ByteSession protocol;
 
-  /** A session over {@code map} with the default options, for tests. */
-  ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this(new ServerContext(new MapStore(map), ServerOptions.defaults()));
-  }
-
-  ProtocolSession(ServerContext context) {
-    this.context = context;
-  }
-
-  @Override
-  public Next onRead(ByteBuffer in, OutputBuffer out) throws IOException {
-    if (protocol == null) {
-      if (!in.hasRemaining()) {
-        return Next.READ_MORE;
-      }
-      protocol = choose(in.get(in.position()));
+    /** A session over {@code map} with the default options, for tests. */
+    ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+        this(new ServerContext(new MapStore(map), ServerOptions.defaults()));
     }
-    return protocol.onRead(in, out);
-  }
 
-  private ByteSession choose(byte first) throws ProtocolException {
-    return switch (first) {
-      case V1Codec.SET, V1Codec.GET -> new V1Session(context.store);
-      case V2Codec.MAGIC -> new V2Session(context.store, context.limits);
-      default -> {
-        if (first == '*' || (first >= 'A' && first <= 'Z')) {
-          yield new RespSession(context);
+    ProtocolSession(ServerContext context) {
+        this.context = context;
+    }
+
+    @Override
+    public Next onRead(ByteBuffer in, OutputBuffer out) throws IOException {
+        if (protocol == null) {
+            if (!in.hasRemaining()) {
+                return Next.READ_MORE;
+            }
+            protocol = choose(in.get(in.position()));
         }
-        throw new ProtocolException(String.format("first byte 0x%02x is no known protocol (v1 "
-            + "starts with 's' or 'g', v2 with 0xdb, Redis's RESP with '*' or a capital letter)",
-            first & 0xff));
-      }
-    };
-  }
-
-  @Override
-  public java.util.concurrent.CompletableFuture<?> awaiting() {
-    return protocol.awaiting();
-  }
-
-  @Override
-  public int bytesNeeded() {
-    return protocol == null ? 0 : protocol.bytesNeeded();
-  }
-
-  @Override
-  public void onEndOfStream(int unconsumed) throws IOException {
-    if (protocol == null) {
-      throw new EOFException("connected but sent no request");
+        return protocol.onRead(in, out);
     }
-    protocol.onEndOfStream(unconsumed);
-  }
+
+    private ByteSession choose(byte first) throws ProtocolException {
+        return switch (first) {
+            case V1Codec.SET, V1Codec.GET -> new V1Session(context.store);
+            case V2Codec.MAGIC -> new V2Session(context.store, context.limits);
+            default -> {
+                if (first == '*' || (first >= 'A' && first <= 'Z')) {
+                    yield new RespSession(context);
+                }
+                throw new ProtocolException(
+                        String.format(
+                                "first byte 0x%02x is no known protocol (v1 starts with 's' or 'g',"
+                                    + " v2 with 0xdb, Redis's RESP with '*' or a capital letter)",
+                                first & 0xff));
+            }
+        };
+    }
+
+    @Override
+    public java.util.concurrent.CompletableFuture<?> awaiting() {
+        return protocol.awaiting();
+    }
+
+    @Override
+    public int bytesNeeded() {
+        return protocol == null ? 0 : protocol.bytesNeeded();
+    }
+
+    @Override
+    public void onEndOfStream(int unconsumed) throws IOException {
+        if (protocol == null) {
+            throw new EOFException("connected but sent no request");
+        }
+        protocol.onEndOfStream(unconsumed);
+    }
 }

@@ -3,8 +3,8 @@ package dbf0.kv.server;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
-import java.util.concurrent.atomic.AtomicLong;
 import dbf0.kv.storage.wal.WalStore;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 
@@ -14,91 +14,98 @@ import java.util.function.IntSupplier;
  */
 final class ServerContext implements RespContext {
 
-  final Store store;
-  final ProtocolLimits limits;
-  final ServerOptions options;
-  /** The store again when it keeps a write-ahead log (INFO persistence, BGREWRITEAOF), else null. */
-  final WalStore walStore;
-  final long startNanos = System.nanoTime();
-  final LongAdder commandsProcessed = new LongAdder();
-  final LongAdder connectionsReceived = new LongAdder();
-  private final AtomicLong clientIds = new AtomicLong();
-  private volatile IntSupplier openConnections = () -> 0;
-  private volatile int port;
+    final Store store;
+    final ProtocolLimits limits;
+    final ServerOptions options;
 
-  ServerContext(Store store, ServerOptions options) {
-    this(store, options, null);
-  }
+    /**
+     * The store again when it keeps a write-ahead log (INFO persistence, BGREWRITEAOF), else null.
+     */
+    final WalStore walStore;
 
-  ServerContext(Store store, ServerOptions options, WalStore walStore) {
-    this.store = store;
-    this.walStore = walStore;
-    this.options = options;
-    this.limits = options.limits();
-  }
+    final long startNanos = System.nanoTime();
+    final LongAdder commandsProcessed = new LongAdder();
+    final LongAdder connectionsReceived = new LongAdder();
+    private final AtomicLong clientIds = new AtomicLong();
+    private volatile IntSupplier openConnections = () -> 0;
+    private volatile int port;
 
-  /** A RESP connection's id (CLIENT ID, HELLO): 1, 2, 3, ... in the order sessions start, as in Redis. */
-  long nextClientId() {
-    return clientIds.incrementAndGet();
-  }
+    ServerContext(Store store, ServerOptions options) {
+        this(store, options, null);
+    }
 
-  void bound(int boundPort, IntSupplier open) {
-    this.port = boundPort;
-    this.openConnections = open;
-  }
+    ServerContext(Store store, ServerOptions options, WalStore walStore) {
+        this.store = store;
+        this.walStore = walStore;
+        this.options = options;
+        this.limits = options.limits();
+    }
 
-  @Override
-  public Store store() {
-    return store;
-  }
+    /**
+     * A RESP connection's id (CLIENT ID, HELLO): 1, 2, 3, ... in the order sessions start, as in
+     * Redis.
+     */
+    long nextClientId() {
+        return clientIds.incrementAndGet();
+    }
 
-  @Override
-  public ProtocolLimits limits() {
-    return limits;
-  }
+    void bound(int boundPort, IntSupplier open) {
+        this.port = boundPort;
+        this.openConnections = open;
+    }
 
-  @Override
-  public int maxConnections() {
-    return options.maxConnections();
-  }
+    @Override
+    public Store store() {
+        return store;
+    }
 
-  @Override
-  public String serverModel() {
-    return options.model().cliName();
-  }
+    @Override
+    public ProtocolLimits limits() {
+        return limits;
+    }
 
-  @Override
-  public int serverThreads() {
-    return options.threads();
-  }
+    @Override
+    public int maxConnections() {
+        return options.maxConnections();
+    }
 
-  @Override
-  public int openConnections() {
-    return openConnections.getAsInt();
-  }
+    @Override
+    public String serverModel() {
+        return options.model().cliName();
+    }
 
-  @Override
-  public int port() {
-    return port;
-  }
+    @Override
+    public int serverThreads() {
+        return options.threads();
+    }
 
-  @Override
-  public long uptimeSeconds() {
-    return (System.nanoTime() - startNanos) / 1_000_000_000L;
-  }
+    @Override
+    public int openConnections() {
+        return openConnections.getAsInt();
+    }
 
-  @Override
-  public long totalConnectionsReceived() {
-    return connectionsReceived.sum();
-  }
+    @Override
+    public int port() {
+        return port;
+    }
 
-  @Override
-  public long totalCommandsProcessed() {
-    return commandsProcessed.sum();
-  }
+    @Override
+    public long uptimeSeconds() {
+        return (System.nanoTime() - startNanos) / 1_000_000_000L;
+    }
 
-  @Override
-  public WalStore walStore() {
-    return walStore;
-  }
+    @Override
+    public long totalConnectionsReceived() {
+        return connectionsReceived.sum();
+    }
+
+    @Override
+    public long totalCommandsProcessed() {
+        return commandsProcessed.sum();
+    }
+
+    @Override
+    public WalStore walStore() {
+        return walStore;
+    }
 }

@@ -1,7 +1,7 @@
 package dbf0.kv.server;
 
-import dbf0.base.server.ByteSession;
 import dbf0.base.io.OutputBuffer;
+import dbf0.base.server.ByteSession;
 import dbf0.base.server.PendingReplies;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
@@ -24,312 +24,371 @@ import java.util.concurrent.CompletableFuture;
  * answered in order. All the complete frames in one read are answered together, so a pipelining
  * client's requests cost one read and one write system call for many operations.
  *
- * <p>Writes (SET, DELETE, a BATCH's) are submitted to the store and answered once it has done
- * them: every write of one read is submitted before any is waited for, so that a store with a
- * write-ahead log can make them durable with one fsync ({@link PendingReplies} says why and how
- * far). A GET, PING or BATCH behind them runs once they are answered, so it sees them.
+ * <p>Writes (SET, DELETE, a BATCH's) are submitted to the store and answered once it has done them:
+ * every write of one read is submitted before any is waited for, so that a store with a write-ahead
+ * log can make them durable with one fsync ({@link PendingReplies} says why and how far). A GET,
+ * PING or BATCH behind them runs once they are answered, so it sees them.
  *
- * <p>Errors: a malformed frame whose length was sane gets an ERROR reply and the connection goes
- * on (the next frame starts right after it); a frame longer than the limit or a bad preamble gets
- * an ERROR reply and the connection is closed, because its framing can no longer be trusted.
+ * <p>Errors: a malformed frame whose length was sane gets an ERROR reply and the connection goes on
+ * (the next frame starts right after it); a frame longer than the limit or a bad preamble gets an
+ * ERROR reply and the connection is closed, because its framing can no longer be trusted.
  */
 final class V2Session implements ByteSession {
 
-  private static final Response OK = new Response.Ok();
-  private static final Response NOT_FOUND = new Response.NotFound();
-  /** A batch reply's type byte and element count. */
-  private static final long BATCH_HEADER = 1 + 4;
+    private static final Response OK = new Response.Ok();
+    private static final Response NOT_FOUND = new Response.NotFound();
 
-  private final Store store;
-  private final ProtocolLimits limits;
-  private boolean preambleSeen;
-  private int needed;
+    /** A batch reply's type byte and element count. */
+    private static final long BATCH_HEADER = 1 + 4;
 
-  V2Session(Store store, ProtocolLimits limits) {
-    this.store = store;
-    this.limits = limits;
-    this.pending = new PendingReplies(store::flush); // every wait for the writes flushes them first
-  }
+    private final Store store;
+    private final ProtocolLimits limits;
+    private boolean preambleSeen;
+    private int needed;
 
-  @Override
-  public Next onRead(ByteBuffer in, OutputBuffer out) throws ProtocolException {
-    if (!preambleSeen) {
-      try {
-        if (!V2Codec.decodePreamble(in)) {
-          return Next.READ_MORE;
-        }
-      } catch (ProtocolException fatal) {
-        reply(out, new Response.Error(fatal.getMessage()));
-        throw fatal;
-      }
-      preambleSeen = true;
+    V2Session(Store store, ProtocolLimits limits) {
+        this.store = store;
+        this.limits = limits;
+        this.pending =
+                new PendingReplies(store::flush); // every wait for the writes flushes them first
     }
-    while (true) {
-      if (held != null) {
-        // A request that must see this connection's earlier writes runs once they are answered.
-        if (!pending.writeCompleted(out)) {
-          return Next.AWAIT;
+
+    @Override
+    public Next onRead(ByteBuffer in, OutputBuffer out) throws ProtocolException {
+        if (!preambleSeen) {
+            try {
+                if (!V2Codec.decodePreamble(in)) {
+                    return Next.READ_MORE;
+                }
+            } catch (ProtocolException fatal) {
+                reply(out, new Response.Error(fatal.getMessage()));
+                throw fatal;
+            }
+            preambleSeen = true;
         }
-        Object request = held;
-        held = null;
-        if (request instanceof ProtocolException fatal) {
-          reply(out, new Response.Error(fatal.getMessage()));
-          throw fatal;
+        while (true) {
+            if (held != null) {
+                // A request that must see this connection's earlier writes runs once they are
+                // answered.
+                if (!pending.writeCompleted(out)) {
+                    return Next.AWAIT;
+                }
+                Object request = held;
+                held = null;
+                if (request instanceof ProtocolException fatal) {
+                    reply(out, new Response.Error(fatal.getMessage()));
+                    throw fatal;
+                }
+                if (request instanceof Request.Batch batch) {
+                    submitBatch(batch, out);
+                } else {
+                    reply(out, apply((Request) request));
+                }
+            }
+            Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
+            if (pause != null) {
+                return pause;
+            }
+            DecodeResult<Request> result;
+            try {
+                result = V2Codec.decodeRequest(in, limits);
+            } catch (ProtocolException fatal) {
+                held = fatal; // its error reply goes after the replies of the writes before it
+                continue;
+            }
+            switch (result) {
+                case DecodeResult.Incomplete<Request> incomplete -> {
+                    needed = incomplete.neededBytes();
+                    return pending.endOfInput(out);
+                }
+                case DecodeResult.Frame<Request> frame -> {
+                    switch (frame.value()) {
+                        case Request.Set set ->
+                                pending.add(
+                                        store.putAsync(set.key(), set.value()),
+                                        1,
+                                        (o, stored, failure) ->
+                                                reply(
+                                                        o,
+                                                        failure == null ? OK : notStored(failure)));
+                        case Request.Delete delete ->
+                                pending.add(
+                                        store.deleteAsync(delete.key()),
+                                        1,
+                                        (o, found, failure) ->
+                                                reply(
+                                                        o,
+                                                        failure != null
+                                                                ? notStored(failure)
+                                                                : found ? OK : NOT_FOUND));
+                        default -> held = frame.value(); // a GET, PING or BATCH: after the writes
+                            // before it
+                    }
+                }
+                case DecodeResult.Invalid<Request> invalid -> {
+                    Response error = new Response.Error(invalid.message());
+                    pending.reply(
+                            out,
+                            o -> reply(o, error)); // reads nothing: it need not wait, only keep
+                    // its place
+                }
+            }
         }
-        if (request instanceof Request.Batch batch) {
-          submitBatch(batch, out);
+    }
+
+    /**
+     * The replies of writes submitted to the store and not yet answered (see {@link PendingReplies}
+     * for why the writes of one read are all submitted before any is waited for).
+     */
+    private final PendingReplies pending;
+
+    /** A decoded request, or a fatal error, that waits for the pending writes before it. */
+    private Object held;
+
+    @Override
+    public CompletableFuture<?> awaiting() {
+        return pending
+                .allDone(); // asked right after onRead returned AWAIT, with nothing changed since
+    }
+
+    private static Response notStored(Throwable failure) {
+        return new Response.Error("not stored: " + failure.getMessage());
+    }
+
+    /** Runs a request that writes nothing: a GET or a PING (writes and batches are submitted). */
+    private Response apply(Request request) {
+        return switch (request) {
+            case Request.Get get -> {
+                ByteArrayWrapper value = store.get(get.key());
+                yield value == null ? NOT_FOUND : new Response.Value(value);
+            }
+            case Request.Ping ping -> OK;
+            default -> throw new IllegalStateException("not run synchronously: " + request);
+        };
+    }
+
+    /**
+     * A batch's reply must fit in one frame. Its size is worked out first, from the sizes of the
+     * values its GETs would read now, and a batch whose reply would not fit gets an ERROR reply
+     * with nothing applied. GETs see the batch's own earlier SETs and DELETEs, so the dry run
+     * tracks those in a small overlay instead of touching the store. The dry run is skipped when
+     * the store's bound on value lengths ({@link Store#largestValueBytes()}) already shows that the
+     * reply fits ({@link #mayOutgrow}).
+     *
+     * <p>Then every write of the batch is submitted at once and the batch's reply waits for them
+     * all (one fsync for the batch under a log, not one per write). A GET of a key the batch wrote
+     * earlier is answered from the overlay, since that write is not in the store until it is
+     * durable; if that write then fails, the GET's element is an ERROR too, so the client is never
+     * shown a value that was not kept. Other GETs read the store now.
+     *
+     * <p>Race, honestly: another connection can grow a value between the check and the apply. The
+     * apply then keeps a budget too, and a GET whose value no longer fits is answered with an ERROR
+     * element in place of the value; the batch's writes are applied either way.
+     */
+    private void submitBatch(Request.Batch batch, OutputBuffer out) {
+        long budget = limits.maxFrameBytes() - BATCH_HEADER;
+        if (mayOutgrow(batch, budget) && !fits(batch, budget)) {
+            reply(
+                    out,
+                    new Response.Error(
+                            "batch reply would exceed the "
+                                    + limits.maxFrameBytes()
+                                    + "-byte frame limit; nothing applied (ask for fewer or smaller"
+                                    + " values per batch)"));
+            return;
+        }
+        submitChecked(batch, budget);
+    }
+
+    /**
+     * Whether the reply could pass the budget at all, judged without a lookup: every element is at
+     * most a VALUE of the longest value the store or the batch holds. With 1,000 GETs of 64-byte
+     * values that is 69 KB against 16 MiB, and the dry run ({@link #fits}), which reads every GET's
+     * value once more only to size it, is skipped. A value that grows past the bound meanwhile is
+     * the race the apply already guards against.
+     */
+    private boolean mayOutgrow(Request.Batch batch, long budget) {
+        long largest = store.largestValueBytes();
+        for (Request op : batch.ops()) {
+            if (op instanceof Request.Set set) {
+                largest = Math.max(largest, set.value().length());
+            }
+        }
+        long perElement = 1 + 4 + largest; // VALUE: type byte, length, bytes
+        return largest > budget || perElement > budget / Math.max(1, batch.ops().size());
+    }
+
+    /** The dry run: whether the reply fits, from the values the GETs would read now. */
+    private boolean fits(Request.Batch batch, long budget) {
+        Map<ByteArrayWrapper, ByteArrayWrapper> overlay = new HashMap<>();
+        long size = 0;
+        for (Request op : batch.ops()) {
+            size +=
+                    switch (op) {
+                        case Request.Get get -> {
+                            ByteArrayWrapper value =
+                                    overlay.containsKey(get.key())
+                                            ? overlay.get(get.key())
+                                            : store.get(get.key());
+                            yield elementSize(
+                                    value == null ? NOT_FOUND : new Response.Value(value));
+                        }
+                        case Request.Set set -> {
+                            overlay.put(set.key(), set.value());
+                            yield elementSize(OK);
+                        }
+                        case Request.Delete delete -> {
+                            overlay.put(delete.key(), null);
+                            yield elementSize(OK);
+                        }
+                        default ->
+                                throw new IllegalStateException(
+                                        "a batch holds only GET, SET and DELETE: " + op);
+                    };
+            if (size > budget) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Submits the batch's writes, answers its GETs, and queues the reply until the writes are done.
+     */
+    private void submitChecked(Request.Batch batch, long budget) {
+        List<Request> ops = batch.ops();
+        int n = ops.size();
+        Response[] replies = new Response[n];
+        List<CompletableFuture<Boolean>> writes =
+                new ArrayList<>(java.util.Collections.nCopies(n, null));
+        int[] readFrom = new int[n]; // for a GET answered from the overlay: the write it read
+        Map<ByteArrayWrapper, Integer> writtenBy = new HashMap<>();
+        List<CompletableFuture<Boolean>> submitted = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            readFrom[i] = -1;
+            Request op = ops.get(i);
+            switch (op) {
+                case Request.Set set -> {
+                    writes.set(i, store.putAsync(set.key(), set.value()));
+                    noteWriter(writtenBy, set.key(), i, writes.get(i));
+                }
+                case Request.Delete delete -> {
+                    writes.set(i, store.deleteAsync(delete.key()));
+                    noteWriter(writtenBy, delete.key(), i, writes.get(i));
+                }
+                case Request.Get get -> {
+                    Integer writer = writtenBy.isEmpty() ? null : writtenBy.get(get.key());
+                    ByteArrayWrapper value;
+                    if (writer != null) {
+                        readFrom[i] = writer;
+                        value = ops.get(writer) instanceof Request.Set set ? set.value() : null;
+                    } else {
+                        value = store.get(get.key());
+                    }
+                    Response reply = value == null ? NOT_FOUND : new Response.Value(value);
+                    if (elementSize(reply) > budget) {
+                        reply =
+                                new Response.Error(
+                                        "value grew past the batch's reply limit while the batch"
+                                                + " ran");
+                    }
+                    budget -= elementSize(reply);
+                    replies[i] = reply;
+                }
+                default ->
+                        throw new IllegalStateException(
+                                "a batch holds only GET, SET and DELETE: " + op);
+            }
+            if (writes.get(i) != null) {
+                submitted.add(writes.get(i));
+                budget -= elementSize(OK);
+            }
+        }
+        // A store without a log (MapStore) has done every write already: no need to build allOf's
+        // tree.
+        CompletableFuture<Void> all =
+                submitted.stream().allMatch(CompletableFuture::isDone)
+                        ? CompletableFuture.completedFuture(null)
+                        : CompletableFuture.allOf(submitted.toArray(CompletableFuture<?>[]::new));
+        pending.add(
+                all,
+                submitted.size(),
+                (o, ignored, failure) -> {
+                    for (int i = 0; i < n; i++) {
+                        if (writes.get(i) != null) {
+                            replies[i] =
+                                    outcome(writes.get(i), ops.get(i) instanceof Request.Delete);
+                        } else if (readFrom[i] >= 0
+                                && writes.get(readFrom[i]).isCompletedExceptionally()) {
+                            replies[i] =
+                                    new Response.Error(
+                                            "not stored: the batch's earlier write of this key"
+                                                    + " failed");
+                        }
+                    }
+                    reply(o, new Response.Batch(List.of(replies)));
+                });
+    }
+
+    /**
+     * Remembers which operation last wrote {@code key}, for the batch's later GETs of it, unless
+     * the write has already succeeded: then the store holds it, and a GET reads it there like any
+     * other (a store without a log does every write at once, and so skips this map). A write that
+     * is still pending or has failed is remembered, so that its GET answers with its value or its
+     * failure, as the batch's description says.
+     */
+    private static void noteWriter(
+            Map<ByteArrayWrapper, Integer> writtenBy,
+            ByteArrayWrapper key,
+            int i,
+            CompletableFuture<Boolean> write) {
+        if (write.isDone() && !write.isCompletedExceptionally()) {
+            if (!writtenBy.isEmpty()) {
+                writtenBy.remove(
+                        key); // an earlier pending write of the key is overtaken by this done one
+            }
         } else {
-          reply(out, apply((Request) request));
+            writtenBy.put(key, i);
         }
-      }
-      Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
-      if (pause != null) {
-        return pause;
-      }
-      DecodeResult<Request> result;
-      try {
-        result = V2Codec.decodeRequest(in, limits);
-      } catch (ProtocolException fatal) {
-        held = fatal; // its error reply goes after the replies of the writes before it
-        continue;
-      }
-      switch (result) {
-        case DecodeResult.Incomplete<Request> incomplete -> {
-          needed = incomplete.neededBytes();
-          return pending.endOfInput(out);
-        }
-        case DecodeResult.Frame<Request> frame -> {
-          switch (frame.value()) {
-            case Request.Set set -> pending.add(store.putAsync(set.key(), set.value()), 1,
-                (o, stored, failure) -> reply(o, failure == null ? OK : notStored(failure)));
-            case Request.Delete delete -> pending.add(store.deleteAsync(delete.key()), 1,
-                (o, found, failure) -> reply(o, failure != null ? notStored(failure) : found ? OK : NOT_FOUND));
-            default -> held = frame.value(); // a GET, PING or BATCH: after the writes before it
-          }
-        }
-        case DecodeResult.Invalid<Request> invalid -> {
-          Response error = new Response.Error(invalid.message());
-          pending.reply(out, o -> reply(o, error)); // reads nothing: it need not wait, only keep its place
-        }
-      }
     }
-  }
 
-  /**
-   * The replies of writes submitted to the store and not yet answered (see {@link PendingReplies}
-   * for why the writes of one read are all submitted before any is waited for).
-   */
-  private final PendingReplies pending;
-  /** A decoded request, or a fatal error, that waits for the pending writes before it. */
-  private Object held;
-
-  @Override
-  public CompletableFuture<?> awaiting() {
-    return pending.allDone(); // asked right after onRead returned AWAIT, with nothing changed since
-  }
-
-  private static Response notStored(Throwable failure) {
-    return new Response.Error("not stored: " + failure.getMessage());
-  }
-
-  /** Runs a request that writes nothing: a GET or a PING (writes and batches are submitted). */
-  private Response apply(Request request) {
-    return switch (request) {
-      case Request.Get get -> {
-        ByteArrayWrapper value = store.get(get.key());
-        yield value == null ? NOT_FOUND : new Response.Value(value);
-      }
-      case Request.Ping ping -> OK;
-      default -> throw new IllegalStateException("not run synchronously: " + request);
-    };
-  }
-
-  /**
-   * A batch's reply must fit in one frame. Its size is worked out first, from the sizes of the
-   * values its GETs would read now, and a batch whose reply would not fit gets an ERROR reply
-   * with nothing applied. GETs see the batch's own earlier SETs and DELETEs, so the dry run
-   * tracks those in a small overlay instead of touching the store. The dry run is skipped when
-   * the store's bound on value lengths ({@link Store#largestValueBytes()}) already shows that the
-   * reply fits ({@link #mayOutgrow}).
-   *
-   * <p>Then every write of the batch is submitted at once and the batch's reply waits for them
-   * all (one fsync for the batch under a log, not one per write). A GET of a key the batch wrote
-   * earlier is answered from the overlay, since that write is not in the store until it is
-   * durable; if that write then fails, the GET's element is an ERROR too, so the client is never
-   * shown a value that was not kept. Other GETs read the store now.
-   *
-   * <p>Race, honestly: another connection can grow a value between the check and the apply. The
-   * apply then keeps a budget too, and a GET whose value no longer fits is answered with an
-   * ERROR element in place of the value; the batch's writes are applied either way.
-   */
-  private void submitBatch(Request.Batch batch, OutputBuffer out) {
-    long budget = limits.maxFrameBytes() - BATCH_HEADER;
-    if (mayOutgrow(batch, budget) && !fits(batch, budget)) {
-      reply(out, new Response.Error("batch reply would exceed the " + limits.maxFrameBytes()
-          + "-byte frame limit; nothing applied (ask for fewer or smaller values per batch)"));
-      return;
-    }
-    submitChecked(batch, budget);
-  }
-
-  /**
-   * Whether the reply could pass the budget at all, judged without a lookup: every element is at
-   * most a VALUE of the longest value the store or the batch holds. With 1,000 GETs of 64-byte
-   * values that is 69 KB against 16 MiB, and the dry run ({@link #fits}), which reads every GET's
-   * value once more only to size it, is skipped. A value that grows past the bound meanwhile is
-   * the race the apply already guards against.
-   */
-  private boolean mayOutgrow(Request.Batch batch, long budget) {
-    long largest = store.largestValueBytes();
-    for (Request op : batch.ops()) {
-      if (op instanceof Request.Set set) {
-        largest = Math.max(largest, set.value().length());
-      }
-    }
-    long perElement = 1 + 4 + largest; // VALUE: type byte, length, bytes
-    return largest > budget || perElement > budget / Math.max(1, batch.ops().size());
-  }
-
-  /** The dry run: whether the reply fits, from the values the GETs would read now. */
-  private boolean fits(Request.Batch batch, long budget) {
-    Map<ByteArrayWrapper, ByteArrayWrapper> overlay = new HashMap<>();
-    long size = 0;
-    for (Request op : batch.ops()) {
-      size += switch (op) {
-        case Request.Get get -> {
-          ByteArrayWrapper value = overlay.containsKey(get.key()) ? overlay.get(get.key()) : store.get(get.key());
-          yield elementSize(value == null ? NOT_FOUND : new Response.Value(value));
+    /** The reply to one completed write. */
+    private static Response outcome(CompletableFuture<Boolean> write, boolean isDelete) {
+        try {
+            boolean found = write.join();
+            return isDelete && !found ? NOT_FOUND : OK;
+        } catch (java.util.concurrent.CompletionException e) {
+            return notStored(e.getCause() != null ? e.getCause() : e);
         }
-        case Request.Set set -> {
-          overlay.put(set.key(), set.value());
-          yield elementSize(OK);
-        }
-        case Request.Delete delete -> {
-          overlay.put(delete.key(), null);
-          yield elementSize(OK);
-        }
-        default -> throw new IllegalStateException("a batch holds only GET, SET and DELETE: " + op);
-      };
-      if (size > budget) {
-        return false;
-      }
     }
-    return true;
-  }
 
-  /** Submits the batch's writes, answers its GETs, and queues the reply until the writes are done. */
-  private void submitChecked(Request.Batch batch, long budget) {
-    List<Request> ops = batch.ops();
-    int n = ops.size();
-    Response[] replies = new Response[n];
-    List<CompletableFuture<Boolean>> writes = new ArrayList<>(java.util.Collections.nCopies(n, null));
-    int[] readFrom = new int[n]; // for a GET answered from the overlay: the write it read
-    Map<ByteArrayWrapper, Integer> writtenBy = new HashMap<>();
-    List<CompletableFuture<Boolean>> submitted = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      readFrom[i] = -1;
-      Request op = ops.get(i);
-      switch (op) {
-        case Request.Set set -> {
-          writes.set(i, store.putAsync(set.key(), set.value()));
-          noteWriter(writtenBy, set.key(), i, writes.get(i));
+    /** Bytes a reply takes as an element of a batch reply: its frame without the frame header. */
+    private static long elementSize(Response reply) {
+        return V2Codec.encodedSize(reply) - V2Codec.HEADER_BYTES;
+    }
+
+    private void reply(OutputBuffer out, Response response) {
+        try {
+            V2Codec.encode(response, out.reserve(V2Codec.encodedSize(response)), limits);
+        } catch (IllegalArgumentException overLimit) {
+            // Only reachable through the race applyBatch describes; the client still gets an answer
+            // in order, and the connection stays in step.
+            Response error =
+                    new Response.Error("reply over the frame limit: " + overLimit.getMessage());
+            V2Codec.encode(error, out.reserve(V2Codec.encodedSize(error)), limits);
         }
-        case Request.Delete delete -> {
-          writes.set(i, store.deleteAsync(delete.key()));
-          noteWriter(writtenBy, delete.key(), i, writes.get(i));
+    }
+
+    @Override
+    public int bytesNeeded() {
+        return needed;
+    }
+
+    @Override
+    public void onEndOfStream(int unconsumed) throws EOFException {
+        if (unconsumed > 0) {
+            throw new EOFException(
+                    "stream ended inside a v2 frame, " + unconsumed + " bytes into it");
         }
-        case Request.Get get -> {
-          Integer writer = writtenBy.isEmpty() ? null : writtenBy.get(get.key());
-          ByteArrayWrapper value;
-          if (writer != null) {
-            readFrom[i] = writer;
-            value = ops.get(writer) instanceof Request.Set set ? set.value() : null;
-          } else {
-            value = store.get(get.key());
-          }
-          Response reply = value == null ? NOT_FOUND : new Response.Value(value);
-          if (elementSize(reply) > budget) {
-            reply = new Response.Error("value grew past the batch's reply limit while the batch ran");
-          }
-          budget -= elementSize(reply);
-          replies[i] = reply;
-        }
-        default -> throw new IllegalStateException("a batch holds only GET, SET and DELETE: " + op);
-      }
-      if (writes.get(i) != null) {
-        submitted.add(writes.get(i));
-        budget -= elementSize(OK);
-      }
     }
-    // A store without a log (MapStore) has done every write already: no need to build allOf's tree.
-    CompletableFuture<Void> all = submitted.stream().allMatch(CompletableFuture::isDone)
-        ? CompletableFuture.completedFuture(null)
-        : CompletableFuture.allOf(submitted.toArray(CompletableFuture<?>[]::new));
-    pending.add(all, submitted.size(), (o, ignored, failure) -> {
-      for (int i = 0; i < n; i++) {
-        if (writes.get(i) != null) {
-          replies[i] = outcome(writes.get(i), ops.get(i) instanceof Request.Delete);
-        } else if (readFrom[i] >= 0 && writes.get(readFrom[i]).isCompletedExceptionally()) {
-          replies[i] = new Response.Error("not stored: the batch's earlier write of this key failed");
-        }
-      }
-      reply(o, new Response.Batch(List.of(replies)));
-    });
-  }
-
-  /**
-   * Remembers which operation last wrote {@code key}, for the batch's later GETs of it, unless the
-   * write has already succeeded: then the store holds it, and a GET reads it there like any other
-   * (a store without a log does every write at once, and so skips this map). A write that is
-   * still pending or has failed is remembered, so that its GET answers with its value or its
-   * failure, as the batch's description says.
-   */
-  private static void noteWriter(Map<ByteArrayWrapper, Integer> writtenBy, ByteArrayWrapper key, int i,
-      CompletableFuture<Boolean> write) {
-    if (write.isDone() && !write.isCompletedExceptionally()) {
-      if (!writtenBy.isEmpty()) {
-        writtenBy.remove(key); // an earlier pending write of the key is overtaken by this done one
-      }
-    } else {
-      writtenBy.put(key, i);
-    }
-  }
-
-  /** The reply to one completed write. */
-  private static Response outcome(CompletableFuture<Boolean> write, boolean isDelete) {
-    try {
-      boolean found = write.join();
-      return isDelete && !found ? NOT_FOUND : OK;
-    } catch (java.util.concurrent.CompletionException e) {
-      return notStored(e.getCause() != null ? e.getCause() : e);
-    }
-  }
-
-  /** Bytes a reply takes as an element of a batch reply: its frame without the frame header. */
-  private static long elementSize(Response reply) {
-    return V2Codec.encodedSize(reply) - V2Codec.HEADER_BYTES;
-  }
-
-  private void reply(OutputBuffer out, Response response) {
-    try {
-      V2Codec.encode(response, out.reserve(V2Codec.encodedSize(response)), limits);
-    } catch (IllegalArgumentException overLimit) {
-      // Only reachable through the race applyBatch describes; the client still gets an answer
-      // in order, and the connection stays in step.
-      Response error = new Response.Error("reply over the frame limit: " + overLimit.getMessage());
-      V2Codec.encode(error, out.reserve(V2Codec.encodedSize(error)), limits);
-    }
-  }
-
-  @Override
-  public int bytesNeeded() {
-    return needed;
-  }
-
-  @Override
-  public void onEndOfStream(int unconsumed) throws EOFException {
-    if (unconsumed > 0) {
-      throw new EOFException("stream ended inside a v2 frame, " + unconsumed + " bytes into it");
-    }
-  }
 }

@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  *   <li>{@code synchronized}: {@link Collections#synchronizedMap} over a HashMap, the same idea;
  *   <li>{@code rwlock}: {@link ReadWriteLockedMap}, a HashMap behind one read/write lock: readers
  *       share it, writers take it alone;
- *   <li>{@code striped}: {@link StripedMap}, 16 HashMaps each behind its own lock (the C++
- *       store's 16 shards); {@code striped:N} for N of them, rounded up to a power of two;
+ *   <li>{@code striped}: {@link StripedMap}, 16 HashMaps each behind its own lock (the C++ store's
+ *       16 shards); {@code striped:N} for N of them, rounded up to a power of two;
  *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
  *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
  *   <li>any fully qualified class name of a {@link Map} with a public no-argument constructor.
@@ -31,128 +31,132 @@ import java.util.function.Supplier;
  */
 public final class MapBackends {
 
-  private static final Map<String, Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>>> NAMED =
-      new LinkedHashMap<>();
+    private static final Map<String, Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>>> NAMED =
+            new LinkedHashMap<>();
 
-  static {
-    NAMED.put("hashmap", HashMap::new);
-    NAMED.put("hashtable", Hashtable::new);
-    NAMED.put("synchronized", () -> Collections.synchronizedMap(new HashMap<>()));
-    NAMED.put("rwlock", ReadWriteLockedMap::new);
-    NAMED.put("striped", StripedMap::new);
-    NAMED.put("concurrent", ConcurrentHashMap::new);
-    NAMED.put("skiplist", ConcurrentSkipListMap::new);
-  }
+    static {
+        NAMED.put("hashmap", HashMap::new);
+        NAMED.put("hashtable", Hashtable::new);
+        NAMED.put("synchronized", () -> Collections.synchronizedMap(new HashMap<>()));
+        NAMED.put("rwlock", ReadWriteLockedMap::new);
+        NAMED.put("striped", StripedMap::new);
+        NAMED.put("concurrent", ConcurrentHashMap::new);
+        NAMED.put("skiplist", ConcurrentSkipListMap::new);
+    }
 
-  private MapBackends() {}
+    private MapBackends() {}
 
-  /** {@code striped:N}: the one parameterised name. */
-  private static final String STRIPED_PREFIX = "striped:";
+    /** {@code striped:N}: the one parameterised name. */
+    private static final String STRIPED_PREFIX = "striped:";
 
-  /**
-   * The registered short names, in a stable order ({@code striped:N} is {@code striped} with N
-   * stripes).
-   *
-   * @return the names, unmodifiable
-   */
-  public static java.util.Set<String> names() {
-    return Collections.unmodifiableSet(NAMED.keySet());
-  }
+    /**
+     * The registered short names, in a stable order ({@code striped:N} is {@code striped} with N
+     * stripes).
+     *
+     * @return the names, unmodifiable
+     */
+    public static java.util.Set<String> names() {
+        return Collections.unmodifiableSet(NAMED.keySet());
+    }
 
-  /**
-   * True only for backends known to be safe to share between server threads: every registered
-   * name but {@code hashmap}, and a class name only when the class is a
-   * {@link java.util.concurrent.ConcurrentMap} or {@link Hashtable}. Anything else (a
-   * {@code java.util.TreeMap}, a class of your own) answers false, because nothing here knows.
-   *
-   * @param name a registered name or a class name
-   * @return true if the backend is known to be thread-safe
-   */
-  public static boolean isThreadSafe(String name) {
-    if (NAMED.containsKey(name)) {
-      return !"hashmap".equals(name);
+    /**
+     * True only for backends known to be safe to share between server threads: every registered
+     * name but {@code hashmap}, and a class name only when the class is a {@link
+     * java.util.concurrent.ConcurrentMap} or {@link Hashtable}. Anything else (a {@code
+     * java.util.TreeMap}, a class of your own) answers false, because nothing here knows.
+     *
+     * @param name a registered name or a class name
+     * @return true if the backend is known to be thread-safe
+     */
+    public static boolean isThreadSafe(String name) {
+        if (NAMED.containsKey(name)) {
+            return !"hashmap".equals(name);
+        }
+        if (name.startsWith(STRIPED_PREFIX)) {
+            try {
+                stripes(name);
+                return true;
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
+        try {
+            Class<?> type = Class.forName(name);
+            return java.util.concurrent.ConcurrentMap.class.isAssignableFrom(type)
+                    || Hashtable.class.isAssignableFrom(type);
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
+        }
     }
-    if (name.startsWith(STRIPED_PREFIX)) {
-      try {
-        stripes(name);
-        return true;
-      } catch (IllegalArgumentException e) {
-        return false;
-      }
-    }
-    try {
-      Class<?> type = Class.forName(name);
-      return java.util.concurrent.ConcurrentMap.class.isAssignableFrom(type)
-          || Hashtable.class.isAssignableFrom(type);
-    } catch (ClassNotFoundException | LinkageError e) {
-      return false;
-    }
-  }
 
-  /**
-   * A new, empty map for a short name or a class name.
-   *
-   * @param name a name from {@link #names()}, or the class name of a {@link Map} with a public
-   *     no-argument constructor
-   * @return a new, empty map
-   * @throws IllegalArgumentException naming the accepted values, when {@code name} is neither
-   */
-  public static Map<ByteArrayWrapper, ByteArrayWrapper> create(String name) {
-    Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>> supplier = NAMED.get(name);
-    if (supplier != null) {
-      return supplier.get();
+    /**
+     * A new, empty map for a short name or a class name.
+     *
+     * @param name a name from {@link #names()}, or the class name of a {@link Map} with a public
+     *     no-argument constructor
+     * @return a new, empty map
+     * @throws IllegalArgumentException naming the accepted values, when {@code name} is neither
+     */
+    public static Map<ByteArrayWrapper, ByteArrayWrapper> create(String name) {
+        Supplier<Map<ByteArrayWrapper, ByteArrayWrapper>> supplier = NAMED.get(name);
+        if (supplier != null) {
+            return supplier.get();
+        }
+        if (name.startsWith(STRIPED_PREFIX)) {
+            return new StripedMap<>(stripes(name));
+        }
+        return instantiate(name);
     }
-    if (name.startsWith(STRIPED_PREFIX)) {
-      return new StripedMap<>(stripes(name));
-    }
-    return instantiate(name);
-  }
 
-  /**
-   * Fails fast with the same message as {@link #create} without keeping the map.
-   *
-   * @param name as for {@link #create}
-   * @throws IllegalArgumentException as {@link #create} does
-   */
-  public static void validate(String name) {
-    create(name);
-  }
+    /**
+     * Fails fast with the same message as {@link #create} without keeping the map.
+     *
+     * @param name as for {@link #create}
+     * @throws IllegalArgumentException as {@link #create} does
+     */
+    public static void validate(String name) {
+        create(name);
+    }
 
-  private static int stripes(String name) {
-    String count = name.substring(STRIPED_PREFIX.length());
-    try {
-      int n = Integer.parseInt(count);
-      if (n >= 1 && n <= 1 << 16) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // the message below says what is wanted
+    private static int stripes(String name) {
+        String count = name.substring(STRIPED_PREFIX.length());
+        try {
+            int n = Integer.parseInt(count);
+            if (n >= 1 && n <= 1 << 16) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is wanted
+        }
+        throw new IllegalArgumentException(
+                "striped:N wants N from 1 to 65536 stripes, got '" + count + "'");
     }
-    throw new IllegalArgumentException(
-        "striped:N wants N from 1 to 65536 stripes, got '" + count + "'");
-  }
 
-  @SuppressWarnings("unchecked")
-  private static Map<ByteArrayWrapper, ByteArrayWrapper> instantiate(String className) {
-    String known = "use one of " + String.join(", ", NAMED.keySet())
-        + ", striped:N, or the class name of a java.util.Map with a public no-argument constructor";
-    Class<?> type;
-    try {
-      type = Class.forName(className);
-    } catch (ClassNotFoundException | LinkageError e) {
-      throw new IllegalArgumentException("unknown map type '" + className + "': " + known);
+    @SuppressWarnings("unchecked")
+    private static Map<ByteArrayWrapper, ByteArrayWrapper> instantiate(String className) {
+        String known =
+                "use one of "
+                        + String.join(", ", NAMED.keySet())
+                        + ", striped:N, or the class name of a java.util.Map with a public"
+                        + " no-argument constructor";
+        Class<?> type;
+        try {
+            type = Class.forName(className);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IllegalArgumentException("unknown map type '" + className + "': " + known);
+        }
+        if (!Map.class.isAssignableFrom(type)) {
+            throw new IllegalArgumentException(className + " is not a java.util.Map: " + known);
+        }
+        try {
+            Constructor<?> constructor = type.getConstructor();
+            return (Map<ByteArrayWrapper, ByteArrayWrapper>) constructor.newInstance();
+        } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
+            throw new IllegalArgumentException(
+                    className + " has no public no-argument constructor: " + known);
+        } catch (InvocationTargetException e) {
+            throw new IllegalArgumentException(
+                    className + "() threw " + e.getCause(), e.getCause());
+        }
     }
-    if (!Map.class.isAssignableFrom(type)) {
-      throw new IllegalArgumentException(className + " is not a java.util.Map: " + known);
-    }
-    try {
-      Constructor<?> constructor = type.getConstructor();
-      return (Map<ByteArrayWrapper, ByteArrayWrapper>) constructor.newInstance();
-    } catch (NoSuchMethodException | IllegalAccessException | InstantiationException e) {
-      throw new IllegalArgumentException(
-          className + " has no public no-argument constructor: " + known);
-    } catch (InvocationTargetException e) {
-      throw new IllegalArgumentException(className + "() threw " + e.getCause(), e.getCause());
-    }
-  }
 }

@@ -7,80 +7,83 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
- * A {@link Store} over any {@link Map}: each call is one call on the map, so the store is
- * exactly as thread-safe (or unsafe) as the map, and adds no locking of its own.
+ * A {@link Store} over any {@link Map}: each call is one call on the map, so the store is exactly
+ * as thread-safe (or unsafe) as the map, and adds no locking of its own.
  */
 public final class MapStore implements Store {
 
-  private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
-  /** See {@link #largestValueBytes()}; only ever raised, and before the value it allows is stored. */
-  private final AtomicLong largestValue = new AtomicLong();
+    private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
 
-  /**
-   * A store whose every call goes to {@code map}.
-   *
-   * @param map the map, not null; kept, not copied
-   */
-  public MapStore(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-    this.map = Objects.requireNonNull(map, "map");
-    // a map filled before it was wrapped (the benchmark's load phase) is measured once here
-    map.values().forEach(value -> raiseLargest(value.length()));
-  }
+    /**
+     * See {@link #largestValueBytes()}; only ever raised, and before the value it allows is stored.
+     */
+    private final AtomicLong largestValue = new AtomicLong();
 
-  @Override
-  public ByteArrayWrapper get(ByteArrayWrapper key) {
-    return map.get(key);
-  }
-
-  @Override
-  public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-    raiseLargest(value.length());
-    map.put(key, value);
-  }
-
-  private void raiseLargest(long length) {
-    if (length > largestValue.get()) { // almost always false: one volatile read per put
-      largestValue.accumulateAndGet(length, Math::max);
+    /**
+     * A store whose every call goes to {@code map}.
+     *
+     * @param map the map, not null; kept, not copied
+     */
+    public MapStore(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+        this.map = Objects.requireNonNull(map, "map");
+        // a map filled before it was wrapped (the benchmark's load phase) is measured once here
+        map.values().forEach(value -> raiseLargest(value.length()));
     }
-  }
 
-  /**
-   * The longest value ever put through this store, or found in the map when it was wrapped.
-   * Writes made to the map directly, behind the store's back, are not seen.
-   */
-  @Override
-  public long largestValueBytes() {
-    return largestValue.get();
-  }
+    @Override
+    public ByteArrayWrapper get(ByteArrayWrapper key) {
+        return map.get(key);
+    }
 
-  @Override
-  public boolean delete(ByteArrayWrapper key) {
-    return map.remove(key) != null;
-  }
+    @Override
+    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+        raiseLargest(value.length());
+        map.put(key, value);
+    }
 
-  @Override
-  public boolean contains(ByteArrayWrapper key) {
-    return map.containsKey(key);
-  }
+    private void raiseLargest(long length) {
+        if (length > largestValue.get()) { // almost always false: one volatile read per put
+            largestValue.accumulateAndGet(length, Math::max);
+        }
+    }
 
-  @Override
-  public int size() {
-    return map.size();
-  }
+    /**
+     * The longest value ever put through this store, or found in the map when it was wrapped.
+     * Writes made to the map directly, behind the store's back, are not seen.
+     */
+    @Override
+    public long largestValueBytes() {
+        return largestValue.get();
+    }
 
-  @Override
-  public void clear() {
-    map.clear();
-  }
+    @Override
+    public boolean delete(ByteArrayWrapper key) {
+        return map.remove(key) != null;
+    }
 
-  @Override
-  public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-    map.forEach(action);
-  }
+    @Override
+    public boolean contains(ByteArrayWrapper key) {
+        return map.containsKey(key);
+    }
 
-  /** The map's class, e.g. {@code ConcurrentHashMap}, for reports. */
-  @Override
-  public String toString() {
-    return "MapStore(" + map.getClass().getName() + ")";
-  }
+    @Override
+    public int size() {
+        return map.size();
+    }
+
+    @Override
+    public void clear() {
+        map.clear();
+    }
+
+    @Override
+    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+        map.forEach(action);
+    }
+
+    /** The map's class, e.g. {@code ConcurrentHashMap}, for reports. */
+    @Override
+    public String toString() {
+        return "MapStore(" + map.getClass().getName() + ")";
+    }
 }

@@ -5,141 +5,141 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
 /**
- * The one boundary between the protocol sessions and the data: everything a session may do to
- * the key/value pairs, and nothing else. Sessions never see a raw {@link java.util.Map}.
+ * The one boundary between the protocol sessions and the data: everything a session may do to the
+ * key/value pairs, and nothing else. Sessions never see a raw {@link java.util.Map}.
  *
- * <p>Why an interface of our own rather than {@code Map}: a store is not always just a map. A
- * store that logs every write to disk (durability) or fans writes out to several maps must see
- * every change go through one narrow door, and a {@code Map}'s views ({@code keySet().remove},
- * {@code entrySet().setValue}, ...) are doors it cannot watch. A map backend is a store
- * ({@link MapStore}), and so is a store that wraps one.
+ * <p>Why an interface of our own rather than {@code Map}: a store is not always just a map. A store
+ * that logs every write to disk (durability) or fans writes out to several maps must see every
+ * change go through one narrow door, and a {@code Map}'s views ({@code keySet().remove}, {@code
+ * entrySet().setValue}, ...) are doors it cannot watch. A map backend is a store ({@link
+ * MapStore}), and so is a store that wraps one.
  *
- * <p>Thread safety is the store's, exactly as it is the map's: a {@link MapStore} over a
- * {@link java.util.HashMap} is as unsafe as the HashMap, which is what the race demos show.
+ * <p>Thread safety is the store's, exactly as it is the map's: a {@link MapStore} over a {@link
+ * java.util.HashMap} is as unsafe as the HashMap, which is what the race demos show.
  */
 public interface Store {
 
-  /**
-   * The value stored under {@code key}, or null.
-   *
-   * @param key the key
-   * @return the value, or null if there is none
-   */
-  ByteArrayWrapper get(ByteArrayWrapper key);
+    /**
+     * The value stored under {@code key}, or null.
+     *
+     * @param key the key
+     * @return the value, or null if there is none
+     */
+    ByteArrayWrapper get(ByteArrayWrapper key);
 
-  /**
-   * Stores {@code value} under {@code key}, replacing any earlier value.
-   *
-   * @param key the key
-   * @param value the value
-   */
-  void put(ByteArrayWrapper key, ByteArrayWrapper value);
+    /**
+     * Stores {@code value} under {@code key}, replacing any earlier value.
+     *
+     * @param key the key
+     * @param value the value
+     */
+    void put(ByteArrayWrapper key, ByteArrayWrapper value);
 
-  /**
-   * Removes {@code key}; true if it was there.
-   *
-   * @param key the key
-   * @return true if the key had a value
-   */
-  boolean delete(ByteArrayWrapper key);
+    /**
+     * Removes {@code key}; true if it was there.
+     *
+     * @param key the key
+     * @return true if the key had a value
+     */
+    boolean delete(ByteArrayWrapper key);
 
-  /**
-   * An upper bound on the length of every value the store holds now, for a reader that must size
-   * a reply before it reads (a v2 BATCH, whose reply has to fit in one frame). A bound, not the
-   * largest value: it may stay high after that value is gone. A put raises it before the value
-   * becomes visible, so a reader that took the bound and then reads a longer value has raced
-   * with that very put. This default knows nothing, so it is {@link Long#MAX_VALUE}.
-   *
-   * @return the bound in bytes, or {@link Long#MAX_VALUE} when the store does not track it
-   */
-  default long largestValueBytes() {
-    return Long.MAX_VALUE;
-  }
-
-  /**
-   * Starts a put and returns at once; the future completes (true) when the put is done as the
-   * store promises, or fails with {@link StorageFailureException}. A session with several writes
-   * in hand submits them all, calls {@link #flush}, and then waits, so that a store that logs
-   * them (a write-ahead log) can make them durable together. This default does the put now.
-   *
-   * @param key the key
-   * @param value the value
-   * @return a future that completes with true once the put is done as promised
-   */
-  default CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
-    try {
-      put(key, value);
-      return CompletableFuture.completedFuture(Boolean.TRUE);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+    /**
+     * An upper bound on the length of every value the store holds now, for a reader that must size
+     * a reply before it reads (a v2 BATCH, whose reply has to fit in one frame). A bound, not the
+     * largest value: it may stay high after that value is gone. A put raises it before the value
+     * becomes visible, so a reader that took the bound and then reads a longer value has raced with
+     * that very put. This default knows nothing, so it is {@link Long#MAX_VALUE}.
+     *
+     * @return the bound in bytes, or {@link Long#MAX_VALUE} when the store does not track it
+     */
+    default long largestValueBytes() {
+        return Long.MAX_VALUE;
     }
-  }
 
-  /**
-   * As {@link #putAsync}, for {@link #delete}.
-   *
-   * @param key the key
-   * @return a future that completes with whether the key was there
-   */
-  default CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
-    try {
-      return CompletableFuture.completedFuture(delete(key));
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+    /**
+     * Starts a put and returns at once; the future completes (true) when the put is done as the
+     * store promises, or fails with {@link StorageFailureException}. A session with several writes
+     * in hand submits them all, calls {@link #flush}, and then waits, so that a store that logs
+     * them (a write-ahead log) can make them durable together. This default does the put now.
+     *
+     * @param key the key
+     * @param value the value
+     * @return a future that completes with true once the put is done as promised
+     */
+    default CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+        try {
+            put(key, value);
+            return CompletableFuture.completedFuture(Boolean.TRUE);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
-  }
 
-  /**
-   * As {@link #putAsync}, for {@link #clear}.
-   *
-   * @return a future that completes (true) once every key is removed as promised
-   */
-  default CompletableFuture<Boolean> clearAsync() {
-    try {
-      clear();
-      return CompletableFuture.completedFuture(Boolean.TRUE);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
+    /**
+     * As {@link #putAsync}, for {@link #delete}.
+     *
+     * @param key the key
+     * @return a future that completes with whether the key was there
+     */
+    default CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+        try {
+            return CompletableFuture.completedFuture(delete(key));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
-  }
 
-  /**
-   * Makes the writes this store has accepted so far (from any caller) as durable as it promises,
-   * and completes their futures. A store may hold submitted writes back so that the writes of
-   * many callers go to disk in one call; a session calls this once it has submitted what it has
-   * in hand and before it waits for any of it, so that nothing waits on work that has not
-   * started. The futures may complete on another thread that flushed them first, so a caller
-   * still waits on its futures afterwards. This default, for stores whose writes are done when
-   * submitted, does nothing.
-   */
-  default void flush() {}
+    /**
+     * As {@link #putAsync}, for {@link #clear}.
+     *
+     * @return a future that completes (true) once every key is removed as promised
+     */
+    default CompletableFuture<Boolean> clearAsync() {
+        try {
+            clear();
+            return CompletableFuture.completedFuture(Boolean.TRUE);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
-  /**
-   * True if {@code key} has a value.
-   *
-   * @param key the key
-   * @return true if {@code get(key)} is not null
-   */
-  default boolean contains(ByteArrayWrapper key) {
-    return get(key) != null;
-  }
+    /**
+     * Makes the writes this store has accepted so far (from any caller) as durable as it promises,
+     * and completes their futures. A store may hold submitted writes back so that the writes of
+     * many callers go to disk in one call; a session calls this once it has submitted what it has
+     * in hand and before it waits for any of it, so that nothing waits on work that has not
+     * started. The futures may complete on another thread that flushed them first, so a caller
+     * still waits on its futures afterwards. This default, for stores whose writes are done when
+     * submitted, does nothing.
+     */
+    default void flush() {}
 
-  /**
-   * The number of keys (racy for a store that is not thread-safe).
-   *
-   * @return the number of keys
-   */
-  int size();
+    /**
+     * True if {@code key} has a value.
+     *
+     * @param key the key
+     * @return true if {@code get(key)} is not null
+     */
+    default boolean contains(ByteArrayWrapper key) {
+        return get(key) != null;
+    }
 
-  /** Removes every key. */
-  void clear();
+    /**
+     * The number of keys (racy for a store that is not thread-safe).
+     *
+     * @return the number of keys
+     */
+    int size();
 
-  /**
-   * Visits every key and value, for snapshots and reports. It sees every pair that was there for
-   * the whole visit, and may or may not see pairs written during it (the weak consistency of a
-   * concurrent map's iterator); a store that is not thread-safe must not be written meanwhile.
-   *
-   * @param action called once per pair, with the key and the value
-   */
-  void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action);
+    /** Removes every key. */
+    void clear();
+
+    /**
+     * Visits every key and value, for snapshots and reports. It sees every pair that was there for
+     * the whole visit, and may or may not see pairs written during it (the weak consistency of a
+     * concurrent map's iterator); a store that is not thread-safe must not be written meanwhile.
+     *
+     * @param action called once per pair, with the key and the value
+     */
+    void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action);
 }

@@ -9,6 +9,6 @@ import java.util.Random;
  */
 public interface KeyChooser {
 
-  /** The next record index, in {@code [0, keySpace.count())}. */
-  long next(Random random);
+    /** The next record index, in {@code [0, keySpace.count())}. */
+    long next(Random random);
 }

@@ -15,27 +15,27 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class KeySpace {
 
-  private final long records;
-  private final AtomicLong next;
+    private final long records;
+    private final AtomicLong next;
 
-  public KeySpace(long records) {
-    checkArgument(records >= 1, "records must be at least 1, got %s", records);
-    this.records = records;
-    this.next = new AtomicLong(records);
-  }
+    public KeySpace(long records) {
+        checkArgument(records >= 1, "records must be at least 1, got %s", records);
+        this.records = records;
+        this.next = new AtomicLong(records);
+    }
 
-  /** How many records were loaded before the run. */
-  public long records() {
-    return records;
-  }
+    /** How many records were loaded before the run. */
+    public long records() {
+        return records;
+    }
 
-  /** How many indexes exist now: the loaded records plus the inserts claimed so far. */
-  public long count() {
-    return next.get();
-  }
+    /** How many indexes exist now: the loaded records plus the inserts claimed so far. */
+    public long count() {
+        return next.get();
+    }
 
-  /** The index for a new record. */
-  public long claimInsert() {
-    return next.getAndIncrement();
-  }
+    /** The index for a new record. */
+    public long claimInsert() {
+        return next.getAndIncrement();
+    }
 }

@@ -10,76 +10,90 @@ import org.junit.jupiter.api.Test;
 /** The order and the bound of replies that wait for futures. */
 class PendingRepliesTest {
 
-  private static String text(OutputBuffer out) {
-    return new String(out.toByteArray(), StandardCharsets.US_ASCII);
-  }
-
-  private static PendingReplies.Answer<String> echo() {
-    return (out, result, failure) -> out.put((failure != null ? "E:" + failure.getMessage() : result)
-        .getBytes(StandardCharsets.US_ASCII));
-  }
-
-  @Test
-  void repliesGoOutInOrderOnlyAsFarAsTheFirstUnfinishedOne() {
-    PendingReplies pending = new PendingReplies(() -> {});
-    OutputBuffer out = new OutputBuffer(16);
-    CompletableFuture<String> first = new CompletableFuture<>();
-    CompletableFuture<String> second = new CompletableFuture<>();
-    pending.add(first, 1, echo());
-    pending.add(second, 2, echo());
-    pending.reply(out, o -> o.put("now".getBytes(StandardCharsets.US_ASCII))); // keeps its place
-    assertThat(pending.inFlight()).isEqualTo(3);
-
-    second.complete("b"); // done, but behind one that is not
-    assertThat(pending.writeCompleted(out)).isFalse();
-    assertThat(text(out)).isEmpty();
-    CompletableFuture<Void> all = pending.allDone();
-    assertThat(all).isNotDone();
-
-    first.completeExceptionally(new IllegalStateException("disk"));
-    assertThat(all).as("a failure ends the wait normally: it is an answer").isCompletedWithValue(null);
-    assertThat(pending.writeCompleted(out)).isTrue();
-    assertThat(text(out)).isEqualTo("E:diskbnow");
-    assertThat(pending.inFlight()).isZero();
-    assertThat(pending.isEmpty()).isTrue();
-
-    pending.reply(out, o -> o.put("!".getBytes(StandardCharsets.US_ASCII))); // nothing waits: written at once
-    assertThat(text(out)).isEqualTo("E:diskbnow!");
-  }
-
-  @Test
-  void beforeWaitingRunsBeforeAnyWaitSoThatWritesItCompletesNeedNoWait() {
-    CompletableFuture<String> write = new CompletableFuture<>();
-    int[] flushes = {0};
-    PendingReplies pending = new PendingReplies(() -> {
-      flushes[0]++;
-      write.complete("ok"); // a store whose flush does the writes at once
-    });
-    OutputBuffer out = new OutputBuffer(16);
-    assertThat(pending.endOfInput(out)).as("nothing waits: no flush").isEqualTo(ByteSession.Next.READ_MORE);
-    assertThat(flushes[0]).isZero();
-
-    pending.add(write, 1, echo());
-    assertThat(pending.endOfInput(out)).as("flushed, then found done").isEqualTo(ByteSession.Next.READ_MORE);
-    assertThat(flushes[0]).isEqualTo(1);
-    assertThat(text(out)).isEqualTo("ok");
-
-    CompletableFuture<String> held = new CompletableFuture<>();
-    pending.add(held, 1, echo());
-    assertThat(pending.endOfInput(out)).isEqualTo(ByteSession.Next.AWAIT);
-    assertThat(flushes[0]).isEqualTo(2);
-    assertThat(pending.allDone()).isNotDone();
-    assertThat(flushes[0]).as("the wait itself flushes too").isEqualTo(3);
-  }
-
-  @Test
-  void fullAtTheBound() {
-    PendingReplies pending = new PendingReplies(() -> {});
-    for (int i = 0; i < PendingReplies.MAX_IN_FLIGHT - 1; i++) {
-      pending.add(new CompletableFuture<String>(), 1, echo());
+    private static String text(OutputBuffer out) {
+        return new String(out.toByteArray(), StandardCharsets.US_ASCII);
     }
-    assertThat(pending.full()).isFalse();
-    pending.add(new CompletableFuture<String>(), 1, echo());
-    assertThat(pending.full()).isTrue();
-  }
+
+    private static PendingReplies.Answer<String> echo() {
+        return (out, result, failure) ->
+                out.put(
+                        (failure != null ? "E:" + failure.getMessage() : result)
+                                .getBytes(StandardCharsets.US_ASCII));
+    }
+
+    @Test
+    void repliesGoOutInOrderOnlyAsFarAsTheFirstUnfinishedOne() {
+        PendingReplies pending = new PendingReplies(() -> {});
+        OutputBuffer out = new OutputBuffer(16);
+        CompletableFuture<String> first = new CompletableFuture<>();
+        CompletableFuture<String> second = new CompletableFuture<>();
+        pending.add(first, 1, echo());
+        pending.add(second, 2, echo());
+        pending.reply(
+                out, o -> o.put("now".getBytes(StandardCharsets.US_ASCII))); // keeps its place
+        assertThat(pending.inFlight()).isEqualTo(3);
+
+        second.complete("b"); // done, but behind one that is not
+        assertThat(pending.writeCompleted(out)).isFalse();
+        assertThat(text(out)).isEmpty();
+        CompletableFuture<Void> all = pending.allDone();
+        assertThat(all).isNotDone();
+
+        first.completeExceptionally(new IllegalStateException("disk"));
+        assertThat(all)
+                .as("a failure ends the wait normally: it is an answer")
+                .isCompletedWithValue(null);
+        assertThat(pending.writeCompleted(out)).isTrue();
+        assertThat(text(out)).isEqualTo("E:diskbnow");
+        assertThat(pending.inFlight()).isZero();
+        assertThat(pending.isEmpty()).isTrue();
+
+        pending.reply(
+                out,
+                o -> o.put("!".getBytes(StandardCharsets.US_ASCII))); // nothing waits: written at
+        // once
+        assertThat(text(out)).isEqualTo("E:diskbnow!");
+    }
+
+    @Test
+    void beforeWaitingRunsBeforeAnyWaitSoThatWritesItCompletesNeedNoWait() {
+        CompletableFuture<String> write = new CompletableFuture<>();
+        int[] flushes = {0};
+        PendingReplies pending =
+                new PendingReplies(
+                        () -> {
+                            flushes[0]++;
+                            write.complete("ok"); // a store whose flush does the writes at once
+                        });
+        OutputBuffer out = new OutputBuffer(16);
+        assertThat(pending.endOfInput(out))
+                .as("nothing waits: no flush")
+                .isEqualTo(ByteSession.Next.READ_MORE);
+        assertThat(flushes[0]).isZero();
+
+        pending.add(write, 1, echo());
+        assertThat(pending.endOfInput(out))
+                .as("flushed, then found done")
+                .isEqualTo(ByteSession.Next.READ_MORE);
+        assertThat(flushes[0]).isEqualTo(1);
+        assertThat(text(out)).isEqualTo("ok");
+
+        CompletableFuture<String> held = new CompletableFuture<>();
+        pending.add(held, 1, echo());
+        assertThat(pending.endOfInput(out)).isEqualTo(ByteSession.Next.AWAIT);
+        assertThat(flushes[0]).isEqualTo(2);
+        assertThat(pending.allDone()).isNotDone();
+        assertThat(flushes[0]).as("the wait itself flushes too").isEqualTo(3);
+    }
+
+    @Test
+    void fullAtTheBound() {
+        PendingReplies pending = new PendingReplies(() -> {});
+        for (int i = 0; i < PendingReplies.MAX_IN_FLIGHT - 1; i++) {
+            pending.add(new CompletableFuture<String>(), 1, echo());
+        }
+        assertThat(pending.full()).isFalse();
+        pending.add(new CompletableFuture<String>(), 1, echo());
+        assertThat(pending.full()).isTrue();
+    }
 }

@@ -18,85 +18,111 @@ import org.junit.jupiter.api.Test;
 
 class FrameSourceTest {
 
-  private static final KeyedWorkload RMW_ONLY = new KeyedWorkload(
-      null, 100, KeyDistribution.of("uniform"), new OperationMix(0, 0, 0, 1), 8, 4);
+    private static final KeyedWorkload RMW_ONLY =
+            new KeyedWorkload(
+                    null, 100, KeyDistribution.of("uniform"), new OperationMix(0, 0, 0, 1), 8, 4);
 
-  private static FrameSource rmwOnly() {
-    return FrameSource.keyed(RMW_ONLY.generator(new KeySpace(100), new Random(1)));
-  }
-
-  @Test
-  void aReadModifyWriteIsAGetAndASetOfOneKeyInOneFrame() {
-    FrameSource.Frame frame = rmwOnly().next(1, false);
-    assertThat(frame.request()).isInstanceOf(Request.Batch.class);
-    List<Request> ops = ((Request.Batch) frame.request()).ops();
-    assertThat(ops).hasSize(2);
-    Request.Get get = (Request.Get) ops.get(0);
-    Request.Set set = (Request.Set) ops.get(1);
-    assertThat(set.key()).isEqualTo(get.key());
-    assertThat(frame.kinds()).containsExactly(FrameSource.RMW_READ, FrameSource.RMW_WRITE);
-    assertThat(frame.writes()).isTrue();
-  }
-
-  @Test
-  void anOperationNeverStraddlesTwoFrames() {
-    FrameSource frames = rmwOnly();
-    for (int i = 0; i < 10; i++) {
-      FrameSource.Frame frame = frames.next(3, false); // room for one pair, not two
-      assertThat(frame.kinds()).containsExactly(FrameSource.RMW_READ, FrameSource.RMW_WRITE);
+    private static FrameSource rmwOnly() {
+        return FrameSource.keyed(RMW_ONLY.generator(new KeySpace(100), new Random(1)));
     }
-    assertThat(frames.next(6, false).kinds()).hasSize(6);
-  }
 
-  @Test
-  void seedFramesKeepOneRequestPerOperation() {
-    FrameSource frames = FrameSource.seed(
-        new dbf0.kv.workload.RandomKeyValueSource(4, 4, new Random(2)), new Random(3), 0.5);
-    FrameSource.Frame single = frames.next(1, false);
-    assertThat(single.request()).isNotInstanceOf(Request.Batch.class);
-    assertThat(single.kinds()).hasSize(1);
-    FrameSource.Frame batch = frames.next(50, false);
-    assertThat(((Request.Batch) batch.request()).ops()).hasSize(50);
-    FrameSource.Frame barrier = frames.next(50, true);
-    assertThat(barrier.kinds()[barrier.kinds().length - 1]).as("ends at its first SET")
-        .isEqualTo(FrameSource.UPDATE);
-  }
+    @Test
+    void aReadModifyWriteIsAGetAndASetOfOneKeyInOneFrame() {
+        FrameSource.Frame frame = rmwOnly().next(1, false);
+        assertThat(frame.request()).isInstanceOf(Request.Batch.class);
+        List<Request> ops = ((Request.Batch) frame.request()).ops();
+        assertThat(ops).hasSize(2);
+        Request.Get get = (Request.Get) ops.get(0);
+        Request.Set set = (Request.Set) ops.get(1);
+        assertThat(set.key()).isEqualTo(get.key());
+        assertThat(frame.kinds()).containsExactly(FrameSource.RMW_READ, FrameSource.RMW_WRITE);
+        assertThat(frame.writes()).isTrue();
+    }
 
-  @Test
-  void repliesAreCountedByWhatWasAsked() {
-    KeyValueClientStats stats = new KeyValueClientStats();
-    LatencyRecorder latencies = new LatencyRecorder();
-    byte[] kinds = {FrameSource.READ, FrameSource.UPDATE, FrameSource.INSERT, FrameSource.RMW_READ,
-        FrameSource.RMW_WRITE, FrameSource.READ};
-    Response reply = new Response.Batch(List.of(new Response.Value(ByteArrayWrapper.of(1)),
-        new Response.Ok(), new Response.Ok(), new Response.NotFound(), new Response.Ok(),
-        new Response.NotFound()));
-    long errors =
-        FrameSource.account(new DecodeResult.Frame<>(reply), kinds, 0, 5_000, stats, latencies);
-    assertThat(errors).isZero();
-    assertThat(stats.getGet()).isEqualTo(2);
-    assertThat(stats.getFound()).isEqualTo(1);
-    assertThat(stats.getSet()).isEqualTo(1);
-    assertThat(stats.getInsert()).isEqualTo(1);
-    assertThat(stats.getReadModifyWrite()).isEqualTo(1);
-    assertThat(stats.getOperations()).isEqualTo(5);
-    assertThat(latencies.histogram().getTotalCount())
-        .as("one latency per operation; the pair is one").isEqualTo(5);
-  }
+    @Test
+    void anOperationNeverStraddlesTwoFrames() {
+        FrameSource frames = rmwOnly();
+        for (int i = 0; i < 10; i++) {
+            FrameSource.Frame frame = frames.next(3, false); // room for one pair, not two
+            assertThat(frame.kinds()).containsExactly(FrameSource.RMW_READ, FrameSource.RMW_WRITE);
+        }
+        assertThat(frames.next(6, false).kinds()).hasSize(6);
+    }
 
-  @Test
-  void aReplyOfTheWrongShapeIsAnError() {
-    KeyValueClientStats stats = new KeyValueClientStats();
-    LatencyRecorder latencies = new LatencyRecorder();
-    byte[] kinds = {FrameSource.RMW_READ, FrameSource.RMW_WRITE};
-    Response wrongKind = new Response.Batch(List.of(new Response.Ok(), new Response.Error("boom")));
-    assertThat(FrameSource.account(
-        new DecodeResult.Frame<>(wrongKind), kinds, 0, 1, stats, latencies)).isEqualTo(2);
-    assertThat(stats.getReadModifyWrite()).isZero();
-    Response tooFew = new Response.Batch(List.of(new Response.Ok()));
-    assertThat(FrameSource.account(
-        new DecodeResult.Frame<>(tooFew), kinds, 0, 1, stats, latencies)).isEqualTo(1);
-    assertThat(FrameSource.account(
-        new DecodeResult.Invalid<>("bad"), kinds, 0, 1, stats, latencies)).isEqualTo(1);
-  }
+    @Test
+    void seedFramesKeepOneRequestPerOperation() {
+        FrameSource frames =
+                FrameSource.seed(
+                        new dbf0.kv.workload.RandomKeyValueSource(4, 4, new Random(2)),
+                        new Random(3),
+                        0.5);
+        FrameSource.Frame single = frames.next(1, false);
+        assertThat(single.request()).isNotInstanceOf(Request.Batch.class);
+        assertThat(single.kinds()).hasSize(1);
+        FrameSource.Frame batch = frames.next(50, false);
+        assertThat(((Request.Batch) batch.request()).ops()).hasSize(50);
+        FrameSource.Frame barrier = frames.next(50, true);
+        assertThat(barrier.kinds()[barrier.kinds().length - 1])
+                .as("ends at its first SET")
+                .isEqualTo(FrameSource.UPDATE);
+    }
+
+    @Test
+    void repliesAreCountedByWhatWasAsked() {
+        KeyValueClientStats stats = new KeyValueClientStats();
+        LatencyRecorder latencies = new LatencyRecorder();
+        byte[] kinds = {
+            FrameSource.READ,
+            FrameSource.UPDATE,
+            FrameSource.INSERT,
+            FrameSource.RMW_READ,
+            FrameSource.RMW_WRITE,
+            FrameSource.READ
+        };
+        Response reply =
+                new Response.Batch(
+                        List.of(
+                                new Response.Value(ByteArrayWrapper.of(1)),
+                                new Response.Ok(),
+                                new Response.Ok(),
+                                new Response.NotFound(),
+                                new Response.Ok(),
+                                new Response.NotFound()));
+        long errors =
+                FrameSource.account(
+                        new DecodeResult.Frame<>(reply), kinds, 0, 5_000, stats, latencies);
+        assertThat(errors).isZero();
+        assertThat(stats.getGet()).isEqualTo(2);
+        assertThat(stats.getFound()).isEqualTo(1);
+        assertThat(stats.getSet()).isEqualTo(1);
+        assertThat(stats.getInsert()).isEqualTo(1);
+        assertThat(stats.getReadModifyWrite()).isEqualTo(1);
+        assertThat(stats.getOperations()).isEqualTo(5);
+        assertThat(latencies.histogram().getTotalCount())
+                .as("one latency per operation; the pair is one")
+                .isEqualTo(5);
+    }
+
+    @Test
+    void aReplyOfTheWrongShapeIsAnError() {
+        KeyValueClientStats stats = new KeyValueClientStats();
+        LatencyRecorder latencies = new LatencyRecorder();
+        byte[] kinds = {FrameSource.RMW_READ, FrameSource.RMW_WRITE};
+        Response wrongKind =
+                new Response.Batch(List.of(new Response.Ok(), new Response.Error("boom")));
+        assertThat(
+                        FrameSource.account(
+                                new DecodeResult.Frame<>(wrongKind), kinds, 0, 1, stats, latencies))
+                .isEqualTo(2);
+        assertThat(stats.getReadModifyWrite()).isZero();
+        Response tooFew = new Response.Batch(List.of(new Response.Ok()));
+        assertThat(
+                        FrameSource.account(
+                                new DecodeResult.Frame<>(tooFew), kinds, 0, 1, stats, latencies))
+                .isEqualTo(1);
+        assertThat(
+                        FrameSource.account(
+                                new DecodeResult.Invalid<>("bad"), kinds, 0, 1, stats, latencies))
+                .isEqualTo(1);
+    }
 }

@@ -16,83 +16,104 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The seed's path on the thread-per-connection models: v1 served straight through, and the
- * first bytes of any other protocol handed on to its session intact.
+ * The seed's path on the thread-per-connection models: v1 served straight through, and the first
+ * bytes of any other protocol handed on to its session intact.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BlockingKeyValueServerTest {
 
-  /** A store whose put blocks until released, as a put under a log waits for its fsync. */
-  static final class SlowPutStore extends ForwardingStore {
-    final CountDownLatch entered = new CountDownLatch(1);
-    final CountDownLatch release = new CountDownLatch(1);
+    /** A store whose put blocks until released, as a put under a log waits for its fsync. */
+    static final class SlowPutStore extends ForwardingStore {
+        final CountDownLatch entered = new CountDownLatch(1);
+        final CountDownLatch release = new CountDownLatch(1);
 
-    @Override
-    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-      entered.countDown();
-      try {
-        release.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-      super.put(key, value);
+        @Override
+        public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+            entered.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            super.put(key, value);
+        }
     }
-  }
 
-  static KeyValueServer start(ServerModel model, dbf0.kv.storage.Store store) throws Exception {
-    KeyValueServer server = new KeyValueServer(ServerOptions.defaults()
-        .withBindAddress(new InetSocketAddress("127.0.0.1", 0)).withModel(model).withThreads(2),
-        store);
-    server.start();
-    return server;
-  }
-
-  @ParameterizedTest
-  @EnumSource(value = ServerModel.class, names = {"POOL", "VIRTUAL"})
-  void aV1SetClosesTheConnectionOnlyOnceTheStoreHasTheValue(ServerModel model) throws Exception {
-    SlowPutStore store = new SlowPutStore();
-    ByteArrayWrapper key = ByteArrayWrapper.of('k');
-    try (KeyValueServer server = start(model, store);
-        Socket v1 = V1.connect(server.getLocalAddress())) {
-      v1.getOutputStream().write(V1Codec.encodeSet(key, ByteArrayWrapper.of('v')));
-      assertThat(store.entered.await(10, TimeUnit.SECONDS)).isTrue();
-      assertThat(AwaitingWritesTest.silent(v1)).as("still open while the put waits").isTrue();
-      store.release.countDown();
-      assertThat(v1.getInputStream().read()).as("closed, no reply").isEqualTo(-1);
-      assertThat(store.get(key)).isEqualTo(ByteArrayWrapper.of('v'));
-      assertThat(V1.get(server.getLocalAddress(), key)).isEqualTo(ByteArrayWrapper.of('v'));
+    static KeyValueServer start(ServerModel model, dbf0.kv.storage.Store store) throws Exception {
+        KeyValueServer server =
+                new KeyValueServer(
+                        ServerOptions.defaults()
+                                .withBindAddress(new InetSocketAddress("127.0.0.1", 0))
+                                .withModel(model)
+                                .withThreads(2),
+                        store);
+        server.start();
+        return server;
     }
-  }
 
-  @ParameterizedTest
-  @EnumSource(value = ServerModel.class, names = {"POOL", "VIRTUAL"})
-  void otherProtocolsGetTheFirstBytesWhateverHowTheyArrive(ServerModel model) throws Exception {
-    try (KeyValueServer server = start(model, new ForwardingStore());
-        Socket trickled = V1.connect(server.getLocalAddress());
-        Socket pipelined = V1.connect(server.getLocalAddress())) {
-      // the first byte alone, then the rest: the byte read to choose the protocol is not lost
-      trickled.getOutputStream().write('*');
-      trickled.getOutputStream().flush();
-      Thread.sleep(100);
-      trickled.getOutputStream().write("1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
-      assertThat(new String(trickled.getInputStream().readNBytes(7), StandardCharsets.US_ASCII))
-          .isEqualTo("+PONG\r\n");
-
-      // far more than the first read's buffer, in one write: every command is answered
-      ByteArrayOutputStream commands = new ByteArrayOutputStream();
-      StringBuilder expected = new StringBuilder();
-      for (int i = 0; i < 500; i++) {
-        String value = "v" + i;
-        commands.writeBytes(("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$" + value.length() + "\r\n" + value
-            + "\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\n").getBytes(StandardCharsets.US_ASCII));
-        expected.append("+OK\r\n$").append(value.length()).append("\r\n").append(value)
-            .append("\r\n");
-      }
-      pipelined.setSoTimeout(10_000);
-      pipelined.getOutputStream().write(commands.toByteArray());
-      byte[] replies = pipelined.getInputStream().readNBytes(expected.length());
-      assertThat(new String(replies, StandardCharsets.US_ASCII)).isEqualTo(expected.toString());
+    @ParameterizedTest
+    @EnumSource(
+            value = ServerModel.class,
+            names = {"POOL", "VIRTUAL"})
+    void aV1SetClosesTheConnectionOnlyOnceTheStoreHasTheValue(ServerModel model) throws Exception {
+        SlowPutStore store = new SlowPutStore();
+        ByteArrayWrapper key = ByteArrayWrapper.of('k');
+        try (KeyValueServer server = start(model, store);
+                Socket v1 = V1.connect(server.getLocalAddress())) {
+            v1.getOutputStream().write(V1Codec.encodeSet(key, ByteArrayWrapper.of('v')));
+            assertThat(store.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(AwaitingWritesTest.silent(v1)).as("still open while the put waits").isTrue();
+            store.release.countDown();
+            assertThat(v1.getInputStream().read()).as("closed, no reply").isEqualTo(-1);
+            assertThat(store.get(key)).isEqualTo(ByteArrayWrapper.of('v'));
+            assertThat(V1.get(server.getLocalAddress(), key)).isEqualTo(ByteArrayWrapper.of('v'));
+        }
     }
-  }
+
+    @ParameterizedTest
+    @EnumSource(
+            value = ServerModel.class,
+            names = {"POOL", "VIRTUAL"})
+    void otherProtocolsGetTheFirstBytesWhateverHowTheyArrive(ServerModel model) throws Exception {
+        try (KeyValueServer server = start(model, new ForwardingStore());
+                Socket trickled = V1.connect(server.getLocalAddress());
+                Socket pipelined = V1.connect(server.getLocalAddress())) {
+            // the first byte alone, then the rest: the byte read to choose the protocol is not lost
+            trickled.getOutputStream().write('*');
+            trickled.getOutputStream().flush();
+            Thread.sleep(100);
+            trickled.getOutputStream()
+                    .write("1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(
+                            new String(
+                                    trickled.getInputStream().readNBytes(7),
+                                    StandardCharsets.US_ASCII))
+                    .isEqualTo("+PONG\r\n");
+
+            // far more than the first read's buffer, in one write: every command is answered
+            ByteArrayOutputStream commands = new ByteArrayOutputStream();
+            StringBuilder expected = new StringBuilder();
+            for (int i = 0; i < 500; i++) {
+                String value = "v" + i;
+                commands.writeBytes(
+                        ("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$"
+                                        + value.length()
+                                        + "\r\n"
+                                        + value
+                                        + "\r\n*2\r\n$3\r\nGET\r\n$1\r\nk\r\n")
+                                .getBytes(StandardCharsets.US_ASCII));
+                expected.append("+OK\r\n$")
+                        .append(value.length())
+                        .append("\r\n")
+                        .append(value)
+                        .append("\r\n");
+            }
+            pipelined.setSoTimeout(10_000);
+            pipelined.getOutputStream().write(commands.toByteArray());
+            byte[] replies = pipelined.getInputStream().readNBytes(expected.length());
+            assertThat(new String(replies, StandardCharsets.US_ASCII))
+                    .isEqualTo(expected.toString());
+        }
+    }
 }

@@ -29,106 +29,148 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(120)
 class RedisToolsTest {
 
-  private static KeyValueServer server;
-  private static String port;
+    private static KeyValueServer server;
+    private static String port;
 
-  private static final boolean TOOLS = onPath("redis-cli") && onPath("redis-benchmark");
+    private static final boolean TOOLS = onPath("redis-cli") && onPath("redis-benchmark");
 
-  @BeforeAll
-  static void start() throws Exception {
-    if (!TOOLS) {
-      return;
+    @BeforeAll
+    static void start() throws Exception {
+        if (!TOOLS) {
+            return;
+        }
+        server =
+                new KeyValueServer(
+                        ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(2),
+                        MapBackends.create("concurrent"));
+        server.start();
+        port = Integer.toString(server.getLocalAddress().getPort());
     }
-    server = new KeyValueServer(ServerOptions.defaults().withModel(ServerModel.NIO).withThreads(2),
-        MapBackends.create("concurrent"));
-    server.start();
-    port = Integer.toString(server.getLocalAddress().getPort());
-  }
 
-  // Per test, not in @BeforeAll: an assumption there makes Surefire report "Tests run: 0"
-  // rather than each test skipped with this reason.
-  @BeforeEach
-  void toolsInstalled() {
-    assumeTrue(TOOLS, "redis-cli/redis-benchmark not installed: "
-        + "run scripts/install-test-tools.sh (Debian's redis-tools)");
-  }
-
-  @AfterAll
-  static void stop() {
-    if (server != null) {
-      server.close();
+    // Per test, not in @BeforeAll: an assumption there makes Surefire report "Tests run: 0"
+    // rather than each test skipped with this reason.
+    @BeforeEach
+    void toolsInstalled() {
+        assumeTrue(
+                TOOLS,
+                "redis-cli/redis-benchmark not installed: "
+                        + "run scripts/install-test-tools.sh (Debian's redis-tools)");
     }
-  }
 
-  static boolean onPath(String tool) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
-      if (Files.isExecutable(Path.of(dir, tool))) {
-        return true;
-      }
+    @AfterAll
+    static void stop() {
+        if (server != null) {
+            server.close();
+        }
     }
-    return false;
-  }
 
-  /** Runs a tool against the server; returns its stdout (stderr appended). */
-  static String run(byte[] stdin, String... command) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-    if (stdin != null) {
-      p.getOutputStream().write(stdin);
+    static boolean onPath(String tool) {
+        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+            if (Files.isExecutable(Path.of(dir, tool))) {
+                return true;
+            }
+        }
+        return false;
     }
-    p.getOutputStream().close();
-    byte[] out = p.getInputStream().readAllBytes();
-    assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
-    return new String(out, StandardCharsets.UTF_8);
-  }
 
-  static String cli(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", port));
-    command.addAll(List.of(args));
-    return run(null, command.toArray(String[]::new)).strip();
-  }
-
-  @Test
-  void redisCliCommands() throws Exception {
-    assertThat(cli("PING")).isEqualTo("PONG");
-    assertThat(cli("SET", "greeting", "hello world")).isEqualTo("OK");
-    assertThat(cli("GET", "greeting")).isEqualTo("hello world");
-    assertThat(cli("EXISTS", "greeting", "nope")).isEqualTo("1");
-    assertThat(cli("DEL", "greeting", "nope")).isEqualTo("1");
-    assertThat(cli("GET", "greeting")).isEmpty(); // nil prints as an empty line when not on a terminal
-    assertThat(cli("INFO")).contains("# Server").contains("# Clients").contains("# Memory").contains("# Stats");
-    assertThat(cli("NOSUCHCOMMAND", "x")).contains("ERR unknown command 'NOSUCHCOMMAND'");
-    assertThat(cli("SET", "k", "v", "EX", "10")).contains("ERR syntax error");
-  }
-
-  @Test
-  void redisCliPipeMode() throws Exception {
-    StringBuilder commands = new StringBuilder();
-    int n = 5_000;
-    for (int i = 0; i < n; i++) {
-      String key = "pipe:" + i;
-      String value = "value-" + i;
-      commands.append("*3\r\n$3\r\nSET\r\n$").append(key.length()).append("\r\n").append(key)
-          .append("\r\n$").append(value.length()).append("\r\n").append(value).append("\r\n");
+    /** Runs a tool against the server; returns its stdout (stderr appended). */
+    static String run(byte[] stdin, String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        if (stdin != null) {
+            p.getOutputStream().write(stdin);
+        }
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertThat(p.waitFor(90, TimeUnit.SECONDS)).isTrue();
+        return new String(out, StandardCharsets.UTF_8);
     }
-    String out = run(commands.toString().getBytes(StandardCharsets.UTF_8),
-        "redis-cli", "-h", "127.0.0.1", "-p", port, "--pipe");
-    assertThat(out).contains("errors: 0, replies: " + n);
-    assertThat(cli("GET", "pipe:4999")).isEqualTo("value-4999");
-  }
 
-  @Test
-  void redisBenchmarkWithAndWithoutPipelining() throws Exception {
-    for (String pipeline : new String[] {"1", "16"}) {
-      String out = run(null, "redis-benchmark", "-h", "127.0.0.1", "-p", port, "-t", "ping,set,get",
-          "-n", "20000", "-c", "10", "-P", pipeline, "-q");
-      Matcher m = Pattern.compile("^(\\S+): ([0-9.]+) requests per second", Pattern.MULTILINE).matcher(out);
-      List<String> tests = new ArrayList<>();
-      while (m.find()) {
-        tests.add(m.group(1));
-        assertThat(Double.parseDouble(m.group(2))).as("%s with -P %s", m.group(1), pipeline).isPositive();
-      }
-      assertThat(tests).as(out).contains("SET", "GET").anyMatch(t -> t.startsWith("PING"));
-      assertThat(out).doesNotContain("ERR").doesNotContain("Error");
+    static String cli(String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of("redis-cli", "-h", "127.0.0.1", "-p", port));
+        command.addAll(List.of(args));
+        return run(null, command.toArray(String[]::new)).strip();
     }
-  }
+
+    @Test
+    void redisCliCommands() throws Exception {
+        assertThat(cli("PING")).isEqualTo("PONG");
+        assertThat(cli("SET", "greeting", "hello world")).isEqualTo("OK");
+        assertThat(cli("GET", "greeting")).isEqualTo("hello world");
+        assertThat(cli("EXISTS", "greeting", "nope")).isEqualTo("1");
+        assertThat(cli("DEL", "greeting", "nope")).isEqualTo("1");
+        assertThat(cli("GET", "greeting"))
+                .isEmpty(); // nil prints as an empty line when not on a terminal
+        assertThat(cli("INFO"))
+                .contains("# Server")
+                .contains("# Clients")
+                .contains("# Memory")
+                .contains("# Stats");
+        assertThat(cli("NOSUCHCOMMAND", "x")).contains("ERR unknown command 'NOSUCHCOMMAND'");
+        assertThat(cli("SET", "k", "v", "EX", "10")).contains("ERR syntax error");
+    }
+
+    @Test
+    void redisCliPipeMode() throws Exception {
+        StringBuilder commands = new StringBuilder();
+        int n = 5_000;
+        for (int i = 0; i < n; i++) {
+            String key = "pipe:" + i;
+            String value = "value-" + i;
+            commands.append("*3\r\n$3\r\nSET\r\n$")
+                    .append(key.length())
+                    .append("\r\n")
+                    .append(key)
+                    .append("\r\n$")
+                    .append(value.length())
+                    .append("\r\n")
+                    .append(value)
+                    .append("\r\n");
+        }
+        String out =
+                run(
+                        commands.toString().getBytes(StandardCharsets.UTF_8),
+                        "redis-cli",
+                        "-h",
+                        "127.0.0.1",
+                        "-p",
+                        port,
+                        "--pipe");
+        assertThat(out).contains("errors: 0, replies: " + n);
+        assertThat(cli("GET", "pipe:4999")).isEqualTo("value-4999");
+    }
+
+    @Test
+    void redisBenchmarkWithAndWithoutPipelining() throws Exception {
+        for (String pipeline : new String[] {"1", "16"}) {
+            String out =
+                    run(
+                            null,
+                            "redis-benchmark",
+                            "-h",
+                            "127.0.0.1",
+                            "-p",
+                            port,
+                            "-t",
+                            "ping,set,get",
+                            "-n",
+                            "20000",
+                            "-c",
+                            "10",
+                            "-P",
+                            pipeline,
+                            "-q");
+            Matcher m =
+                    Pattern.compile("^(\\S+): ([0-9.]+) requests per second", Pattern.MULTILINE)
+                            .matcher(out);
+            List<String> tests = new ArrayList<>();
+            while (m.find()) {
+                tests.add(m.group(1));
+                assertThat(Double.parseDouble(m.group(2)))
+                        .as("%s with -P %s", m.group(1), pipeline)
+                        .isPositive();
+            }
+            assertThat(tests).as(out).contains("SET", "GET").anyMatch(t -> t.startsWith("PING"));
+            assertThat(out).doesNotContain("ERR").doesNotContain("Error");
+        }
+    }
 }

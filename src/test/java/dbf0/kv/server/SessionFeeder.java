@@ -1,57 +1,57 @@
 package dbf0.kv.server;
 
-import dbf0.base.server.ByteSession;
 import dbf0.base.io.InputBuffer;
 import dbf0.base.io.OutputBuffer;
+import dbf0.base.server.ByteSession;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /** Test helper: feeds a session bytes in chunks, as a server would, without any socket. */
 final class SessionFeeder {
 
-  final ByteSession session;
-  final InputBuffer input = new InputBuffer(16);
-  final OutputBuffer output = new OutputBuffer(16);
-  ByteSession.Next last = ByteSession.Next.READ_MORE;
+    final ByteSession session;
+    final InputBuffer input = new InputBuffer(16);
+    final OutputBuffer output = new OutputBuffer(16);
+    ByteSession.Next last = ByteSession.Next.READ_MORE;
 
-  SessionFeeder(ByteSession session) {
-    this.session = session;
-  }
-
-  /** Delivers {@code bytes[from, to)} as one read. */
-  ByteSession.Next feed(byte[] bytes, int from, int to) throws IOException {
-    // The buffer grows only as bytes arrive (at most doubling when full), as on a real socket.
-    for (int at = from; at < to; ) {
-      ByteBuffer buffer = input.forWriting(session.bytesNeeded());
-      int n = Math.min(buffer.remaining(), to - at);
-      buffer.put(bytes, at, n);
-      at += n;
+    SessionFeeder(ByteSession session) {
+        this.session = session;
     }
-    return resume();
-  }
 
-  /** Calls the session on what is buffered, without new bytes (after WRITE_FIRST, say). */
-  ByteSession.Next resume() throws IOException {
-    do {
-      if (last == ByteSession.Next.AWAIT) {
-        session.awaiting().join(); // as the thread-per-connection runner does
-      }
-      try {
-        last = session.onRead(input.forReading(), output);
-      } finally {
-        input.afterReading();
-      }
-    } while (last == ByteSession.Next.AWAIT && awaitWrites);
-    return last;
-  }
+    /** Delivers {@code bytes[from, to)} as one read. */
+    ByteSession.Next feed(byte[] bytes, int from, int to) throws IOException {
+        // The buffer grows only as bytes arrive (at most doubling when full), as on a real socket.
+        for (int at = from; at < to; ) {
+            ByteBuffer buffer = input.forWriting(session.bytesNeeded());
+            int n = Math.min(buffer.remaining(), to - at);
+            buffer.put(bytes, at, n);
+            at += n;
+        }
+        return resume();
+    }
 
-  /** Whether {@link #resume} waits through AWAIT as a server would (true) or returns it. */
-  boolean awaitWrites = true;
+    /** Calls the session on what is buffered, without new bytes (after WRITE_FIRST, say). */
+    ByteSession.Next resume() throws IOException {
+        do {
+            if (last == ByteSession.Next.AWAIT) {
+                session.awaiting().join(); // as the thread-per-connection runner does
+            }
+            try {
+                last = session.onRead(input.forReading(), output);
+            } finally {
+                input.afterReading();
+            }
+        } while (last == ByteSession.Next.AWAIT && awaitWrites);
+        return last;
+    }
 
-  /** Delivers the bytes split at {@code split} (two reads), then returns the output so far. */
-  byte[] feedSplit(byte[] bytes, int split) throws IOException {
-    feed(bytes, 0, split);
-    feed(bytes, split, bytes.length);
-    return output.toByteArray();
-  }
+    /** Whether {@link #resume} waits through AWAIT as a server would (true) or returns it. */
+    boolean awaitWrites = true;
+
+    /** Delivers the bytes split at {@code split} (two reads), then returns the output so far. */
+    byte[] feedSplit(byte[] bytes, int split) throws IOException {
+        feed(bytes, 0, split);
+        feed(bytes, split, bytes.length);
+        return output.toByteArray();
+    }
 }

@@ -6,46 +6,46 @@ import java.util.function.BiConsumer;
 
 /**
  * Test helper: a {@link Store} that passes every call to a {@link MapStore} over a
- * ConcurrentHashMap, so that a test's store overrides only the calls it watches, delays or
- * refuses (counting reads, holding writes like a slow fsync, pausing a snapshot).
+ * ConcurrentHashMap, so that a test's store overrides only the calls it watches, delays or refuses
+ * (counting reads, holding writes like a slow fsync, pausing a snapshot).
  */
 public class ForwardingStore implements Store {
 
-  /** Where every call goes unless a subclass says otherwise. */
-  protected final MapStore map = new MapStore(new ConcurrentHashMap<>());
+    /** Where every call goes unless a subclass says otherwise. */
+    protected final MapStore map = new MapStore(new ConcurrentHashMap<>());
 
-  @Override
-  public ByteArrayWrapper get(ByteArrayWrapper key) {
-    return map.get(key);
-  }
+    @Override
+    public ByteArrayWrapper get(ByteArrayWrapper key) {
+        return map.get(key);
+    }
 
-  @Override
-  public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-    map.put(key, value);
-  }
+    @Override
+    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+        map.put(key, value);
+    }
 
-  @Override
-  public boolean delete(ByteArrayWrapper key) {
-    return map.delete(key);
-  }
+    @Override
+    public boolean delete(ByteArrayWrapper key) {
+        return map.delete(key);
+    }
 
-  @Override
-  public long largestValueBytes() {
-    return map.largestValueBytes();
-  }
+    @Override
+    public long largestValueBytes() {
+        return map.largestValueBytes();
+    }
 
-  @Override
-  public int size() {
-    return map.size();
-  }
+    @Override
+    public int size() {
+        return map.size();
+    }
 
-  @Override
-  public void clear() {
-    map.clear();
-  }
+    @Override
+    public void clear() {
+        map.clear();
+    }
 
-  @Override
-  public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-    map.forEach(action);
-  }
+    @Override
+    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+        map.forEach(action);
+    }
 }

@@ -38,8 +38,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * </ul>
  *
  * <p>Each failure is asserted and lincheck's report of it, interleaving and all, copied into the
- * test output. Run on its own (the reports land in
- * {@code target/surefire-reports/dbf0.kv.storage.MapBackendsLincheckTest-output.txt}):
+ * test output. Run on its own (the reports land in {@code
+ * target/surefire-reports/dbf0.kv.storage.MapBackendsLincheckTest-output.txt}):
  *
  * <pre>{@code ./mvnw -B -q test -Dtest='MapBackendsLincheckTest'}</pre>
  *
@@ -50,204 +50,235 @@ import org.junit.jupiter.params.provider.MethodSource;
 @Tag("lincheck")
 class MapBackendsLincheckTest {
 
-  /**
-   * Random scenarios, and interleavings of each, that the model checker tries after the
-   * hand-written ones. The bound keeps a passing backend's run to seconds on a loaded 2-core
-   * machine; {@code -Dlincheck.scenarios=N -Dlincheck.interleavings=M} search harder.
-   */
-  private static final int SCENARIOS = Integer.getInteger("lincheck.scenarios", 10);
-  private static final int INTERLEAVINGS_PER_SCENARIO = Integer.getInteger("lincheck.interleavings", 200);
+    /**
+     * Random scenarios, and interleavings of each, that the model checker tries after the
+     * hand-written ones. The bound keeps a passing backend's run to seconds on a loaded 2-core
+     * machine; {@code -Dlincheck.scenarios=N -Dlincheck.interleavings=M} search harder.
+     */
+    private static final int SCENARIOS = Integer.getInteger("lincheck.scenarios", 10);
 
-  /** For each thread-safe backend, the largest set of these operations that is linearizable on it. */
-  private static final Map<String, Class<? extends PerKey>> LINEARIZABLE = Map.of(
-      "hashtable", HashtableWithSize.class,
-      "synchronized", SynchronizedWithSize.class,
-      "concurrent", ConcurrentPerKey.class,
-      "skiplist", SkipListPerKey.class,
-      "rwlock", ReadWriteLockWithSize.class,
-      // size() adds up the stripes one lock at a time, so it is only checked per key here
-      "striped", StripedPerKey.class);
+    private static final int INTERLEAVINGS_PER_SCENARIO =
+            Integer.getInteger("lincheck.interleavings", 200);
 
-  /** The operation sets lincheck must find non-linearizable, and on which backend. */
-  private static final Map<String, Class<? extends PerKey>> NOT_LINEARIZABLE = Map.of(
-      "hashmap", HashMapPerKey.class,
-      "concurrent", ConcurrentWithSize.class,
-      "skiplist", SkipListWithSize.class);
+    /**
+     * For each thread-safe backend, the largest set of these operations that is linearizable on it.
+     */
+    private static final Map<String, Class<? extends PerKey>> LINEARIZABLE =
+            Map.of(
+                    "hashtable", HashtableWithSize.class,
+                    "synchronized", SynchronizedWithSize.class,
+                    "concurrent", ConcurrentPerKey.class,
+                    "skiplist", SkipListPerKey.class,
+                    "rwlock", ReadWriteLockWithSize.class,
+                    // size() adds up the stripes one lock at a time, so it is only checked per key
+                    // here
+                    "striped", StripedPerKey.class);
 
-  static Stream<String> linearizable() {
-    return LINEARIZABLE.keySet().stream().sorted();
-  }
+    /** The operation sets lincheck must find non-linearizable, and on which backend. */
+    private static final Map<String, Class<? extends PerKey>> NOT_LINEARIZABLE =
+            Map.of(
+                    "hashmap", HashMapPerKey.class,
+                    "concurrent", ConcurrentWithSize.class,
+                    "skiplist", SkipListWithSize.class);
 
-  static Stream<String> notLinearizable() {
-    return NOT_LINEARIZABLE.keySet().stream().sorted();
-  }
-
-  @Test
-  void everyRegisteredBackendIsChecked() {
-    List<String> threadSafe = MapBackends.names().stream().filter(MapBackends::isThreadSafe).toList();
-    List<String> notThreadSafe = MapBackends.names().stream().filter(name -> !MapBackends.isThreadSafe(name)).toList();
-    assertThat(LINEARIZABLE.keySet()).containsExactlyInAnyOrderElementsOf(threadSafe);
-    assertThat(NOT_LINEARIZABLE.keySet()).containsAll(notThreadSafe);
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("linearizable")
-  void lincheckFindsNoViolation(String backend) {
-    Class<? extends PerKey> ops = LINEARIZABLE.get(backend);
-    LincheckAssertionError failure = catchThrowableOfType(LincheckAssertionError.class, () -> check(ops));
-    assertThat(failure).as("lincheck's report on %s", ops.getSimpleName()).isNull();
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("notLinearizable")
-  void lincheckFindsAViolationAndShowsTheInterleaving(String backend) {
-    Class<? extends PerKey> ops = NOT_LINEARIZABLE.get(backend);
-    LincheckAssertionError failure = catchThrowableOfType(LincheckAssertionError.class, () -> check(ops));
-    assertThat(failure).as("lincheck should find %s non-linearizable", ops.getSimpleName()).isNotNull();
-    assertThat(failure.getMessage()).contains("Invalid execution results", "The following interleaving leads to the error");
-    // The interleaving is the evidence: keep it in the test output.
-    System.out.println("lincheck on " + ops.getSimpleName() + ":" + failure.getMessage());
-  }
-
-  /**
-   * The hand-written scenarios go first, so that a known violation is found in the first scenario
-   * rather than by luck among the random ones, and so that a backend that passes has passed them.
-   */
-  private static void check(Class<? extends PerKey> ops) {
-    ModelCheckingOptions options = new ModelCheckingOptions()
-        .iterations(SCENARIOS)
-        .invocationsPerIteration(INTERLEAVINGS_PER_SCENARIO)
-        .threads(2)
-        .actorsPerThread(2)
-        .actorsBefore(1)
-        .actorsAfter(1)
-        // Two puts of one key at once, then a read: HashMap's check-then-act race.
-        .addCustomScenario(new ExecutionScenario(
-            List.of(),
-            List.of(List.of(actor(ops, "put", 1, 1)), List.of(actor(ops, "put", 1, 2))),
-            List.of(actor(ops, "get", 1)),
-            null));
-    if (WithSize.class.isAssignableFrom(ops)) {
-      // Two removes of one key: the one that loses sees the winner's removal, so its size() must
-      // see it too.
-      options.addCustomScenario(new ExecutionScenario(
-          List.of(actor(ops, "put", 2, 1)),
-          List.of(List.of(actor(ops, "remove", 2), actor(ops, "size")), List.of(actor(ops, "remove", 2))),
-          List.of(),
-          null));
-    }
-    options.check(ops);
-  }
-
-  /**
-   * One call of a scenario. Lincheck's scenario builder is Kotlin-only (it takes Kotlin function
-   * references), so the actor is built from its Java method; the five flags are about suspending
-   * and blocking calls, which these are not.
-   */
-  private static Actor actor(Class<?> ops, String name, Object... args) {
-    Method method = Arrays.stream(ops.getMethods())
-        .filter(m -> m.getName().equals(name) && m.getParameterCount() == args.length)
-        .findFirst()
-        .orElseThrow();
-    return new Actor(method, List.of(args), false, false, false, false, false);
-  }
-
-  /**
-   * put, get and remove on two one-byte keys and values: few keys, so that scenarios often touch
-   * the same entry. Lincheck finds the operations by reflection and needs them, and the
-   * constructors, public.
-   */
-  @Param(name = "key", gen = IntGen.class, conf = "1:2")
-  @Param(name = "value", gen = IntGen.class, conf = "1:2")
-  public abstract static class PerKey {
-    final Map<ByteArrayWrapper, ByteArrayWrapper> map;
-
-    PerKey(String backend) {
-      map = MapBackends.create(backend);
+    static Stream<String> linearizable() {
+        return LINEARIZABLE.keySet().stream().sorted();
     }
 
-    @Operation
-    public ByteArrayWrapper put(@Param(name = "key") int key, @Param(name = "value") int value) {
-      return map.put(ByteArrayWrapper.of(key), ByteArrayWrapper.of(value));
+    static Stream<String> notLinearizable() {
+        return NOT_LINEARIZABLE.keySet().stream().sorted();
     }
 
-    @Operation
-    public ByteArrayWrapper get(@Param(name = "key") int key) {
-      return map.get(ByteArrayWrapper.of(key));
+    @Test
+    void everyRegisteredBackendIsChecked() {
+        List<String> threadSafe =
+                MapBackends.names().stream().filter(MapBackends::isThreadSafe).toList();
+        List<String> notThreadSafe =
+                MapBackends.names().stream()
+                        .filter(name -> !MapBackends.isThreadSafe(name))
+                        .toList();
+        assertThat(LINEARIZABLE.keySet()).containsExactlyInAnyOrderElementsOf(threadSafe);
+        assertThat(NOT_LINEARIZABLE.keySet()).containsAll(notThreadSafe);
     }
 
-    @Operation
-    public ByteArrayWrapper remove(@Param(name = "key") int key) {
-      return map.remove(ByteArrayWrapper.of(key));
-    }
-  }
-
-  /** The same, and {@code size()}: the one operation here that reads the whole map. */
-  public abstract static class WithSize extends PerKey {
-    WithSize(String backend) {
-      super(backend);
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("linearizable")
+    void lincheckFindsNoViolation(String backend) {
+        Class<? extends PerKey> ops = LINEARIZABLE.get(backend);
+        LincheckAssertionError failure =
+                catchThrowableOfType(LincheckAssertionError.class, () -> check(ops));
+        assertThat(failure).as("lincheck's report on %s", ops.getSimpleName()).isNull();
     }
 
-    @Operation
-    public int size() {
-      return map.size();
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("notLinearizable")
+    void lincheckFindsAViolationAndShowsTheInterleaving(String backend) {
+        Class<? extends PerKey> ops = NOT_LINEARIZABLE.get(backend);
+        LincheckAssertionError failure =
+                catchThrowableOfType(LincheckAssertionError.class, () -> check(ops));
+        assertThat(failure)
+                .as("lincheck should find %s non-linearizable", ops.getSimpleName())
+                .isNotNull();
+        assertThat(failure.getMessage())
+                .contains(
+                        "Invalid execution results",
+                        "The following interleaving leads to the error");
+        // The interleaving is the evidence: keep it in the test output.
+        System.out.println("lincheck on " + ops.getSimpleName() + ":" + failure.getMessage());
     }
-  }
 
-  // One class per backend and operation set: lincheck builds its instances with a public
-  // no-argument constructor, so the backend's name cannot be a constructor argument.
-
-  public static final class HashMapPerKey extends PerKey {
-    public HashMapPerKey() {
-      super("hashmap");
+    /**
+     * The hand-written scenarios go first, so that a known violation is found in the first scenario
+     * rather than by luck among the random ones, and so that a backend that passes has passed them.
+     */
+    private static void check(Class<? extends PerKey> ops) {
+        ModelCheckingOptions options =
+                new ModelCheckingOptions()
+                        .iterations(SCENARIOS)
+                        .invocationsPerIteration(INTERLEAVINGS_PER_SCENARIO)
+                        .threads(2)
+                        .actorsPerThread(2)
+                        .actorsBefore(1)
+                        .actorsAfter(1)
+                        // Two puts of one key at once, then a read: HashMap's check-then-act race.
+                        .addCustomScenario(
+                                new ExecutionScenario(
+                                        List.of(),
+                                        List.of(
+                                                List.of(actor(ops, "put", 1, 1)),
+                                                List.of(actor(ops, "put", 1, 2))),
+                                        List.of(actor(ops, "get", 1)),
+                                        null));
+        if (WithSize.class.isAssignableFrom(ops)) {
+            // Two removes of one key: the one that loses sees the winner's removal, so its size()
+            // must
+            // see it too.
+            options.addCustomScenario(
+                    new ExecutionScenario(
+                            List.of(actor(ops, "put", 2, 1)),
+                            List.of(
+                                    List.of(actor(ops, "remove", 2), actor(ops, "size")),
+                                    List.of(actor(ops, "remove", 2))),
+                            List.of(),
+                            null));
+        }
+        options.check(ops);
     }
-  }
 
-  public static final class HashtableWithSize extends WithSize {
-    public HashtableWithSize() {
-      super("hashtable");
+    /**
+     * One call of a scenario. Lincheck's scenario builder is Kotlin-only (it takes Kotlin function
+     * references), so the actor is built from its Java method; the five flags are about suspending
+     * and blocking calls, which these are not.
+     */
+    private static Actor actor(Class<?> ops, String name, Object... args) {
+        Method method =
+                Arrays.stream(ops.getMethods())
+                        .filter(
+                                m ->
+                                        m.getName().equals(name)
+                                                && m.getParameterCount() == args.length)
+                        .findFirst()
+                        .orElseThrow();
+        return new Actor(method, List.of(args), false, false, false, false, false);
     }
-  }
 
-  public static final class SynchronizedWithSize extends WithSize {
-    public SynchronizedWithSize() {
-      super("synchronized");
-    }
-  }
+    /**
+     * put, get and remove on two one-byte keys and values: few keys, so that scenarios often touch
+     * the same entry. Lincheck finds the operations by reflection and needs them, and the
+     * constructors, public.
+     */
+    @Param(name = "key", gen = IntGen.class, conf = "1:2")
+    @Param(name = "value", gen = IntGen.class, conf = "1:2")
+    public abstract static class PerKey {
+        final Map<ByteArrayWrapper, ByteArrayWrapper> map;
 
-  public static final class ConcurrentPerKey extends PerKey {
-    public ConcurrentPerKey() {
-      super("concurrent");
-    }
-  }
+        PerKey(String backend) {
+            map = MapBackends.create(backend);
+        }
 
-  public static final class ConcurrentWithSize extends WithSize {
-    public ConcurrentWithSize() {
-      super("concurrent");
-    }
-  }
+        @Operation
+        public ByteArrayWrapper put(
+                @Param(name = "key") int key, @Param(name = "value") int value) {
+            return map.put(ByteArrayWrapper.of(key), ByteArrayWrapper.of(value));
+        }
 
-  public static final class SkipListPerKey extends PerKey {
-    public SkipListPerKey() {
-      super("skiplist");
-    }
-  }
+        @Operation
+        public ByteArrayWrapper get(@Param(name = "key") int key) {
+            return map.get(ByteArrayWrapper.of(key));
+        }
 
-  public static final class SkipListWithSize extends WithSize {
-    public SkipListWithSize() {
-      super("skiplist");
+        @Operation
+        public ByteArrayWrapper remove(@Param(name = "key") int key) {
+            return map.remove(ByteArrayWrapper.of(key));
+        }
     }
-  }
 
-  public static final class ReadWriteLockWithSize extends WithSize {
-    public ReadWriteLockWithSize() {
-      super("rwlock");
-    }
-  }
+    /** The same, and {@code size()}: the one operation here that reads the whole map. */
+    public abstract static class WithSize extends PerKey {
+        WithSize(String backend) {
+            super(backend);
+        }
 
-  public static final class StripedPerKey extends PerKey {
-    public StripedPerKey() {
-      super("striped");
+        @Operation
+        public int size() {
+            return map.size();
+        }
     }
-  }
+
+    // One class per backend and operation set: lincheck builds its instances with a public
+    // no-argument constructor, so the backend's name cannot be a constructor argument.
+
+    public static final class HashMapPerKey extends PerKey {
+        public HashMapPerKey() {
+            super("hashmap");
+        }
+    }
+
+    public static final class HashtableWithSize extends WithSize {
+        public HashtableWithSize() {
+            super("hashtable");
+        }
+    }
+
+    public static final class SynchronizedWithSize extends WithSize {
+        public SynchronizedWithSize() {
+            super("synchronized");
+        }
+    }
+
+    public static final class ConcurrentPerKey extends PerKey {
+        public ConcurrentPerKey() {
+            super("concurrent");
+        }
+    }
+
+    public static final class ConcurrentWithSize extends WithSize {
+        public ConcurrentWithSize() {
+            super("concurrent");
+        }
+    }
+
+    public static final class SkipListPerKey extends PerKey {
+        public SkipListPerKey() {
+            super("skiplist");
+        }
+    }
+
+    public static final class SkipListWithSize extends WithSize {
+        public SkipListWithSize() {
+            super("skiplist");
+        }
+    }
+
+    public static final class ReadWriteLockWithSize extends WithSize {
+        public ReadWriteLockWithSize() {
+            super("rwlock");
+        }
+    }
+
+    public static final class StripedPerKey extends PerKey {
+        public StripedPerKey() {
+            super("striped");
+        }
+    }
 }

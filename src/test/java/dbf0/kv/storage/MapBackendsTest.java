@@ -10,44 +10,46 @@ import org.junit.jupiter.api.Test;
 
 class MapBackendsTest {
 
-  @Test
-  void onlyWhatIsKnownToBeThreadSafeSaysSo() {
-    assertThat(MapBackends.names()).allMatch(name -> MapBackends.isThreadSafe(name) == !name.equals("hashmap"));
-    assertThat(MapBackends.isThreadSafe("java.util.concurrent.ConcurrentSkipListMap")).isTrue();
-    assertThat(MapBackends.isThreadSafe("java.util.Hashtable")).isTrue();
-    assertThat(MapBackends.isThreadSafe("java.util.TreeMap")).isFalse();
-    assertThat(MapBackends.isThreadSafe("java.util.HashMap")).isFalse();
-    assertThat(MapBackends.isThreadSafe("no.such.Map")).isFalse();
-  }
+    @Test
+    void onlyWhatIsKnownToBeThreadSafeSaysSo() {
+        assertThat(MapBackends.names())
+                .allMatch(name -> MapBackends.isThreadSafe(name) == !name.equals("hashmap"));
+        assertThat(MapBackends.isThreadSafe("java.util.concurrent.ConcurrentSkipListMap")).isTrue();
+        assertThat(MapBackends.isThreadSafe("java.util.Hashtable")).isTrue();
+        assertThat(MapBackends.isThreadSafe("java.util.TreeMap")).isFalse();
+        assertThat(MapBackends.isThreadSafe("java.util.HashMap")).isFalse();
+        assertThat(MapBackends.isThreadSafe("no.such.Map")).isFalse();
+    }
 
-  @Test
-  void createsByNameOrClassNameAndNamesTheChoicesOtherwise() {
-    assertThat(MapBackends.create("concurrent")).isInstanceOf(ConcurrentHashMap.class);
-    assertThat(MapBackends.create("java.util.HashMap")).isInstanceOf(HashMap.class);
-    assertThatThrownBy(() -> MapBackends.create("nosuchmap"))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("use one of hashmap, hashtable");
-    assertThatThrownBy(() -> MapBackends.create("java.lang.String"))
-        .hasMessageContaining("is not a java.util.Map");
-  }
+    @Test
+    void createsByNameOrClassNameAndNamesTheChoicesOtherwise() {
+        assertThat(MapBackends.create("concurrent")).isInstanceOf(ConcurrentHashMap.class);
+        assertThat(MapBackends.create("java.util.HashMap")).isInstanceOf(HashMap.class);
+        assertThatThrownBy(() -> MapBackends.create("nosuchmap"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("use one of hashmap, hashtable");
+        assertThatThrownBy(() -> MapBackends.create("java.lang.String"))
+                .hasMessageContaining("is not a java.util.Map");
+    }
 
-  @Test
-  void aMapStoreIsItsMapThroughOneDoor() {
-    var map = new HashMap<ByteArrayWrapper, ByteArrayWrapper>();
-    Store store = new MapStore(map);
-    ByteArrayWrapper k = ByteArrayWrapper.of(1);
-    ByteArrayWrapper v = ByteArrayWrapper.of(2);
-    assertThat(store.get(k)).isNull();
-    store.put(k, v);
-    assertThat(map).containsEntry(k, v);
-    assertThat(store.contains(k)).isTrue();
-    assertThat(store.size()).isEqualTo(1);
-    var seen = new HashMap<ByteArrayWrapper, ByteArrayWrapper>();
-    store.forEach(seen::put);
-    assertThat(seen).isEqualTo(map);
-    assertThat(store.delete(k)).isTrue();
-    assertThat(store.delete(k)).isFalse();
-    store.put(k, v);
-    store.clear();
-    assertThat(map).isEmpty();
-  }
+    @Test
+    void aMapStoreIsItsMapThroughOneDoor() {
+        var map = new HashMap<ByteArrayWrapper, ByteArrayWrapper>();
+        Store store = new MapStore(map);
+        ByteArrayWrapper k = ByteArrayWrapper.of(1);
+        ByteArrayWrapper v = ByteArrayWrapper.of(2);
+        assertThat(store.get(k)).isNull();
+        store.put(k, v);
+        assertThat(map).containsEntry(k, v);
+        assertThat(store.contains(k)).isTrue();
+        assertThat(store.size()).isEqualTo(1);
+        var seen = new HashMap<ByteArrayWrapper, ByteArrayWrapper>();
+        store.forEach(seen::put);
+        assertThat(seen).isEqualTo(map);
+        assertThat(store.delete(k)).isTrue();
+        assertThat(store.delete(k)).isFalse();
+        store.put(k, v);
+        store.clear();
+        assertThat(map).isEmpty();
+    }
 }

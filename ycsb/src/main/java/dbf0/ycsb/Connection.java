@@ -12,52 +12,53 @@ import java.net.InetSocketAddress;
  */
 interface Connection extends AutoCloseable {
 
-  /** The value under {@code key}, or null. */
-  ByteArrayWrapper get(ByteArrayWrapper key) throws IOException;
+    /** The value under {@code key}, or null. */
+    ByteArrayWrapper get(ByteArrayWrapper key) throws IOException;
 
-  /** Stores {@code value} under {@code key}; returns once the server has applied it. */
-  void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException;
+    /** Stores {@code value} under {@code key}; returns once the server has applied it. */
+    void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException;
 
-  /** Removes {@code key}; true if it was there. */
-  boolean delete(ByteArrayWrapper key) throws IOException;
-
-  @Override
-  void close();
-
-  /** The connection {@code kind} names: "blocking" (the default) or "client". */
-  static Connection open(String kind, InetSocketAddress address) throws IOException {
-    return switch (kind) {
-      case "blocking" -> new BlockingConnection(address);
-      case "client" -> new ClientConnection(KeyValueClient.connect(address));
-      default -> throw new IllegalArgumentException(
-          "dbf0.connection is blocking or client, got '" + kind + "'");
-    };
-  }
-
-  /**
-   * dbf0's general-purpose {@link KeyValueClient}: thread-safe and pipelining, so a reply is read
-   * by the client's own reader thread and handed to the caller through a future. That hand-off
-   * costs two thread wake-ups per operation, which is why it is not the default here.
-   */
-  record ClientConnection(KeyValueClient client) implements Connection {
-    @Override
-    public ByteArrayWrapper get(ByteArrayWrapper key) throws IOException {
-      return client.get(key);
-    }
+    /** Removes {@code key}; true if it was there. */
+    boolean delete(ByteArrayWrapper key) throws IOException;
 
     @Override
-    public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
-      client.set(key, value);
+    void close();
+
+    /** The connection {@code kind} names: "blocking" (the default) or "client". */
+    static Connection open(String kind, InetSocketAddress address) throws IOException {
+        return switch (kind) {
+            case "blocking" -> new BlockingConnection(address);
+            case "client" -> new ClientConnection(KeyValueClient.connect(address));
+            default ->
+                    throw new IllegalArgumentException(
+                            "dbf0.connection is blocking or client, got '" + kind + "'");
+        };
     }
 
-    @Override
-    public boolean delete(ByteArrayWrapper key) throws IOException {
-      return client.delete(key);
-    }
+    /**
+     * dbf0's general-purpose {@link KeyValueClient}: thread-safe and pipelining, so a reply is read
+     * by the client's own reader thread and handed to the caller through a future. That hand-off
+     * costs two thread wake-ups per operation, which is why it is not the default here.
+     */
+    record ClientConnection(KeyValueClient client) implements Connection {
+        @Override
+        public ByteArrayWrapper get(ByteArrayWrapper key) throws IOException {
+            return client.get(key);
+        }
 
-    @Override
-    public void close() {
-      client.close();
+        @Override
+        public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
+            client.set(key, value);
+        }
+
+        @Override
+        public boolean delete(ByteArrayWrapper key) throws IOException {
+            return client.delete(key);
+        }
+
+        @Override
+        public void close() {
+            client.close();
+        }
     }
-  }
 }

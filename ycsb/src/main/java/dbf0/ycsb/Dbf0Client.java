@@ -20,117 +20,126 @@ import site.ycsb.Status;
  * thread, so each thread has its own connection and its own blocking round trips.
  *
  * <p>Properties: {@code dbf0.host} (default 127.0.0.1), {@code dbf0.port} (default 9000, the
- * server's) and {@code dbf0.connection}: {@code blocking} (default; {@link BlockingConnection},
- * the reply read on the calling thread) or {@code client} (dbf0's {@code KeyValueClient}, whose
- * reader thread hands each reply over). The table name is ignored: dbf0 has one key space. A
- * record is stored as one value in {@link RecordFormat}.
+ * server's) and {@code dbf0.connection}: {@code blocking} (default; {@link BlockingConnection}, the
+ * reply read on the calling thread) or {@code client} (dbf0's {@code KeyValueClient}, whose reader
+ * thread hands each reply over). The table name is ignored: dbf0 has one key space. A record is
+ * stored as one value in {@link RecordFormat}.
  *
  * <ul>
  *   <li>insert: one SET of the encoded record;
  *   <li>read: one GET, then the asked-for fields (all when {@code fields} is null);
  *   <li>update: when it writes every field the record has ({@code fieldcount}, YCSB's property,
  *       default 10, or {@code writeallfields=true}), one SET; otherwise a GET, the new fields
- *       merged in, and a SET: two round trips, and not atomic (another client's update of the
- *       same record in between is lost), which YCSB's core workloads do not check;
+ *       merged in, and a SET: two round trips, and not atomic (another client's update of the same
+ *       record in between is lost), which YCSB's core workloads do not check;
  *   <li>delete: one DELETE;
  *   <li>scan: NOT_IMPLEMENTED, since dbf0 has no scan operation (workload E).
  * </ul>
  */
 public final class Dbf0Client extends DB {
 
-  private Connection client;
-  private int fieldCount;
+    private Connection client;
+    private int fieldCount;
 
-  @Override
-  public void init() throws DBException {
-    String host = getProperties().getProperty("dbf0.host", "127.0.0.1");
-    int port = Integer.parseInt(getProperties().getProperty("dbf0.port", "9000"));
-    fieldCount = Boolean.parseBoolean(getProperties().getProperty("writeallfields", "false"))
-        ? 0 : Integer.parseInt(getProperties().getProperty("fieldcount", "10"));
-    String kind = getProperties().getProperty("dbf0.connection", "blocking");
-    try {
-      client = Connection.open(kind, new InetSocketAddress(host, port));
-    } catch (IllegalArgumentException e) {
-      throw new DBException(e.getMessage(), e);
-    } catch (IOException e) {
-      throw new DBException("cannot connect to dbf0 at " + host + ":" + port + ": " + e, e);
-    }
-  }
-
-  @Override
-  public void cleanup() {
-    if (client != null) {
-      client.close();
-    }
-  }
-
-  private static ByteArrayWrapper key(String key) {
-    return new ByteArrayWrapper(key.getBytes(StandardCharsets.UTF_8));
-  }
-
-  @Override
-  public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-    try {
-      ByteArrayWrapper value = client.get(key(key));
-      if (value == null) {
-        return Status.NOT_FOUND;
-      }
-      for (Map.Entry<String, byte[]> field : RecordFormat.decode(value.getArray()).entrySet()) {
-        if (fields == null || fields.contains(field.getKey())) {
-          result.put(field.getKey(), new ByteArrayByteIterator(field.getValue()));
+    @Override
+    public void init() throws DBException {
+        String host = getProperties().getProperty("dbf0.host", "127.0.0.1");
+        int port = Integer.parseInt(getProperties().getProperty("dbf0.port", "9000"));
+        fieldCount =
+                Boolean.parseBoolean(getProperties().getProperty("writeallfields", "false"))
+                        ? 0
+                        : Integer.parseInt(getProperties().getProperty("fieldcount", "10"));
+        String kind = getProperties().getProperty("dbf0.connection", "blocking");
+        try {
+            client = Connection.open(kind, new InetSocketAddress(host, port));
+        } catch (IllegalArgumentException e) {
+            throw new DBException(e.getMessage(), e);
+        } catch (IOException e) {
+            throw new DBException("cannot connect to dbf0 at " + host + ":" + port + ": " + e, e);
         }
-      }
-      return Status.OK;
-    } catch (IOException | RuntimeException e) {
-      return Status.ERROR;
     }
-  }
 
-  @Override
-  public Status scan(String table, String startKey, int recordCount, Set<String> fields,
-      Vector<HashMap<String, ByteIterator>> result) {
-    return Status.NOT_IMPLEMENTED;
-  }
-
-  @Override
-  public Status update(String table, String key, Map<String, ByteIterator> values) {
-    try {
-      Map<String, byte[]> record;
-      if (fieldCount == 0 || values.size() >= fieldCount) {
-        record = new LinkedHashMap<>(); // every field is new: no need to read the old record
-      } else {
-        ByteArrayWrapper old = client.get(key(key));
-        if (old == null) {
-          return Status.NOT_FOUND;
+    @Override
+    public void cleanup() {
+        if (client != null) {
+            client.close();
         }
-        record = RecordFormat.decode(old.getArray());
-      }
-      values.forEach((name, bytes) -> record.put(name, bytes.toArray()));
-      client.set(key(key), new ByteArrayWrapper(RecordFormat.encode(record)));
-      return Status.OK;
-    } catch (IOException | RuntimeException e) {
-      return Status.ERROR;
     }
-  }
 
-  @Override
-  public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    try {
-      Map<String, byte[]> record = new LinkedHashMap<>();
-      values.forEach((name, bytes) -> record.put(name, bytes.toArray()));
-      client.set(key(key), new ByteArrayWrapper(RecordFormat.encode(record)));
-      return Status.OK;
-    } catch (IOException | RuntimeException e) {
-      return Status.ERROR;
+    private static ByteArrayWrapper key(String key) {
+        return new ByteArrayWrapper(key.getBytes(StandardCharsets.UTF_8));
     }
-  }
 
-  @Override
-  public Status delete(String table, String key) {
-    try {
-      return client.delete(key(key)) ? Status.OK : Status.NOT_FOUND;
-    } catch (IOException | RuntimeException e) {
-      return Status.ERROR;
+    @Override
+    public Status read(
+            String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
+        try {
+            ByteArrayWrapper value = client.get(key(key));
+            if (value == null) {
+                return Status.NOT_FOUND;
+            }
+            for (Map.Entry<String, byte[]> field :
+                    RecordFormat.decode(value.getArray()).entrySet()) {
+                if (fields == null || fields.contains(field.getKey())) {
+                    result.put(field.getKey(), new ByteArrayByteIterator(field.getValue()));
+                }
+            }
+            return Status.OK;
+        } catch (IOException | RuntimeException e) {
+            return Status.ERROR;
+        }
     }
-  }
+
+    @Override
+    public Status scan(
+            String table,
+            String startKey,
+            int recordCount,
+            Set<String> fields,
+            Vector<HashMap<String, ByteIterator>> result) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    @Override
+    public Status update(String table, String key, Map<String, ByteIterator> values) {
+        try {
+            Map<String, byte[]> record;
+            if (fieldCount == 0 || values.size() >= fieldCount) {
+                record =
+                        new LinkedHashMap<>(); // every field is new: no need to read the old record
+            } else {
+                ByteArrayWrapper old = client.get(key(key));
+                if (old == null) {
+                    return Status.NOT_FOUND;
+                }
+                record = RecordFormat.decode(old.getArray());
+            }
+            values.forEach((name, bytes) -> record.put(name, bytes.toArray()));
+            client.set(key(key), new ByteArrayWrapper(RecordFormat.encode(record)));
+            return Status.OK;
+        } catch (IOException | RuntimeException e) {
+            return Status.ERROR;
+        }
+    }
+
+    @Override
+    public Status insert(String table, String key, Map<String, ByteIterator> values) {
+        try {
+            Map<String, byte[]> record = new LinkedHashMap<>();
+            values.forEach((name, bytes) -> record.put(name, bytes.toArray()));
+            client.set(key(key), new ByteArrayWrapper(RecordFormat.encode(record)));
+            return Status.OK;
+        } catch (IOException | RuntimeException e) {
+            return Status.ERROR;
+        }
+    }
+
+    @Override
+    public Status delete(String table, String key) {
+        try {
+            return client.delete(key(key)) ? Status.OK : Status.NOT_FOUND;
+        } catch (IOException | RuntimeException e) {
+            return Status.ERROR;
+        }
+    }
 }

@@ -17,9 +17,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import site.ycsb.ByteIterator;
 import site.ycsb.DBException;
 import site.ycsb.Status;
@@ -28,100 +28,116 @@ import site.ycsb.StringByteIterator;
 /** The binding against a real dbf0 server on 127.0.0.1, with both connection kinds. */
 class Dbf0ClientTest {
 
-  private final Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
-  private KeyValueServer server;
+    private final Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
+    private KeyValueServer server;
 
-  @BeforeEach
-  void start() throws Exception {
-    server = new KeyValueServer(ServerOptions.defaults().withBindAddress(new InetSocketAddress("127.0.0.1", 0)), map);
-    server.start();
-  }
-
-  @AfterEach
-  void stop() {
-    server.close();
-  }
-
-  private Dbf0Client client(String connection) throws DBException {
-    Properties p = new Properties();
-    p.setProperty("dbf0.port", Integer.toString(server.getLocalAddress().getPort()));
-    p.setProperty("dbf0.connection", connection);
-    p.setProperty("fieldcount", "2");
-    Dbf0Client client = new Dbf0Client();
-    client.setProperties(p);
-    client.init();
-    return client;
-  }
-
-  private static Map<String, ByteIterator> fields(String... nameValue) {
-    Map<String, ByteIterator> m = new LinkedHashMap<>();
-    for (int i = 0; i < nameValue.length; i += 2) {
-      m.put(nameValue[i], new StringByteIterator(nameValue[i + 1]));
+    @BeforeEach
+    void start() throws Exception {
+        server =
+                new KeyValueServer(
+                        ServerOptions.defaults()
+                                .withBindAddress(new InetSocketAddress("127.0.0.1", 0)),
+                        map);
+        server.start();
     }
-    return m;
-  }
 
-  private static Map<String, String> read(Dbf0Client client, String key, Set<String> wanted) {
-    Map<String, ByteIterator> result = new HashMap<>();
-    assertEquals(Status.OK, client.read("t", key, wanted, result));
-    Map<String, String> out = new HashMap<>();
-    result.forEach((k, v) -> out.put(k, v.toString()));
-    return out;
-  }
-
-  @ParameterizedTest
-  @ValueSource(strings = {"blocking", "client"})
-  void insertReadUpdateDelete(String connection) throws DBException {
-    Dbf0Client client = client(connection);
-    try {
-      assertEquals(Status.OK, client.insert("t", "user1", fields("field0", "a", "field1", "b")));
-      assertEquals(Map.of("field0", "a", "field1", "b"), read(client, "user1", null));
-      assertEquals(Map.of("field1", "b"), read(client, "user1", Set.of("field1")));
-      // one field of two: the binding reads the record and merges
-      assertEquals(Status.OK, client.update("t", "user1", fields("field1", "c")));
-      assertEquals(Map.of("field0", "a", "field1", "c"), read(client, "user1", null));
-      // every field: one SET that replaces the record
-      assertEquals(Status.OK, client.update("t", "user1", fields("field0", "x", "field1", "y")));
-      assertEquals(Map.of("field0", "x", "field1", "y"), read(client, "user1", null));
-      assertEquals(Status.NOT_FOUND, client.update("t", "nobody", fields("field1", "c")));
-      assertEquals(Status.NOT_FOUND, client.read("t", "nobody", null, new HashMap<>()));
-      assertEquals(Status.OK, client.delete("t", "user1"));
-      assertEquals(Status.NOT_FOUND, client.delete("t", "user1"));
-      assertTrue(map.isEmpty());
-    } finally {
-      client.cleanup();
+    @AfterEach
+    void stop() {
+        server.close();
     }
-  }
 
-  @Test
-  void theRecordIsStoredInTheDocumentedFormat() throws DBException {
-    Dbf0Client client = client("blocking");
-    try {
-      client.insert("t", "k", fields("f", "v"));
-    } finally {
-      client.cleanup();
+    private Dbf0Client client(String connection) throws DBException {
+        Properties p = new Properties();
+        p.setProperty("dbf0.port", Integer.toString(server.getLocalAddress().getPort()));
+        p.setProperty("dbf0.connection", connection);
+        p.setProperty("fieldcount", "2");
+        Dbf0Client client = new Dbf0Client();
+        client.setProperties(p);
+        client.init();
+        return client;
     }
-    byte[] stored = map.get(new ByteArrayWrapper("k".getBytes(StandardCharsets.UTF_8))).getArray();
-    assertEquals(Map.of("f", "v"), Map.of("f", new String(RecordFormat.decode(stored).get("f"), StandardCharsets.UTF_8)));
-  }
 
-  @Test
-  void theBlockingConnectionReconnectsAfterTheServerDropsIt() throws Exception {
-    try (BlockingConnection connection = new BlockingConnection(server.getLocalAddress())) {
-      ByteArrayWrapper key = new ByteArrayWrapper(new byte[] {1});
-      connection.set(key, key);
-      int port = server.getLocalAddress().getPort();
-      server.close(); // drops the connection
-      assertThrows(java.io.IOException.class, () -> connection.get(key));
-      server = new KeyValueServer(ServerOptions.defaults().withBindAddress(new InetSocketAddress("127.0.0.1", port)), map);
-      server.start();
-      assertEquals(key, connection.get(key));
+    private static Map<String, ByteIterator> fields(String... nameValue) {
+        Map<String, ByteIterator> m = new LinkedHashMap<>();
+        for (int i = 0; i < nameValue.length; i += 2) {
+            m.put(nameValue[i], new StringByteIterator(nameValue[i + 1]));
+        }
+        return m;
     }
-  }
 
-  @Test
-  void anUnknownConnectionKindIsRefused() {
-    DBException e = assertThrows(DBException.class, () -> client("pipelined"));
-    assertTrue(e.getMessage().contains("dbf0.connection is blocking or client"), e.getMessage());
-  }
+    private static Map<String, String> read(Dbf0Client client, String key, Set<String> wanted) {
+        Map<String, ByteIterator> result = new HashMap<>();
+        assertEquals(Status.OK, client.read("t", key, wanted, result));
+        Map<String, String> out = new HashMap<>();
+        result.forEach((k, v) -> out.put(k, v.toString()));
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"blocking", "client"})
+    void insertReadUpdateDelete(String connection) throws DBException {
+        Dbf0Client client = client(connection);
+        try {
+            assertEquals(
+                    Status.OK, client.insert("t", "user1", fields("field0", "a", "field1", "b")));
+            assertEquals(Map.of("field0", "a", "field1", "b"), read(client, "user1", null));
+            assertEquals(Map.of("field1", "b"), read(client, "user1", Set.of("field1")));
+            // one field of two: the binding reads the record and merges
+            assertEquals(Status.OK, client.update("t", "user1", fields("field1", "c")));
+            assertEquals(Map.of("field0", "a", "field1", "c"), read(client, "user1", null));
+            // every field: one SET that replaces the record
+            assertEquals(
+                    Status.OK, client.update("t", "user1", fields("field0", "x", "field1", "y")));
+            assertEquals(Map.of("field0", "x", "field1", "y"), read(client, "user1", null));
+            assertEquals(Status.NOT_FOUND, client.update("t", "nobody", fields("field1", "c")));
+            assertEquals(Status.NOT_FOUND, client.read("t", "nobody", null, new HashMap<>()));
+            assertEquals(Status.OK, client.delete("t", "user1"));
+            assertEquals(Status.NOT_FOUND, client.delete("t", "user1"));
+            assertTrue(map.isEmpty());
+        } finally {
+            client.cleanup();
+        }
+    }
+
+    @Test
+    void theRecordIsStoredInTheDocumentedFormat() throws DBException {
+        Dbf0Client client = client("blocking");
+        try {
+            client.insert("t", "k", fields("f", "v"));
+        } finally {
+            client.cleanup();
+        }
+        byte[] stored =
+                map.get(new ByteArrayWrapper("k".getBytes(StandardCharsets.UTF_8))).getArray();
+        assertEquals(
+                Map.of("f", "v"),
+                Map.of(
+                        "f",
+                        new String(RecordFormat.decode(stored).get("f"), StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void theBlockingConnectionReconnectsAfterTheServerDropsIt() throws Exception {
+        try (BlockingConnection connection = new BlockingConnection(server.getLocalAddress())) {
+            ByteArrayWrapper key = new ByteArrayWrapper(new byte[] {1});
+            connection.set(key, key);
+            int port = server.getLocalAddress().getPort();
+            server.close(); // drops the connection
+            assertThrows(java.io.IOException.class, () -> connection.get(key));
+            server =
+                    new KeyValueServer(
+                            ServerOptions.defaults()
+                                    .withBindAddress(new InetSocketAddress("127.0.0.1", port)),
+                            map);
+            server.start();
+            assertEquals(key, connection.get(key));
+        }
+    }
+
+    @Test
+    void anUnknownConnectionKindIsRefused() {
+        DBException e = assertThrows(DBException.class, () -> client("pipelined"));
+        assertTrue(
+                e.getMessage().contains("dbf0.connection is blocking or client"), e.getMessage());
+    }
 }

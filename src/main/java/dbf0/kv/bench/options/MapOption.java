@@ -8,27 +8,33 @@ import picocli.CommandLine.Option;
 /** {@code --map}: the map a server runs over, checked before anything starts. */
 public final class MapOption {
 
-  @Option(names = "--map",
-      description = "map backend: hashmap (not thread-safe), hashtable, synchronized, rwlock, striped (striped:N), "
-          + "concurrent, skiplist, "
-          + "or a Map class name (default: ${DEFAULT-VALUE})")
-  String map;
+    @Option(
+            names = "--map",
+            description =
+                    "map backend: hashmap (not thread-safe), hashtable, synchronized, rwlock,"
+                            + " striped (striped:N), concurrent, skiplist, or a Map class name"
+                            + " (default: ${DEFAULT-VALUE})")
+    String map;
 
-  /** @param defaultMap the map when {@code --map} is absent; picocli shows it as the default */
-  public MapOption(String defaultMap) {
-    this.map = defaultMap;
-  }
+    /**
+     * @param defaultMap the map when {@code --map} is absent; picocli shows it as the default
+     */
+    public MapOption(String defaultMap) {
+        this.map = defaultMap;
+    }
 
-  /** The map's name once {@link MapBackends} knows it; otherwise a bad argument. */
-  public String validated(CommandSpec spec) {
-    return check(spec, map);
-  }
+    /** The map's name once {@link MapBackends} knows it; otherwise a bad argument. */
+    public String validated(CommandSpec spec) {
+        return check(spec, map);
+    }
 
-  /** The same check for a map named elsewhere on the command line (a positional, a list). */
-  public static String check(CommandSpec spec, String map) {
-    return Cli.parameter(spec, () -> {
-      MapBackends.validate(map);
-      return map;
-    });
-  }
+    /** The same check for a map named elsewhere on the command line (a positional, a list). */
+    public static String check(CommandSpec spec, String map) {
+        return Cli.parameter(
+                spec,
+                () -> {
+                    MapBackends.validate(map);
+                    return map;
+                });
+    }
 }

@@ -13,51 +13,89 @@ import picocli.CommandLine.Option;
  */
 public final class WalCliOptions {
 
-  @Option(names = "--data-dir", paramLabel = "DIR",
-      description = "keep a write-ahead log of every write in DIR and replay it on start (default: none, data lives in memory only)")
-  Path dataDir;
+    @Option(
+            names = "--data-dir",
+            paramLabel = "DIR",
+            description =
+                    "keep a write-ahead log of every write in DIR and replay it on start (default:"
+                            + " none, data lives in memory only)")
+    Path dataDir;
 
-  @Option(names = "--fsync", defaultValue = "always", paramLabel = "POLICY",
-      description = "always (acknowledge after fsync; group commit), interval (fsync every --fsync-interval), "
-          + "never (the OS decides) (default: ${DEFAULT-VALUE})")
-  String fsync;
+    @Option(
+            names = "--fsync",
+            defaultValue = "always",
+            paramLabel = "POLICY",
+            description =
+                    "always (acknowledge after fsync; group commit), interval (fsync every"
+                        + " --fsync-interval), never (the OS decides) (default: ${DEFAULT-VALUE})")
+    String fsync;
 
-  @Option(names = "--fsync-interval", defaultValue = "100ms", paramLabel = "DURATION",
-      description = "period of the background fsync under --fsync interval (default: ${DEFAULT-VALUE})")
-  String fsyncInterval;
+    @Option(
+            names = "--fsync-interval",
+            defaultValue = "100ms",
+            paramLabel = "DURATION",
+            description =
+                    "period of the background fsync under --fsync interval (default:"
+                            + " ${DEFAULT-VALUE})")
+    String fsyncInterval;
 
-  @Option(names = "--commit-wait-us", paramLabel = "MICROS", defaultValue = "" + WalOptions.DEFAULT_COMMIT_WAIT_MICROS,
-      description = "under --fsync always, wait up to this long for as many writes as the last fsync covered before "
-          + "forcing the next batch, so that writers whose replies just went out share one fsync; a lone writer never "
-          + "waits; 0 = off, at most " + WalOptions.MAX_COMMIT_WAIT_MICROS + " (default: ${DEFAULT-VALUE})")
-  long commitWaitMicros;
+    @Option(
+            names = "--commit-wait-us",
+            paramLabel = "MICROS",
+            defaultValue = "" + WalOptions.DEFAULT_COMMIT_WAIT_MICROS,
+            description =
+                    "under --fsync always, wait up to this long for as many writes as the last"
+                        + " fsync covered before forcing the next batch, so that writers whose"
+                        + " replies just went out share one fsync; a lone writer never waits; 0 ="
+                        + " off, at most "
+                            + WalOptions.MAX_COMMIT_WAIT_MICROS
+                            + " (default: ${DEFAULT-VALUE})")
+    long commitWaitMicros;
 
-  @Option(names = "--recover-truncate",
-      description = "start even if the log is corrupt in the middle, dropping the bad record and all after it")
-  boolean recoverTruncate;
+    @Option(
+            names = "--recover-truncate",
+            description =
+                    "start even if the log is corrupt in the middle, dropping the bad record and"
+                            + " all after it")
+    boolean recoverTruncate;
 
-  @Option(names = "--rewrite-growth", defaultValue = "2.0", paramLabel = "X",
-      description = "rewrite the log when it reaches X times its size after the last rewrite; 0 = only on BGREWRITEAOF (default: ${DEFAULT-VALUE})")
-  double rewriteGrowth;
+    @Option(
+            names = "--rewrite-growth",
+            defaultValue = "2.0",
+            paramLabel = "X",
+            description =
+                    "rewrite the log when it reaches X times its size after the last rewrite; 0 ="
+                            + " only on BGREWRITEAOF (default: ${DEFAULT-VALUE})")
+    double rewriteGrowth;
 
-  @Option(names = "--rewrite-min-size", defaultValue = "64", paramLabel = "MIB",
-      description = "no automatic rewrite below this many MiB (default: ${DEFAULT-VALUE})")
-  long rewriteMinMib;
+    @Option(
+            names = "--rewrite-min-size",
+            defaultValue = "64",
+            paramLabel = "MIB",
+            description = "no automatic rewrite below this many MiB (default: ${DEFAULT-VALUE})")
+    long rewriteMinMib;
 
-  /**
-   * The options as a {@link WalOptions}, or null without {@code --data-dir}.
-   *
-   * @throws IllegalArgumentException naming the bad value
-   */
-  public WalOptions toWalOptions() {
-    if (dataDir == null) {
-      return null;
+    /**
+     * The options as a {@link WalOptions}, or null without {@code --data-dir}.
+     *
+     * @throws IllegalArgumentException naming the bad value
+     */
+    public WalOptions toWalOptions() {
+        if (dataDir == null) {
+            return null;
+        }
+        Duration interval = Durations.parse(fsyncInterval);
+        if (rewriteMinMib < 0) {
+            throw new IllegalArgumentException(
+                    "--rewrite-min-size must not be negative, got " + rewriteMinMib);
+        }
+        return new WalOptions(
+                dataDir,
+                FsyncPolicy.parse(fsync),
+                interval,
+                recoverTruncate,
+                rewriteGrowth,
+                rewriteMinMib << 20,
+                commitWaitMicros);
     }
-    Duration interval = Durations.parse(fsyncInterval);
-    if (rewriteMinMib < 0) {
-      throw new IllegalArgumentException("--rewrite-min-size must not be negative, got " + rewriteMinMib);
-    }
-    return new WalOptions(dataDir, FsyncPolicy.parse(fsync), interval, recoverTruncate, rewriteGrowth,
-        rewriteMinMib << 20, commitWaitMicros);
-  }
 }

@@ -5,24 +5,25 @@ import dbf0.kv.protocol.RespCodec;
 import java.util.List;
 
 /**
- * DBSIZE: the number of keys. Redis refuses arguments; dbf0 ignores them, as it always has.
- * With a concurrent store the count is approximate while writers are busy.
+ * DBSIZE: the number of keys. Redis refuses arguments; dbf0 ignores them, as it always has. With a
+ * concurrent store the count is approximate while writers are busy.
  */
 final class DbSize implements RespCommand {
 
-  @Override
-  public List<String> names() {
-    return List.of("DBSIZE");
-  }
+    @Override
+    public List<String> names() {
+        return List.of("DBSIZE");
+    }
 
-  @Override
-  public int arity() {
-    return -1;
-  }
+    @Override
+    public int arity() {
+        return -1;
+    }
 
-  @Override
-  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    out.put(RespCodec.integer(context.store().size()));
-    return false;
-  }
+    @Override
+    public boolean execute(
+            List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
+        out.put(RespCodec.integer(context.store().size()));
+        return false;
+    }
 }

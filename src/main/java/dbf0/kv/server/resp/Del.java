@@ -12,38 +12,42 @@ import java.util.concurrent.CompletableFuture;
  */
 final class Del implements RespCommand {
 
-  @Override
-  public List<String> names() {
-    return List.of("DEL");
-  }
-
-  @Override
-  public int arity() {
-    return -2;
-  }
-
-  @Override
-  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    // Every key is submitted before any is waited for; the count is known once all are done.
-    List<CompletableFuture<Boolean>> deletes = new ArrayList<>(args.size() - 1);
-    for (int i = 1; i < args.size(); i++) {
-      deletes.add(context.store().deleteAsync(Reply.key(args.get(i))));
+    @Override
+    public List<String> names() {
+        return List.of("DEL");
     }
-    Reply.whenDone(connection, CompletableFuture.allOf(deletes.toArray(CompletableFuture<?>[]::new)), deletes.size(),
-        (o, done) -> {
-          long deleted = 0;
-          for (CompletableFuture<Boolean> delete : deletes) {
-            if (delete.join()) { // done by now: allOf completed
-              deleted++;
-            }
-          }
-          o.put(RespCodec.integer(deleted));
-        });
-    return false;
-  }
 
-  @Override
-  public boolean defersReply() {
-    return true;
-  }
+    @Override
+    public int arity() {
+        return -2;
+    }
+
+    @Override
+    public boolean execute(
+            List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
+        // Every key is submitted before any is waited for; the count is known once all are done.
+        List<CompletableFuture<Boolean>> deletes = new ArrayList<>(args.size() - 1);
+        for (int i = 1; i < args.size(); i++) {
+            deletes.add(context.store().deleteAsync(Reply.key(args.get(i))));
+        }
+        Reply.whenDone(
+                connection,
+                CompletableFuture.allOf(deletes.toArray(CompletableFuture<?>[]::new)),
+                deletes.size(),
+                (o, done) -> {
+                    long deleted = 0;
+                    for (CompletableFuture<Boolean> delete : deletes) {
+                        if (delete.join()) { // done by now: allOf completed
+                            deleted++;
+                        }
+                    }
+                    o.put(RespCodec.integer(deleted));
+                });
+        return false;
+    }
+
+    @Override
+    public boolean defersReply() {
+        return true;
+    }
 }

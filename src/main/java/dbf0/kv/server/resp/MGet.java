@@ -8,42 +8,47 @@ import java.util.List;
 /**
  * MGET key [key ...]: an array of the values, a null for each missing key ({@code $-1} in RESP2,
  * {@code _} in RESP3), as Redis answers it. Unlike Redis, dbf0 bounds the reply: it looks every
- * value up first and answers an error instead when the reply would pass {@code maxFrameBytes}
- * (the v2 frame limit, 16 MiB by default), so that 400 copies of a 1 MiB value asked for in
- * 3.6 KB cannot build 400 MiB of reply. The values written are the ones measured, so no concurrent writer can make the reply
- * larger than what was checked.
+ * value up first and answers an error instead when the reply would pass {@code maxFrameBytes} (the
+ * v2 frame limit, 16 MiB by default), so that 400 copies of a 1 MiB value asked for in 3.6 KB
+ * cannot build 400 MiB of reply. The values written are the ones measured, so no concurrent writer
+ * can make the reply larger than what was checked.
  */
 final class MGet implements RespCommand {
 
-  @Override
-  public List<String> names() {
-    return List.of("MGET");
-  }
+    @Override
+    public List<String> names() {
+        return List.of("MGET");
+    }
 
-  @Override
-  public int arity() {
-    return -2;
-  }
+    @Override
+    public int arity() {
+        return -2;
+    }
 
-  @Override
-  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    int n = args.size();
-    int maxReplyBytes = context.limits().maxFrameBytes();
-    byte[][] values = new byte[n - 1][];
-    long size = RespCodec.arrayHeader(n - 1).length;
-    for (int i = 1; i < n; i++) {
-      ByteArrayWrapper value = context.store().get(Reply.key(args.get(i)));
-      values[i - 1] = value == null ? null : value.getArray();
-      size += Reply.bulkOrNullSize(connection, values[i - 1]);
-      if (size > maxReplyBytes) {
-        out.put(RespCodec.error("ERR MGET reply would exceed " + maxReplyBytes + " bytes; ask for fewer keys at a time"));
+    @Override
+    public boolean execute(
+            List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
+        int n = args.size();
+        int maxReplyBytes = context.limits().maxFrameBytes();
+        byte[][] values = new byte[n - 1][];
+        long size = RespCodec.arrayHeader(n - 1).length;
+        for (int i = 1; i < n; i++) {
+            ByteArrayWrapper value = context.store().get(Reply.key(args.get(i)));
+            values[i - 1] = value == null ? null : value.getArray();
+            size += Reply.bulkOrNullSize(connection, values[i - 1]);
+            if (size > maxReplyBytes) {
+                out.put(
+                        RespCodec.error(
+                                "ERR MGET reply would exceed "
+                                        + maxReplyBytes
+                                        + " bytes; ask for fewer keys at a time"));
+                return false;
+            }
+        }
+        out.put(RespCodec.arrayHeader(n - 1));
+        for (byte[] value : values) {
+            Reply.bulkOrNull(connection, out, value);
+        }
         return false;
-      }
     }
-    out.put(RespCodec.arrayHeader(n - 1));
-    for (byte[] value : values) {
-      Reply.bulkOrNull(connection, out, value);
-    }
-    return false;
-  }
 }

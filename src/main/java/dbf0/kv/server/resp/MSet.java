@@ -8,44 +8,55 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * MSET key value [key value ...]: stores every pair, answers {@code +OK}. Redis sets them all
- * atomically; dbf0's store has no multi-key transaction, so another connection may see some
- * pairs before the rest, and if the store fails to keep one (a log's disk failing) the reply is an
- * error while other pairs may have been kept. Every pair is checked against the limits before any is stored, so an
- * oversized pair stores nothing.
+ * atomically; dbf0's store has no multi-key transaction, so another connection may see some pairs
+ * before the rest, and if the store fails to keep one (a log's disk failing) the reply is an error
+ * while other pairs may have been kept. Every pair is checked against the limits before any is
+ * stored, so an oversized pair stores nothing.
  */
 final class MSet implements RespCommand {
 
-  @Override
-  public List<String> names() {
-    return List.of("MSET");
-  }
-
-  @Override
-  public int arity() {
-    return -3;
-  }
-
-  @Override
-  public boolean execute(List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
-    int n = args.size();
-    byte[] error = n % 2 == 0
-        ? RespCodec.error("ERR wrong number of arguments for 'mset' command") // a key without its value
-        : Reply.overLimit(args, 1, context);
-    if (error != null) {
-      Reply.now(connection, out, error);
-      return false;
+    @Override
+    public List<String> names() {
+        return List.of("MSET");
     }
-    // Every pair is submitted before any is waited for: under a log they share one fsync.
-    CompletableFuture<?>[] writes = new CompletableFuture<?>[n / 2];
-    for (int i = 1; i < n; i += 2) {
-      writes[i / 2] = context.store().putAsync(Reply.key(args.get(i)), new ByteArrayWrapper(args.get(i + 1)));
-    }
-    Reply.whenDone(connection, CompletableFuture.allOf(writes), writes.length, (o, done) -> o.put(Reply.OK));
-    return false;
-  }
 
-  @Override
-  public boolean defersReply() {
-    return true;
-  }
+    @Override
+    public int arity() {
+        return -3;
+    }
+
+    @Override
+    public boolean execute(
+            List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
+        int n = args.size();
+        byte[] error =
+                n % 2 == 0
+                        ? RespCodec.error(
+                                "ERR wrong number of arguments for 'mset' command") // a key without
+                        // its value
+                        : Reply.overLimit(args, 1, context);
+        if (error != null) {
+            Reply.now(connection, out, error);
+            return false;
+        }
+        // Every pair is submitted before any is waited for: under a log they share one fsync.
+        CompletableFuture<?>[] writes = new CompletableFuture<?>[n / 2];
+        for (int i = 1; i < n; i += 2) {
+            writes[i / 2] =
+                    context.store()
+                            .putAsync(
+                                    Reply.key(args.get(i)), new ByteArrayWrapper(args.get(i + 1)));
+        }
+        Reply.whenDone(
+                connection,
+                CompletableFuture.allOf(writes),
+                writes.length,
+                (o, done) -> o.put(Reply.OK));
+        return false;
+    }
+
+    @Override
+    public boolean defersReply() {
+        return true;
+    }
 }

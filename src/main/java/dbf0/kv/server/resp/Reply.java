@@ -11,104 +11,133 @@ import java.util.concurrent.CompletableFuture;
 /** Replies and argument conversions the commands share, so each writes them the same way. */
 final class Reply {
 
-  static final byte[] OK = RespCodec.simple("OK");
+    static final byte[] OK = RespCodec.simple("OK");
 
-  private Reply() {}
+    private Reply() {}
 
-  /**
-   * A bulk string written straight into {@code out}; for null, the null bulk string, which only
-   * RESP2 connections get ({@link #bulkOrNull} picks the right null).
-   */
-  static void bulk(OutputBuffer out, byte[] bytes) {
-    RespCodec.putBulk(out.reserve(RespCodec.bulkSize(bytes)), bytes);
-  }
-
-  /** A bulk string, or for null the connection's null: {@code $-1} in RESP2, {@code _} in RESP3. */
-  static void bulkOrNull(RespConnection connection, OutputBuffer out, byte[] bytes) {
-    if (bytes == null && connection.resp3()) {
-      out.put(RespCodec.NULL3);
-    } else {
-      bulk(out, bytes);
+    /**
+     * A bulk string written straight into {@code out}; for null, the null bulk string, which only
+     * RESP2 connections get ({@link #bulkOrNull} picks the right null).
+     */
+    static void bulk(OutputBuffer out, byte[] bytes) {
+        RespCodec.putBulk(out.reserve(RespCodec.bulkSize(bytes)), bytes);
     }
-  }
 
-  /** Bytes {@link #bulkOrNull} will write. */
-  static int bulkOrNullSize(RespConnection connection, byte[] bytes) {
-    return bytes == null && connection.resp3() ? RespCodec.NULL3.length : RespCodec.bulkSize(bytes);
-  }
-
-  /**
-   * The header of a map of {@code pairs} key/value pairs: a RESP3 map, or in RESP2 the flat
-   * array of keys and values Redis sends there.
-   */
-  static void mapHeader(RespConnection connection, OutputBuffer out, int pairs) {
-    out.put(connection.resp3() ? RespCodec.mapHeader(pairs) : RespCodec.arrayHeader(pairs * 2));
-  }
-
-  /** Text for a person (INFO): a verbatim "txt" string in RESP3, a bulk string in RESP2, as Redis sends it. */
-  static void text(RespConnection connection, OutputBuffer out, byte[] text) {
-    if (connection.resp3()) {
-      RespCodec.putVerbatim(out.reserve(RespCodec.verbatimSize(text)), "txt", text);
-    } else {
-      bulk(out, text);
+    /**
+     * A bulk string, or for null the connection's null: {@code $-1} in RESP2, {@code _} in RESP3.
+     */
+    static void bulkOrNull(RespConnection connection, OutputBuffer out, byte[] bytes) {
+        if (bytes == null && connection.resp3()) {
+            out.put(RespCodec.NULL3);
+        } else {
+            bulk(out, bytes);
+        }
     }
-  }
 
-  static void wrongArgs(OutputBuffer out, String command) {
-    out.put(RespCodec.error("ERR wrong number of arguments for '" + command + "' command"));
-  }
-
-  static ByteArrayWrapper key(byte[] bytes) {
-    return new ByteArrayWrapper(bytes);
-  }
-
-  /** A subcommand or parameter name, for case-insensitive comparison. */
-  static String lower(byte[] bytes) {
-    return new String(bytes, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
-  }
-
-  /**
-   * Checks the key/value pairs of {@code args} from index {@code from} against the limits.
-   *
-   * @return the error answering the first pair that is over (the command must not go on), or null
-   */
-  static byte[] overLimit(List<byte[]> args, int from, RespContext context) {
-    int maxKey = context.limits().maxKeyBytes();
-    int maxValue = context.limits().maxValueBytes();
-    for (int i = from; i + 1 < args.size(); i += 2) {
-      if (args.get(i).length > maxKey) {
-        return RespCodec.error("ERR key of " + args.get(i).length + " bytes exceeds the " + maxKey + "-byte limit");
-      }
-      if (args.get(i + 1).length > maxValue) {
-        return RespCodec.error("ERR value of " + args.get(i + 1).length + " bytes exceeds the " + maxValue + "-byte limit");
-      }
+    /** Bytes {@link #bulkOrNull} will write. */
+    static int bulkOrNullSize(RespConnection connection, byte[] bytes) {
+        return bytes == null && connection.resp3()
+                ? RespCodec.NULL3.length
+                : RespCodec.bulkSize(bytes);
     }
-    return null;
-  }
 
-  /** A reply that needs no waiting, from a command that defers its replies: it keeps its place. */
-  static void now(RespConnection connection, OutputBuffer out, byte[] reply) {
-    connection.pending().reply(out, o -> o.put(reply));
-  }
+    /**
+     * The header of a map of {@code pairs} key/value pairs: a RESP3 map, or in RESP2 the flat array
+     * of keys and values Redis sends there.
+     */
+    static void mapHeader(RespConnection connection, OutputBuffer out, int pairs) {
+        out.put(connection.resp3() ? RespCodec.mapHeader(pairs) : RespCodec.arrayHeader(pairs * 2));
+    }
 
-  /**
-   * Queues the reply to {@code writes} writes that complete {@code done}: {@code ok} once they
-   * are done, or {@code -ERR not stored: ...} if the store could not keep one (a log's disk
-   * failed), as Redis answers when its AOF cannot be written.
-   */
-  static <T> void whenDone(RespConnection connection, CompletableFuture<T> done, int writes,
-      java.util.function.BiConsumer<OutputBuffer, T> ok) {
-    connection.pending().add(done, writes, (o, result, failure) -> {
-      if (failure != null) {
-        o.put(notStored(failure));
-      } else {
-        ok.accept(o, result);
-      }
-    });
-  }
+    /**
+     * Text for a person (INFO): a verbatim "txt" string in RESP3, a bulk string in RESP2, as Redis
+     * sends it.
+     */
+    static void text(RespConnection connection, OutputBuffer out, byte[] text) {
+        if (connection.resp3()) {
+            RespCodec.putVerbatim(out.reserve(RespCodec.verbatimSize(text)), "txt", text);
+        } else {
+            bulk(out, text);
+        }
+    }
 
-  /** The error for a write the store could not keep. */
-  static byte[] notStored(Throwable failure) {
-    return RespCodec.error("ERR not stored: " + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
-  }
+    static void wrongArgs(OutputBuffer out, String command) {
+        out.put(RespCodec.error("ERR wrong number of arguments for '" + command + "' command"));
+    }
+
+    static ByteArrayWrapper key(byte[] bytes) {
+        return new ByteArrayWrapper(bytes);
+    }
+
+    /** A subcommand or parameter name, for case-insensitive comparison. */
+    static String lower(byte[] bytes) {
+        return new String(bytes, StandardCharsets.UTF_8).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * Checks the key/value pairs of {@code args} from index {@code from} against the limits.
+     *
+     * @return the error answering the first pair that is over (the command must not go on), or null
+     */
+    static byte[] overLimit(List<byte[]> args, int from, RespContext context) {
+        int maxKey = context.limits().maxKeyBytes();
+        int maxValue = context.limits().maxValueBytes();
+        for (int i = from; i + 1 < args.size(); i += 2) {
+            if (args.get(i).length > maxKey) {
+                return RespCodec.error(
+                        "ERR key of "
+                                + args.get(i).length
+                                + " bytes exceeds the "
+                                + maxKey
+                                + "-byte limit");
+            }
+            if (args.get(i + 1).length > maxValue) {
+                return RespCodec.error(
+                        "ERR value of "
+                                + args.get(i + 1).length
+                                + " bytes exceeds the "
+                                + maxValue
+                                + "-byte limit");
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A reply that needs no waiting, from a command that defers its replies: it keeps its place.
+     */
+    static void now(RespConnection connection, OutputBuffer out, byte[] reply) {
+        connection.pending().reply(out, o -> o.put(reply));
+    }
+
+    /**
+     * Queues the reply to {@code writes} writes that complete {@code done}: {@code ok} once they
+     * are done, or {@code -ERR not stored: ...} if the store could not keep one (a log's disk
+     * failed), as Redis answers when its AOF cannot be written.
+     */
+    static <T> void whenDone(
+            RespConnection connection,
+            CompletableFuture<T> done,
+            int writes,
+            java.util.function.BiConsumer<OutputBuffer, T> ok) {
+        connection
+                .pending()
+                .add(
+                        done,
+                        writes,
+                        (o, result, failure) -> {
+                            if (failure != null) {
+                                o.put(notStored(failure));
+                            } else {
+                                ok.accept(o, result);
+                            }
+                        });
+    }
+
+    /** The error for a write the store could not keep. */
+    static byte[] notStored(Throwable failure) {
+        return RespCodec.error(
+                "ERR not stored: "
+                        + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
+    }
 }

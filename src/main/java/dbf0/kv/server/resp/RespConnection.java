@@ -11,78 +11,82 @@ import java.nio.charset.StandardCharsets;
  */
 public final class RespConnection {
 
-  private final long id;
-  private int protocol = 2;
-  private byte[] name;
-  private boolean refusedTransaction;
-  private final PendingReplies pending;
+    private final long id;
+    private int protocol = 2;
+    private byte[] name;
+    private boolean refusedTransaction;
+    private final PendingReplies pending;
 
-  /**
-   * @param id unique among the server's connections, as CLIENT ID and HELLO report it
-   * @param beforeWaiting what makes the connection's submitted writes go ahead before it waits
-   *     for them: the store's {@code flush}
-   */
-  public RespConnection(long id, Runnable beforeWaiting) {
-    this.id = id;
-    this.pending = new PendingReplies(beforeWaiting);
-  }
-
-  public long id() {
-    return id;
-  }
-
-  /** 2 or 3: which RESP this connection's replies are written in. */
-  public int protocol() {
-    return protocol;
-  }
-
-  public boolean resp3() {
-    return protocol == 3;
-  }
-
-  void protocol(int version) {
-    if (version != 2 && version != 3) {
-      throw new IllegalArgumentException("RESP2 or RESP3, not " + version);
+    /**
+     * @param id unique among the server's connections, as CLIENT ID and HELLO report it
+     * @param beforeWaiting what makes the connection's submitted writes go ahead before it waits
+     *     for them: the store's {@code flush}
+     */
+    public RespConnection(long id, Runnable beforeWaiting) {
+        this.id = id;
+        this.pending = new PendingReplies(beforeWaiting);
     }
-    protocol = version;
-  }
 
-  /** The name set by CLIENT SETNAME or HELLO ... SETNAME, or null. */
-  byte[] name() {
-    return name;
-  }
+    public long id() {
+        return id;
+    }
 
-  /** An empty name removes it, as in Redis. */
-  void name(byte[] newName) {
-    name = newName.length == 0 ? null : newName;
-  }
+    /** 2 or 3: which RESP this connection's replies are written in. */
+    public int protocol() {
+        return protocol;
+    }
 
-  /**
-   * True from a refused MULTI until the EXEC or DISCARD that would have ended the transaction:
-   * meanwhile no command runs (see {@link Transactions}).
-   */
-  boolean refusedTransaction() {
-    return refusedTransaction;
-  }
+    public boolean resp3() {
+        return protocol == 3;
+    }
 
-  void refusedTransaction(boolean refused) {
-    refusedTransaction = refused;
-  }
+    void protocol(int version) {
+        if (version != 2 && version != 3) {
+            throw new IllegalArgumentException("RESP2 or RESP3, not " + version);
+        }
+        protocol = version;
+    }
 
-  /**
-   * The replies of this connection's writes still in flight, in order: the commands that
-   * {@linkplain RespCommand#defersReply() defer their reply} queue it here, and the session
-   * writes them once the writes are done.
-   *
-   * @return the connection's queue of waiting replies
-   */
-  public PendingReplies pending() {
-    return pending;
-  }
+    /** The name set by CLIENT SETNAME or HELLO ... SETNAME, or null. */
+    byte[] name() {
+        return name;
+    }
 
-  @Override
-  public String toString() {
-    return "RespConnection{id=" + id + ", resp" + protocol
-        + (name == null ? "" : ", name=" + new String(name, StandardCharsets.UTF_8)) + "}";
-  }
+    /** An empty name removes it, as in Redis. */
+    void name(byte[] newName) {
+        name = newName.length == 0 ? null : newName;
+    }
+
+    /**
+     * True from a refused MULTI until the EXEC or DISCARD that would have ended the transaction:
+     * meanwhile no command runs (see {@link Transactions}).
+     */
+    boolean refusedTransaction() {
+        return refusedTransaction;
+    }
+
+    void refusedTransaction(boolean refused) {
+        refusedTransaction = refused;
+    }
+
+    /**
+     * The replies of this connection's writes still in flight, in order: the commands that
+     * {@linkplain RespCommand#defersReply() defer their reply} queue it here, and the session
+     * writes them once the writes are done.
+     *
+     * @return the connection's queue of waiting replies
+     */
+    public PendingReplies pending() {
+        return pending;
+    }
+
+    @Override
+    public String toString() {
+        return "RespConnection{id="
+                + id
+                + ", resp"
+                + protocol
+                + (name == null ? "" : ", name=" + new String(name, StandardCharsets.UTF_8))
+                + "}";
+    }
 }

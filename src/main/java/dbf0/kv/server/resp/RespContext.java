@@ -5,39 +5,39 @@ import dbf0.kv.storage.Store;
 import dbf0.kv.storage.wal.WalStore;
 
 /**
- * What a Redis command may see of the server: the store, the limits, and the few figures INFO
- * and CONFIG report. The server's {@code ServerContext} implements it; the interface lives here
- * so that this package needs nothing from {@code dbf0.kv.server}, which needs it (no cycle).
+ * What a Redis command may see of the server: the store, the limits, and the few figures INFO and
+ * CONFIG report. The server's {@code ServerContext} implements it; the interface lives here so that
+ * this package needs nothing from {@code dbf0.kv.server}, which needs it (no cycle).
  */
 public interface RespContext {
 
-  /** The keys and values, shared with v1 and v2 sessions: commands go through it, never a map. */
-  Store store();
+    /** The keys and values, shared with v1 and v2 sessions: commands go through it, never a map. */
+    Store store();
 
-  /** Key, value and frame maxima; a command's reply is bounded by {@code maxFrameBytes}. */
-  ProtocolLimits limits();
+    /** Key, value and frame maxima; a command's reply is bounded by {@code maxFrameBytes}. */
+    ProtocolLimits limits();
 
-  /** The server's connection limit (INFO's and CONFIG GET's maxclients). */
-  int maxConnections();
+    /** The server's connection limit (INFO's and CONFIG GET's maxclients). */
+    int maxConnections();
 
-  /** pool, virtual or nio, as the command line names it. */
-  String serverModel();
+    /** pool, virtual or nio, as the command line names it. */
+    String serverModel();
 
-  /** Pool threads or event loops, as configured. */
-  int serverThreads();
+    /** Pool threads or event loops, as configured. */
+    int serverThreads();
 
-  /** The port the server is bound to; 0 before it is. */
-  int port();
+    /** The port the server is bound to; 0 before it is. */
+    int port();
 
-  long uptimeSeconds();
+    long uptimeSeconds();
 
-  int openConnections();
+    int openConnections();
 
-  long totalConnectionsReceived();
+    long totalConnectionsReceived();
 
-  /** Commands run over RESP since the server started, this one included. */
-  long totalCommandsProcessed();
+    /** Commands run over RESP since the server started, this one included. */
+    long totalCommandsProcessed();
 
-  /** The write-ahead log under the store, or null when the server keeps nothing on disk. */
-  WalStore walStore();
+    /** The write-ahead log under the store, or null when the server keeps nothing on disk. */
+    WalStore walStore();
 }

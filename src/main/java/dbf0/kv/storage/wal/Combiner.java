@@ -17,10 +17,10 @@ import org.slf4j.LoggerFactory;
  * most of its cost, and a write call per record most of the rest. So the caller's thread encodes
  * its record and leaves it, under the log's lock, on a list of pending records; its future stays
  * incomplete, and nothing is written or applied yet, so no reader can see it. A caller about to
- * wait calls {@link #flush}: holding the lock, it takes every pending record, anyone's, writes
- * them with one write call, applies them in order, and after letting go of the lock completes
- * their futures. Whoever flushes first writes for everybody (flat combining). The lock keeps
- * the store equal to a replay of the log: appends and applies happen in one order.
+ * wait calls {@link #flush}: holding the lock, it takes every pending record, anyone's, writes them
+ * with one write call, applies them in order, and after letting go of the lock completes their
+ * futures. Whoever flushes first writes for everybody (flat combining). The lock keeps the store
+ * equal to a replay of the log: appends and applies happen in one order.
  *
  * <p>Pending records are bounded: sessions flush before they wait, and any caller that finds
  * {@value #PENDING_LIMIT} pending flushes them itself. As a safety net the writer thread calls
@@ -28,225 +28,234 @@ import org.slf4j.LoggerFactory;
  */
 final class Combiner {
 
-  /**
-   * Records waiting for a flush at most: the submitter that reaches it flushes them itself.
-   * Sessions flush long before; this bounds a caller that submits many writes before it waits,
-   * as the queue's capacity does under always.
-   */
-  static final int PENDING_LIMIT = WalStore.QUEUE_CAPACITY;
-  /** Bytes a flush gathers into one write call at most; a bigger record is written alone. */
-  private static final int FLUSH_BYTES = 16 << 20;
+    /**
+     * Records waiting for a flush at most: the submitter that reaches it flushes them itself.
+     * Sessions flush long before; this bounds a caller that submits many writes before it waits, as
+     * the queue's capacity does under always.
+     */
+    static final int PENDING_LIMIT = WalStore.QUEUE_CAPACITY;
 
-  private static final Logger LOG = LoggerFactory.getLogger(Combiner.class);
+    /** Bytes a flush gathers into one write call at most; a bigger record is written alone. */
+    private static final int FLUSH_BYTES = 16 << 20;
 
-  private final WalLog log;
-  private final WalRewrite rewrite;
-  /** How long a record may wait before {@link #flushLate} writes it. */
-  private final long lateFlushNanos;
+    private static final Logger LOG = LoggerFactory.getLogger(Combiner.class);
 
-  // Guarded by the log's lock.
-  /** Accepted, not yet written, in the order they were accepted. */
-  private List<Pending> pending = new ArrayList<>();
-  /** When the oldest of {@link #pending} was accepted. */
-  private long pendingSinceNanos;
-  /** A flush's records are gathered here, for one write call. */
-  private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
+    private final WalLog log;
+    private final WalRewrite rewrite;
 
-  /**
-   * {@code pending.size()}, written under the lock, read without it by {@link #flush}: a caller's
-   * own accepted records show here until a flush (its own or another's) has taken them.
-   */
-  private volatile int pendingCount;
+    /** How long a record may wait before {@link #flushLate} writes it. */
+    private final long lateFlushNanos;
 
-  Combiner(WalLog log, WalRewrite rewrite, long lateFlushNanos) {
-    this.log = log;
-    this.rewrite = rewrite;
-    this.lateFlushNanos = lateFlushNanos;
-  }
+    // Guarded by the log's lock.
+    /** Accepted, not yet written, in the order they were accepted. */
+    private List<Pending> pending = new ArrayList<>();
 
-  /** A record accepted, and what its flush found. */
-  static final class Pending {
-    final WalRecord record;
-    final byte[] bytes;
-    final CompletableFuture<Boolean> done;
-    // Set by the flush under the lock, read by the same thread after it lets go of the lock.
-    boolean result;
-    boolean applied;
-    StorageFailureException failure;
+    /** When the oldest of {@link #pending} was accepted. */
+    private long pendingSinceNanos;
 
-    Pending(WalRecord record, byte[] bytes, CompletableFuture<Boolean> done) {
-      this.record = record;
-      this.bytes = bytes;
-      this.done = done;
+    /** A flush's records are gathered here, for one write call. */
+    private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
+
+    /**
+     * {@code pending.size()}, written under the lock, read without it by {@link #flush}: a caller's
+     * own accepted records show here until a flush (its own or another's) has taken them.
+     */
+    private volatile int pendingCount;
+
+    Combiner(WalLog log, WalRewrite rewrite, long lateFlushNanos) {
+        this.log = log;
+        this.rewrite = rewrite;
+        this.lateFlushNanos = lateFlushNanos;
     }
-  }
 
-  /** Encodes the record and leaves it for the next {@link #flush}. */
-  CompletableFuture<Boolean> accept(WalRecord record) {
-    byte[] bytes = WalRecord.encode(record); // outside the lock: the checksum holds up no one
-    CompletableFuture<Boolean> done = new CompletableFuture<>();
-    boolean atLimit;
-    log.lock.lock();
-    try {
-      if (log.closed) {
-        return CompletableFuture.failedFuture(new StorageFailureException("the store is closed"));
-      }
-      StorageFailureException failure = log.broken;
-      if (failure != null) {
-        return CompletableFuture.failedFuture(failure);
-      }
-      if (pending.isEmpty()) {
-        pendingSinceNanos = System.nanoTime();
-      }
-      pending.add(new Pending(record, bytes, done));
-      pendingCount = pending.size();
-      atLimit = pending.size() >= PENDING_LIMIT;
-    } finally {
-      log.lock.unlock();
-    }
-    if (atLimit) {
-      flush();
-    }
-    return done;
-  }
+    /** A record accepted, and what its flush found. */
+    static final class Pending {
+        final WalRecord record;
+        final byte[] bytes;
+        final CompletableFuture<Boolean> done;
+        // Set by the flush under the lock, read by the same thread after it lets go of the lock.
+        boolean result;
+        boolean applied;
+        StorageFailureException failure;
 
-  /** Writes every pending record (anyone's) with one write call, applies them, completes them. */
-  void flush() {
-    if (pendingCount == 0) {
-      return; // none of this caller's records wait: a flush that took them completes them
-    }
-    // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
-    // thread: the caller is a session's thread, so set its flag aside until the write is done.
-    // (An interrupt during the call still closes it; FileChannelDirectory then opens it again.)
-    boolean interrupted = Thread.interrupted();
-    try {
-      List<Pending> written;
-      log.lock.lock();
-      try {
-        written = writePending();
-      } finally {
-        log.lock.unlock();
-      }
-      complete(written); // not under the lock: a completion runs callbacks (an event loop's)
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
-  /** The safety net: flushes the pending records if the oldest has waited too long. */
-  void flushLate() {
-    List<Pending> written;
-    log.lock.lock();
-    try {
-      if (pending.isEmpty() || System.nanoTime() - pendingSinceNanos < lateFlushNanos) {
-        return;
-      }
-      written = writePending();
-    } finally {
-      log.lock.unlock();
-    }
-    complete(written);
-  }
-
-  /** Nanoseconds from {@code now} until the oldest pending record is late; under the lock. */
-  long nanosUntilLate(long now, long ifNonePending) {
-    return pending.isEmpty() ? ifNonePending : pendingSinceNanos + lateFlushNanos - now;
-  }
-
-  /**
-   * Takes every pending record and writes, applies and judges it (under the log's lock);
-   * returns them for {@link #complete} once the lock is let go.
-   */
-  List<Pending> writePending() {
-    if (pending.isEmpty()) {
-      return List.of();
-    }
-    List<Pending> taken = pending;
-    pending = new ArrayList<>();
-    pendingCount = 0;
-    try {
-      for (int from = 0; from < taken.size(); ) {
-        long bytes = taken.get(from).bytes.length;
-        int to = from + 1;
-        while (to < taken.size() && bytes + taken.get(to).bytes.length <= FLUSH_BYTES) {
-          bytes += taken.get(to).bytes.length;
-          to++;
+        Pending(WalRecord record, byte[] bytes, CompletableFuture<Boolean> done) {
+            this.record = record;
+            this.bytes = bytes;
+            this.done = done;
         }
-        writeGroup(taken.subList(from, to), (int) bytes);
-        from = to;
-      }
-      rewrite.maybeStart();
-    } catch (RuntimeException | Error e) {
-      // A bug (or no memory), not a disk: refuse writes from now on, and fail what is left
-      // rather than leave its waiters hanging.
-      LOG.error("a flush of the log failed; writes are refused from now on", e);
-      log.broken = new StorageFailureException("a flush of the log failed (" + e
-          + "); the writes it had not applied may or may not be kept", e);
-      for (Pending p : taken) {
-        if (!p.applied && p.failure == null) {
-          p.failure = log.broken;
+    }
+
+    /** Encodes the record and leaves it for the next {@link #flush}. */
+    CompletableFuture<Boolean> accept(WalRecord record) {
+        byte[] bytes = WalRecord.encode(record); // outside the lock: the checksum holds up no one
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        boolean atLimit;
+        log.lock.lock();
+        try {
+            if (log.closed) {
+                return CompletableFuture.failedFuture(
+                        new StorageFailureException("the store is closed"));
+            }
+            StorageFailureException failure = log.broken;
+            if (failure != null) {
+                return CompletableFuture.failedFuture(failure);
+            }
+            if (pending.isEmpty()) {
+                pendingSinceNanos = System.nanoTime();
+            }
+            pending.add(new Pending(record, bytes, done));
+            pendingCount = pending.size();
+            atLimit = pending.size() >= PENDING_LIMIT;
+        } finally {
+            log.lock.unlock();
         }
-      }
+        if (atLimit) {
+            flush();
+        }
+        return done;
     }
-    return taken;
-  }
 
-  /** One write call for {@code group} ({@code size} bytes), then its applies; under the lock. */
-  private void writeGroup(List<Pending> group, int size) {
-    if (log.broken != null) {
-      for (Pending p : group) {
-        p.failure = log.broken;
-      }
-      return;
+    /** Writes every pending record (anyone's) with one write call, applies them, completes them. */
+    void flush() {
+        if (pendingCount == 0) {
+            return; // none of this caller's records wait: a flush that took them completes them
+        }
+        // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
+        // thread: the caller is a session's thread, so set its flag aside until the write is done.
+        // (An interrupt during the call still closes it; FileChannelDirectory then opens it again.)
+        boolean interrupted = Thread.interrupted();
+        try {
+            List<Pending> written;
+            log.lock.lock();
+            try {
+                written = writePending();
+            } finally {
+                log.lock.unlock();
+            }
+            complete(written); // not under the lock: a completion runs callbacks (an event loop's)
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
-    ByteBuffer bytes;
-    if (group.size() == 1) {
-      bytes = ByteBuffer.wrap(group.get(0).bytes);
-    } else {
-      if (batchBuffer.capacity() < size) {
-        int grown = Math.min(batchBuffer.capacity() * 2, FLUSH_BYTES);
-        batchBuffer = ByteBuffer.allocate(Math.max(size, grown));
-      }
-      batchBuffer.clear();
-      for (Pending p : group) {
-        batchBuffer.put(p.bytes);
-      }
-      bytes = batchBuffer.flip();
-    }
-    try {
-      log.file.write(bytes.duplicate(), log.size);
-    } catch (IOException e) {
-      StorageFailureException failure = log.failed("write", e);
-      for (Pending p : group) {
-        p.failure = failure;
-      }
-      log.repair(e);
-      return;
-    }
-    // In the kernel now, so a crash of the process cannot take it back: safe to apply and ack.
-    log.written(size, group.size());
-    log.unforcedRecords += group.size();
-    if (group.size() == 1) {
-      log.copyToRewrite(group.get(0).bytes); // the record's own array, never written to again
-    } else {
-      log.copyToRewrite(bytes); // copied: the buffer is reused
-    }
-    for (Pending p : group) {
-      p.result = log.apply(p.record);
-      p.applied = true;
-    }
-  }
 
-  /** Completes the futures of a flush's records, in the order they were accepted. */
-  static void complete(List<Pending> written) {
-    for (Pending p : written) {
-      if (p.failure != null) {
-        p.done.completeExceptionally(p.failure);
-      } else {
-        p.done.complete(p.result);
-      }
+    /** The safety net: flushes the pending records if the oldest has waited too long. */
+    void flushLate() {
+        List<Pending> written;
+        log.lock.lock();
+        try {
+            if (pending.isEmpty() || System.nanoTime() - pendingSinceNanos < lateFlushNanos) {
+                return;
+            }
+            written = writePending();
+        } finally {
+            log.lock.unlock();
+        }
+        complete(written);
     }
-  }
+
+    /** Nanoseconds from {@code now} until the oldest pending record is late; under the lock. */
+    long nanosUntilLate(long now, long ifNonePending) {
+        return pending.isEmpty() ? ifNonePending : pendingSinceNanos + lateFlushNanos - now;
+    }
+
+    /**
+     * Takes every pending record and writes, applies and judges it (under the log's lock); returns
+     * them for {@link #complete} once the lock is let go.
+     */
+    List<Pending> writePending() {
+        if (pending.isEmpty()) {
+            return List.of();
+        }
+        List<Pending> taken = pending;
+        pending = new ArrayList<>();
+        pendingCount = 0;
+        try {
+            for (int from = 0; from < taken.size(); ) {
+                long bytes = taken.get(from).bytes.length;
+                int to = from + 1;
+                while (to < taken.size() && bytes + taken.get(to).bytes.length <= FLUSH_BYTES) {
+                    bytes += taken.get(to).bytes.length;
+                    to++;
+                }
+                writeGroup(taken.subList(from, to), (int) bytes);
+                from = to;
+            }
+            rewrite.maybeStart();
+        } catch (RuntimeException | Error e) {
+            // A bug (or no memory), not a disk: refuse writes from now on, and fail what is left
+            // rather than leave its waiters hanging.
+            LOG.error("a flush of the log failed; writes are refused from now on", e);
+            log.broken =
+                    new StorageFailureException(
+                            "a flush of the log failed ("
+                                    + e
+                                    + "); the writes it had not applied may or may not be kept",
+                            e);
+            for (Pending p : taken) {
+                if (!p.applied && p.failure == null) {
+                    p.failure = log.broken;
+                }
+            }
+        }
+        return taken;
+    }
+
+    /** One write call for {@code group} ({@code size} bytes), then its applies; under the lock. */
+    private void writeGroup(List<Pending> group, int size) {
+        if (log.broken != null) {
+            for (Pending p : group) {
+                p.failure = log.broken;
+            }
+            return;
+        }
+        ByteBuffer bytes;
+        if (group.size() == 1) {
+            bytes = ByteBuffer.wrap(group.get(0).bytes);
+        } else {
+            if (batchBuffer.capacity() < size) {
+                int grown = Math.min(batchBuffer.capacity() * 2, FLUSH_BYTES);
+                batchBuffer = ByteBuffer.allocate(Math.max(size, grown));
+            }
+            batchBuffer.clear();
+            for (Pending p : group) {
+                batchBuffer.put(p.bytes);
+            }
+            bytes = batchBuffer.flip();
+        }
+        try {
+            log.file.write(bytes.duplicate(), log.size);
+        } catch (IOException e) {
+            StorageFailureException failure = log.failed("write", e);
+            for (Pending p : group) {
+                p.failure = failure;
+            }
+            log.repair(e);
+            return;
+        }
+        // In the kernel now, so a crash of the process cannot take it back: safe to apply and ack.
+        log.written(size, group.size());
+        log.unforcedRecords += group.size();
+        if (group.size() == 1) {
+            log.copyToRewrite(group.get(0).bytes); // the record's own array, never written to again
+        } else {
+            log.copyToRewrite(bytes); // copied: the buffer is reused
+        }
+        for (Pending p : group) {
+            p.result = log.apply(p.record);
+            p.applied = true;
+        }
+    }
+
+    /** Completes the futures of a flush's records, in the order they were accepted. */
+    static void complete(List<Pending> written) {
+        for (Pending p : written) {
+            if (p.failure != null) {
+                p.done.completeExceptionally(p.failure);
+            } else {
+                p.done.complete(p.result);
+            }
+        }
+    }
 }

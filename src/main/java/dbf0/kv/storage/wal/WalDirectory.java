@@ -9,23 +9,23 @@ import java.io.IOException;
  */
 public interface WalDirectory extends Closeable {
 
-  /** Opens {@code name} for reading and writing, creating it empty if missing. */
-  WalFile open(String name) throws IOException;
+    /** Opens {@code name} for reading and writing, creating it empty if missing. */
+    WalFile open(String name) throws IOException;
 
-  boolean exists(String name) throws IOException;
+    boolean exists(String name) throws IOException;
 
-  /** Removes {@code name} if it exists. */
-  void delete(String name) throws IOException;
+    /** Removes {@code name} if it exists. */
+    void delete(String name) throws IOException;
 
-  /**
-   * Renames {@code from} over {@code to} in one step: a reader sees the old file or the new, never
-   * neither.
-   */
-  void rename(String from, String to) throws IOException;
+    /**
+     * Renames {@code from} over {@code to} in one step: a reader sees the old file or the new,
+     * never neither.
+     */
+    void rename(String from, String to) throws IOException;
 
-  /** Forces the directory's entries (creations, renames) to stable storage. */
-  void sync() throws IOException;
+    /** Forces the directory's entries (creations, renames) to stable storage. */
+    void sync() throws IOException;
 
-  /** A name for messages, such as the file's full path. */
-  String describe(String name);
+    /** A name for messages, such as the file's full path. */
+    String describe(String name);
 }

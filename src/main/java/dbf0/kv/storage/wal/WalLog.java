@@ -11,171 +11,193 @@ import org.slf4j.LoggerFactory;
 /**
  * The log's open file and the state every mechanism of {@link WalStore} shares, under one lock.
  *
- * <p>{@link #lock} is held for every append and the apply that follows it, and for everything
- * else that touches the file, its size or the rewrite: log order is apply order. It is not held
- * across a background {@link #force}. Only the writer thread switches {@link #file}, so that
- * thread may read it without the lock.
+ * <p>{@link #lock} is held for every append and the apply that follows it, and for everything else
+ * that touches the file, its size or the rewrite: log order is apply order. It is not held across a
+ * background {@link #force}. Only the writer thread switches {@link #file}, so that thread may read
+ * it without the lock.
  */
 final class WalLog {
 
-  private static final Logger LOG = LoggerFactory.getLogger(WalLog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(WalLog.class);
 
-  final ReentrantLock lock = new ReentrantLock();
-  final Store inner;
-  final WalOptions options;
-  final WalDirectory dir;
+    final ReentrantLock lock = new ReentrantLock();
+    final Store inner;
+    final WalOptions options;
+    final WalDirectory dir;
 
-  // Guarded by lock.
-  WalFile file;
-  long size;
-  /** The size after the last rewrite (or at start): the automatic rewrite's yardstick. */
-  long baseSize;
-  long unforcedRecords;
-  /** The running rewrite's side buffer, or null. */
-  RewriteJob rewrite;
-  /** Set holding both the writer's closing lock and {@link #lock}; read holding either. */
-  boolean closed;
-  long lastForceNanos = System.nanoTime();
+    // Guarded by lock.
+    WalFile file;
+    long size;
 
-  /** Set once a write can no longer be trusted: later writes fail with it, reads go on. */
-  volatile StorageFailureException broken;
+    /** The size after the last rewrite (or at start): the automatic rewrite's yardstick. */
+    long baseSize;
 
-  // Figures for other threads (INFO), written under lock.
-  private volatile long statLogBytes;
-  private volatile long statBaseBytes;
-  private volatile long recordsWritten;
-  private volatile long fsyncs;
-  private volatile long recordsForced;
-  private volatile long lastFsyncMillis;
+    long unforcedRecords;
 
-  WalLog(Store inner, WalOptions options, WalDirectory dir, WalFile file, long size) {
-    this.inner = inner;
-    this.options = options;
-    this.dir = dir;
-    this.file = file;
-    this.size = size;
-    this.baseSize = size;
-    this.statLogBytes = size;
-    this.statBaseBytes = size;
-  }
+    /** The running rewrite's side buffer, or null. */
+    RewriteJob rewrite;
 
-  /** Applies a record to the wrapped store; true if it changed a key that was there. */
-  boolean apply(WalRecord record) {
-    return apply(inner, record);
-  }
+    /** Set holding both the writer's closing lock and {@link #lock}; read holding either. */
+    boolean closed;
 
-  static boolean apply(Store store, WalRecord record) {
-    return switch (record) {
-      case WalRecord.Put p -> {
-        store.put(p.key(), p.value());
-        yield true;
-      }
-      case WalRecord.Delete d -> store.delete(d.key());
-      case WalRecord.Clear c -> {
-        store.clear();
-        yield true;
-      }
-    };
-  }
+    long lastForceNanos = System.nanoTime();
 
-  /** After a write call of {@code bytes} holding {@code records}; under {@link #lock}. */
-  void written(long bytes, int records) {
-    size += bytes;
-    statLogBytes = size;
-    recordsWritten += records;
-  }
+    /** Set once a write can no longer be trusted: later writes fail with it, reads go on. */
+    volatile StorageFailureException broken;
 
-  /** After a force made during a commit under always; under {@link #lock}. */
-  void forcedWith(int records) {
-    fsyncs++;
-    recordsForced += records;
-    lastFsyncMillis = System.currentTimeMillis();
-  }
+    // Figures for other threads (INFO), written under lock.
+    private volatile long statLogBytes;
+    private volatile long statBaseBytes;
+    private volatile long recordsWritten;
+    private volatile long fsyncs;
+    private volatile long recordsForced;
+    private volatile long lastFsyncMillis;
 
-  /** Copies written bytes to a running rewrite's side buffer (the buffer may be reused). */
-  void copyToRewrite(ByteBuffer bytes) {
-    if (rewrite != null) {
-      rewrite.buffer(bytes);
+    WalLog(Store inner, WalOptions options, WalDirectory dir, WalFile file, long size) {
+        this.inner = inner;
+        this.options = options;
+        this.dir = dir;
+        this.file = file;
+        this.size = size;
+        this.baseSize = size;
+        this.statLogBytes = size;
+        this.statBaseBytes = size;
     }
-  }
 
-  /** Like {@link #copyToRewrite(ByteBuffer)}, for a record's own array, never written again. */
-  void copyToRewrite(byte[] bytes) {
-    if (rewrite != null) {
-      rewrite.buffer(bytes);
+    /** Applies a record to the wrapped store; true if it changed a key that was there. */
+    boolean apply(WalRecord record) {
+        return apply(inner, record);
     }
-  }
 
-  /** After a rewrite switched files or gave up: a new yardstick; under {@link #lock}. */
-  void rebased() {
-    baseSize = size;
-    statLogBytes = size;
-    statBaseBytes = baseSize;
-  }
-
-  /**
-   * Forces the file without holding {@link #lock} across the fsync, so that writers go on
-   * appending meanwhile: the records written before it count as forced, those appended during
-   * it as still unforced (they may or may not be on disk). The writer thread's alone.
-   */
-  void force() throws IOException {
-    long covered;
-    lock.lock();
-    try {
-      covered = unforcedRecords;
-    } finally {
-      lock.unlock();
+    static boolean apply(Store store, WalRecord record) {
+        return switch (record) {
+            case WalRecord.Put p -> {
+                store.put(p.key(), p.value());
+                yield true;
+            }
+            case WalRecord.Delete d -> store.delete(d.key());
+            case WalRecord.Clear c -> {
+                store.clear();
+                yield true;
+            }
+        };
     }
-    file.force(); // only this thread ever switches file, so reading it here is safe
-    lock.lock();
-    try {
-      fsyncs++;
-      recordsForced += covered;
-      unforcedRecords -= covered;
-      lastForceNanos = System.nanoTime();
-      lastFsyncMillis = System.currentTimeMillis();
-    } finally {
-      lock.unlock();
+
+    /** After a write call of {@code bytes} holding {@code records}; under {@link #lock}. */
+    void written(long bytes, int records) {
+        size += bytes;
+        statLogBytes = size;
+        recordsWritten += records;
     }
-  }
 
-  StorageFailureException failed(String what, IOException e) {
-    return new StorageFailureException("the log's " + what + " failed (" + e.getMessage()
-        + "); not acknowledged, and not applied", e);
-  }
-
-  /**
-   * After a failed append, cuts the file back to its last good size and forces that, so the
-   * next append does not land after half a record; if even that fails, refuses writes from now
-   * on. Under {@link #lock}.
-   */
-  void repair(IOException cause) {
-    try {
-      file.truncate(size);
-      file.force();
-      LOG.warn("a log append failed ({}); cut back to {} bytes and going on", cause.toString(),
-          size);
-    } catch (IOException e) {
-      breakStore("the log could not be cut back after a failed append (" + e + ")", e);
+    /** After a force made during a commit under always; under {@link #lock}. */
+    void forcedWith(int records) {
+        fsyncs++;
+        recordsForced += records;
+        lastFsyncMillis = System.currentTimeMillis();
     }
-  }
 
-  /** Refuses writes until restart; under {@link #lock}. */
-  void breakStore(String why, IOException e) {
-    broken =
-        new StorageFailureException(why + "; writes are refused until restart, reads go on", e);
-    LOG.error("{}: {}", describe(), broken.getMessage());
-  }
+    /** Copies written bytes to a running rewrite's side buffer (the buffer may be reused). */
+    void copyToRewrite(ByteBuffer bytes) {
+        if (rewrite != null) {
+            rewrite.buffer(bytes);
+        }
+    }
 
-  String describe() {
-    return dir.describe(WalStore.LOG_NAME);
-  }
+    /** Like {@link #copyToRewrite(ByteBuffer)}, for a record's own array, never written again. */
+    void copyToRewrite(byte[] bytes) {
+        if (rewrite != null) {
+            rewrite.buffer(bytes);
+        }
+    }
 
-  WalStats stats(WalRewrite rewrites) {
-    StorageFailureException failure = broken;
-    return new WalStats(options.fsync(), statLogBytes, statBaseBytes, recordsWritten, fsyncs,
-        recordsForced, lastFsyncMillis, rewrites.count(), rewrites.running(),
-        rewrites.lastMillis(), rewrites.lastStatus(),
-        failure == null ? null : failure.getMessage());
-  }
+    /** After a rewrite switched files or gave up: a new yardstick; under {@link #lock}. */
+    void rebased() {
+        baseSize = size;
+        statLogBytes = size;
+        statBaseBytes = baseSize;
+    }
+
+    /**
+     * Forces the file without holding {@link #lock} across the fsync, so that writers go on
+     * appending meanwhile: the records written before it count as forced, those appended during it
+     * as still unforced (they may or may not be on disk). The writer thread's alone.
+     */
+    void force() throws IOException {
+        long covered;
+        lock.lock();
+        try {
+            covered = unforcedRecords;
+        } finally {
+            lock.unlock();
+        }
+        file.force(); // only this thread ever switches file, so reading it here is safe
+        lock.lock();
+        try {
+            fsyncs++;
+            recordsForced += covered;
+            unforcedRecords -= covered;
+            lastForceNanos = System.nanoTime();
+            lastFsyncMillis = System.currentTimeMillis();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    StorageFailureException failed(String what, IOException e) {
+        return new StorageFailureException(
+                "the log's "
+                        + what
+                        + " failed ("
+                        + e.getMessage()
+                        + "); not acknowledged, and not applied",
+                e);
+    }
+
+    /**
+     * After a failed append, cuts the file back to its last good size and forces that, so the next
+     * append does not land after half a record; if even that fails, refuses writes from now on.
+     * Under {@link #lock}.
+     */
+    void repair(IOException cause) {
+        try {
+            file.truncate(size);
+            file.force();
+            LOG.warn(
+                    "a log append failed ({}); cut back to {} bytes and going on",
+                    cause.toString(),
+                    size);
+        } catch (IOException e) {
+            breakStore("the log could not be cut back after a failed append (" + e + ")", e);
+        }
+    }
+
+    /** Refuses writes until restart; under {@link #lock}. */
+    void breakStore(String why, IOException e) {
+        broken =
+                new StorageFailureException(
+                        why + "; writes are refused until restart, reads go on", e);
+        LOG.error("{}: {}", describe(), broken.getMessage());
+    }
+
+    String describe() {
+        return dir.describe(WalStore.LOG_NAME);
+    }
+
+    WalStats stats(WalRewrite rewrites) {
+        StorageFailureException failure = broken;
+        return new WalStats(
+                options.fsync(),
+                statLogBytes,
+                statBaseBytes,
+                recordsWritten,
+                fsyncs,
+                recordsForced,
+                lastFsyncMillis,
+                rewrites.count(),
+                rewrites.running(),
+                rewrites.lastMillis(),
+                rewrites.lastStatus(),
+                failure == null ? null : failure.getMessage());
+    }
 }

@@ -17,13 +17,22 @@ package dbf0.kv.storage.wal;
  * @param lastRewriteStatus ok, failed: why, or none
  * @param failure why writes are refused, or null while they are taken
  */
-public record WalStats(FsyncPolicy policy, long logBytes, long baseBytes, long recordsWritten,
-    long fsyncs, long recordsForced, long lastFsyncEpochMillis, long rewrites,
-    boolean rewriteInProgress, long lastRewriteEpochMillis, String lastRewriteStatus,
-    String failure) {
+public record WalStats(
+        FsyncPolicy policy,
+        long logBytes,
+        long baseBytes,
+        long recordsWritten,
+        long fsyncs,
+        long recordsForced,
+        long lastFsyncEpochMillis,
+        long rewrites,
+        boolean rewriteInProgress,
+        long lastRewriteEpochMillis,
+        String lastRewriteStatus,
+        String failure) {
 
-  /** Records made durable per force, the measure of group commit; 0 before the first force. */
-  public double recordsPerFsync() {
-    return fsyncs == 0 ? 0 : (double) recordsForced / fsyncs;
-  }
+    /** Records made durable per force, the measure of group commit; 0 before the first force. */
+    public double recordsPerFsync() {
+        return fsyncs == 0 ? 0 : (double) recordsForced / fsyncs;
+    }
 }

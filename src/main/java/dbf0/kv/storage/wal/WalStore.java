@@ -14,258 +14,271 @@ import java.util.function.BiConsumer;
 
 /**
  * A {@link Store} whose every change is appended to a write-ahead log before it is applied and
- * acknowledged, and which replays that log on start-up ({@link WalRecovery}). It wraps any store
- * (a map): reads go straight to it, writes go through the log.
+ * acknowledged, and which replays that log on start-up ({@link WalRecovery}). It wraps any store (a
+ * map): reads go straight to it, writes go through the log.
  *
- * <p>Who appends depends on the policy. Under {@link FsyncPolicy#ALWAYS} every write is a task
- * on a bounded queue ({@value #QUEUE_CAPACITY} tasks; a full queue blocks the submitter, which
- * is the back-pressure) for the writer thread, whose {@link GroupCommit} shares one fsync among
- * concurrent writers. Under {@code interval} and {@code never} the caller's thread leaves its
- * record pending and a caller about to wait writes everybody's with one write call
- * ({@link Combiner}). {@link WalRewrite} compacts the log in the background.
+ * <p>Who appends depends on the policy. Under {@link FsyncPolicy#ALWAYS} every write is a task on a
+ * bounded queue ({@value #QUEUE_CAPACITY} tasks; a full queue blocks the submitter, which is the
+ * back-pressure) for the writer thread, whose {@link GroupCommit} shares one fsync among concurrent
+ * writers. Under {@code interval} and {@code never} the caller's thread leaves its record pending
+ * and a caller about to wait writes everybody's with one write call ({@link Combiner}). {@link
+ * WalRewrite} compacts the log in the background.
  *
  * <p>Either way a record is written before it is applied, so a reader never sees a write that a
  * crash of the process could still take back.
  *
  * <h2>Policies</h2>
+ *
  * {@code always}: a future completes after the fsync covering its record. {@code interval}: after
  * the write call of the flush that took it; the writer wakes at least every {@code fsyncInterval}
- * and forces if records are unforced, so a power cut loses at most the writes of the last
- * interval (plus one fsync's time). {@code never}: after the write call; only the kernel's
- * write-back makes it durable. Under all three a crash of the process alone (SIGKILL) loses no
- * completed write: it is in the kernel.
+ * and forces if records are unforced, so a power cut loses at most the writes of the last interval
+ * (plus one fsync's time). {@code never}: after the write call; only the kernel's write-back makes
+ * it durable. Under all three a crash of the process alone (SIGKILL) loses no completed write: it
+ * is in the kernel.
  *
  * <h2>Failures</h2>
- * If a write or a force fails, the futures of the records of that write call (a batch under
- * always, a flush under the others) fail with {@link StorageFailureException} (nothing of it is
- * applied) and the log is cut back to its last good size, so the next append lands after good
- * records. If that repair fails too, or a background force under {@code interval} fails
- * (acknowledged writes may then be lost: after a failed fsync Linux may drop the dirty pages and
- * report the next fsync clean), the store refuses every later write until restart; reads go on.
+ *
+ * If a write or a force fails, the futures of the records of that write call (a batch under always,
+ * a flush under the others) fail with {@link StorageFailureException} (nothing of it is applied)
+ * and the log is cut back to its last good size, so the next append lands after good records. If
+ * that repair fails too, or a background force under {@code interval} fails (acknowledged writes
+ * may then be lost: after a failed fsync Linux may drop the dirty pages and report the next fsync
+ * clean), the store refuses every later write until restart; reads go on.
  */
 public final class WalStore implements Store, Closeable {
 
-  public static final String LOG_NAME = "dbf0.wal";
-  public static final String REWRITE_NAME = "dbf0.wal.rewrite";
-  /** Tasks the writer's queue holds under always; also the bound on pending records. */
-  static final int QUEUE_CAPACITY = 16_384;
+    public static final String LOG_NAME = "dbf0.wal";
+    public static final String REWRITE_NAME = "dbf0.wal.rewrite";
 
-  private final WalLog log;
-  private final WalRecovery recovery;
-  private final Combiner combiner;
-  private final WalRewrite rewrite;
-  private final WalWriter writer;
+    /** Tasks the writer's queue holds under always; also the bound on pending records. */
+    static final int QUEUE_CAPACITY = 16_384;
 
-  private WalStore(WalLog log, WalRecovery recovery, WalLimits limits) {
-    this.log = log;
-    this.recovery = recovery;
-    BlockingQueue<WriterTask> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
-    this.rewrite = new WalRewrite(log, queue, limits.rewriteSideBufferBytes());
-    this.combiner = new Combiner(log, rewrite, limits.lateFlush().toNanos());
-    this.writer = new WalWriter(log, queue, combiner, rewrite);
-    writer.start();
-  }
+    private final WalLog log;
+    private final WalRecovery recovery;
+    private final Combiner combiner;
+    private final WalRewrite rewrite;
+    private final WalWriter writer;
 
-  /** Opens (or creates) the log in {@code options.dataDir()}, replays it into {@code inner}. */
-  public static WalStore open(Store inner, WalOptions options) throws IOException {
-    FileChannelDirectory directory = new FileChannelDirectory(options.dataDir());
-    try {
-      return open(inner, options, directory);
-    } catch (IOException | RuntimeException e) {
-      directory.close();
-      throw e;
+    private WalStore(WalLog log, WalRecovery recovery, WalLimits limits) {
+        this.log = log;
+        this.recovery = recovery;
+        BlockingQueue<WriterTask> queue = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
+        this.rewrite = new WalRewrite(log, queue, limits.rewriteSideBufferBytes());
+        this.combiner = new Combiner(log, rewrite, limits.lateFlush().toNanos());
+        this.writer = new WalWriter(log, queue, combiner, rewrite);
+        writer.start();
     }
-  }
 
-  /**
-   * Replays the log in {@code dir} into {@code inner} (which should be empty) and starts logging.
-   * The store owns {@code dir} from here on and closes it.
-   *
-   * @throws CorruptWalException when a bad record has good ones after it and
-   *     {@link WalOptions#recoverTruncate()} is off
-   */
-  public static WalStore open(Store inner, WalOptions options, WalDirectory dir)
-      throws IOException {
-    return open(inner, options, dir, WalLimits.DEFAULTS);
-  }
-
-  /** Like {@link #open(Store, WalOptions, WalDirectory)}, with other {@link WalLimits}. */
-  public static WalStore open(Store inner, WalOptions options, WalDirectory dir,
-      WalLimits limits) throws IOException {
-    Objects.requireNonNull(inner, "inner");
-    Objects.requireNonNull(limits, "limits");
-    WalRecovery.Replayed replayed = WalRecovery.replay(inner, options, dir);
-    try {
-      WalRecovery recovery = replayed.recovery();
-      WalLog log = new WalLog(inner, options, dir, replayed.file(), recovery.bytes());
-      return new WalStore(log, recovery, limits);
-    } catch (RuntimeException | Error e) {
-      replayed.file().close();
-      throw e;
+    /** Opens (or creates) the log in {@code options.dataDir()}, replays it into {@code inner}. */
+    public static WalStore open(Store inner, WalOptions options) throws IOException {
+        FileChannelDirectory directory = new FileChannelDirectory(options.dataDir());
+        try {
+            return open(inner, options, directory);
+        } catch (IOException | RuntimeException e) {
+            directory.close();
+            throw e;
+        }
     }
-  }
 
-  /** What start-up found. */
-  public WalRecovery recovery() {
-    return recovery;
-  }
-
-  public WalOptions options() {
-    return log.options;
-  }
-
-  // ---------------------------------------------------------------- reads
-
-  @Override
-  public ByteArrayWrapper get(ByteArrayWrapper key) {
-    return log.inner.get(key);
-  }
-
-  @Override
-  public boolean contains(ByteArrayWrapper key) {
-    return log.inner.contains(key);
-  }
-
-  @Override
-  public int size() {
-    return log.inner.size();
-  }
-
-  /** The inner store's bound: a logged write reaches the data only through its put. */
-  @Override
-  public long largestValueBytes() {
-    return log.inner.largestValueBytes();
-  }
-
-  @Override
-  public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-    log.inner.forEach(action);
-  }
-
-  // ---------------------------------------------------------------- writes
-
-  /**
-   * Blocks until the put is durable as the policy promises.
-   *
-   * @throws StorageFailureException if it cannot be
-   */
-  @Override
-  public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-    CompletableFuture<Boolean> done = putAsync(key, value);
-    flush();
-    await(done);
-  }
-
-  /** Blocks like {@link #put}; true if the key was there. */
-  @Override
-  public boolean delete(ByteArrayWrapper key) {
-    CompletableFuture<Boolean> done = deleteAsync(key);
-    flush();
-    return await(done);
-  }
-
-  @Override
-  public void clear() {
-    CompletableFuture<Boolean> done = clearAsync();
-    flush();
-    await(done);
-  }
-
-  /**
-   * Completes (true) once the put is applied and as durable as the policy promises, or fails with
-   * {@link StorageFailureException}. Under interval and never it is written at the next
-   * {@link #flush}: call that before waiting.
-   */
-  @Override
-  public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
-    return submit(new WalRecord.Put(key, value));
-  }
-
-  /** Completes with whether the key was there, like {@link #putAsync}. */
-  @Override
-  public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
-    return submit(new WalRecord.Delete(key));
-  }
-
-  @Override
-  public CompletableFuture<Boolean> clearAsync() {
-    return submit(new WalRecord.Clear());
-  }
-
-  /**
-   * Under {@code interval} and {@code never}, writes every accepted record not yet written (any
-   * caller's) with one write call, applies them in order and then completes their futures; under
-   * {@code always} the writer thread does all that and this does nothing. Sessions call it once
-   * per read, before they wait.
-   */
-  @Override
-  public void flush() {
-    combiner.flush();
-  }
-
-  private CompletableFuture<Boolean> submit(WalRecord record) {
-    if (WalRecord.bodySize(record) > WalRecord.MAX_BODY_BYTES) {
-      return CompletableFuture.failedFuture(new StorageFailureException("a record of "
-          + WalRecord.bodySize(record) + " bytes is over the log's " + WalRecord.MAX_BODY_BYTES));
+    /**
+     * Replays the log in {@code dir} into {@code inner} (which should be empty) and starts logging.
+     * The store owns {@code dir} from here on and closes it.
+     *
+     * @throws CorruptWalException when a bad record has good ones after it and {@link
+     *     WalOptions#recoverTruncate()} is off
+     */
+    public static WalStore open(Store inner, WalOptions options, WalDirectory dir)
+            throws IOException {
+        return open(inner, options, dir, WalLimits.DEFAULTS);
     }
-    StorageFailureException failure = log.broken;
-    if (failure != null) {
-      return CompletableFuture.failedFuture(failure);
+
+    /** Like {@link #open(Store, WalOptions, WalDirectory)}, with other {@link WalLimits}. */
+    public static WalStore open(Store inner, WalOptions options, WalDirectory dir, WalLimits limits)
+            throws IOException {
+        Objects.requireNonNull(inner, "inner");
+        Objects.requireNonNull(limits, "limits");
+        WalRecovery.Replayed replayed = WalRecovery.replay(inner, options, dir);
+        try {
+            WalRecovery recovery = replayed.recovery();
+            WalLog log = new WalLog(inner, options, dir, replayed.file(), recovery.bytes());
+            return new WalStore(log, recovery, limits);
+        } catch (RuntimeException | Error e) {
+            replayed.file().close();
+            throw e;
+        }
     }
-    if (log.options.fsync() != FsyncPolicy.ALWAYS) {
-      return combiner.accept(record);
+
+    /** What start-up found. */
+    public WalRecovery recovery() {
+        return recovery;
     }
-    CompletableFuture<Boolean> done = new CompletableFuture<>();
-    writer.enqueue(new WriterTask.Write(record, done), done);
-    return done;
-  }
 
-  private static boolean await(CompletableFuture<Boolean> done) {
-    try {
-      return done.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      // A new exception, so that the stack shows the waiting caller as well as the writer's cause.
-      throw new StorageFailureException(cause.getMessage(), cause);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StorageFailureException(
-          "interrupted while waiting for the log; the write may or may not be kept", e);
+    public WalOptions options() {
+        return log.options;
     }
-  }
 
-  // ---------------------------------------------------------------- the log as a whole
+    // ---------------------------------------------------------------- reads
 
-  /**
-   * Starts a rewrite unless one runs; completes when the rewrite (the new one or the running one)
-   * has switched files, or fails with why it did not.
-   */
-  public CompletableFuture<Void> rewriteAsync() {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    writer.enqueue(new WriterTask.StartRewrite(done), done);
-    return done;
-  }
+    @Override
+    public ByteArrayWrapper get(ByteArrayWrapper key) {
+        return log.inner.get(key);
+    }
 
-  /** Forces the log now, whatever the policy; for tests and for a clean shutdown. */
-  public CompletableFuture<Void> syncAsync() {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    writer.enqueue(new WriterTask.Sync(done), done);
-    return done;
-  }
+    @Override
+    public boolean contains(ByteArrayWrapper key) {
+        return log.inner.contains(key);
+    }
 
-  public WalStats stats() {
-    return log.stats(rewrite);
-  }
+    @Override
+    public int size() {
+        return log.inner.size();
+    }
 
-  /** Stops taking writes, finishes the queued ones, forces the log and closes the files. */
-  @Override
-  public void close() {
-    writer.stop();
-  }
+    /** The inner store's bound: a logged write reaches the data only through its put. */
+    @Override
+    public long largestValueBytes() {
+        return log.inner.largestValueBytes();
+    }
 
-  @Override
-  public String toString() {
-    return "WalStore(" + log.describe() + ", fsync " + log.options.fsync().cliName() + ", over "
-        + log.inner + ")";
-  }
+    @Override
+    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+        log.inner.forEach(action);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * Blocks until the put is durable as the policy promises.
+     *
+     * @throws StorageFailureException if it cannot be
+     */
+    @Override
+    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+        CompletableFuture<Boolean> done = putAsync(key, value);
+        flush();
+        await(done);
+    }
+
+    /** Blocks like {@link #put}; true if the key was there. */
+    @Override
+    public boolean delete(ByteArrayWrapper key) {
+        CompletableFuture<Boolean> done = deleteAsync(key);
+        flush();
+        return await(done);
+    }
+
+    @Override
+    public void clear() {
+        CompletableFuture<Boolean> done = clearAsync();
+        flush();
+        await(done);
+    }
+
+    /**
+     * Completes (true) once the put is applied and as durable as the policy promises, or fails with
+     * {@link StorageFailureException}. Under interval and never it is written at the next {@link
+     * #flush}: call that before waiting.
+     */
+    @Override
+    public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+        return submit(new WalRecord.Put(key, value));
+    }
+
+    /** Completes with whether the key was there, like {@link #putAsync}. */
+    @Override
+    public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+        return submit(new WalRecord.Delete(key));
+    }
+
+    @Override
+    public CompletableFuture<Boolean> clearAsync() {
+        return submit(new WalRecord.Clear());
+    }
+
+    /**
+     * Under {@code interval} and {@code never}, writes every accepted record not yet written (any
+     * caller's) with one write call, applies them in order and then completes their futures; under
+     * {@code always} the writer thread does all that and this does nothing. Sessions call it once
+     * per read, before they wait.
+     */
+    @Override
+    public void flush() {
+        combiner.flush();
+    }
+
+    private CompletableFuture<Boolean> submit(WalRecord record) {
+        if (WalRecord.bodySize(record) > WalRecord.MAX_BODY_BYTES) {
+            return CompletableFuture.failedFuture(
+                    new StorageFailureException(
+                            "a record of "
+                                    + WalRecord.bodySize(record)
+                                    + " bytes is over the log's "
+                                    + WalRecord.MAX_BODY_BYTES));
+        }
+        StorageFailureException failure = log.broken;
+        if (failure != null) {
+            return CompletableFuture.failedFuture(failure);
+        }
+        if (log.options.fsync() != FsyncPolicy.ALWAYS) {
+            return combiner.accept(record);
+        }
+        CompletableFuture<Boolean> done = new CompletableFuture<>();
+        writer.enqueue(new WriterTask.Write(record, done), done);
+        return done;
+    }
+
+    private static boolean await(CompletableFuture<Boolean> done) {
+        try {
+            return done.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            // A new exception, so that the stack shows the waiting caller as well as the writer's
+            // cause.
+            throw new StorageFailureException(cause.getMessage(), cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StorageFailureException(
+                    "interrupted while waiting for the log; the write may or may not be kept", e);
+        }
+    }
+
+    // ---------------------------------------------------------------- the log as a whole
+
+    /**
+     * Starts a rewrite unless one runs; completes when the rewrite (the new one or the running one)
+     * has switched files, or fails with why it did not.
+     */
+    public CompletableFuture<Void> rewriteAsync() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        writer.enqueue(new WriterTask.StartRewrite(done), done);
+        return done;
+    }
+
+    /** Forces the log now, whatever the policy; for tests and for a clean shutdown. */
+    public CompletableFuture<Void> syncAsync() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        writer.enqueue(new WriterTask.Sync(done), done);
+        return done;
+    }
+
+    public WalStats stats() {
+        return log.stats(rewrite);
+    }
+
+    /** Stops taking writes, finishes the queued ones, forces the log and closes the files. */
+    @Override
+    public void close() {
+        writer.stop();
+    }
+
+    @Override
+    public String toString() {
+        return "WalStore("
+                + log.describe()
+                + ", fsync "
+                + log.options.fsync().cliName()
+                + ", over "
+                + log.inner
+                + ")";
+    }
 }

@@ -33,197 +33,224 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CombiningTest {
 
-  /**
-   * A store under interval or never whose safety net waits a minute: only an explicit flush writes.
-   */
-  private static WalStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy)
-      throws IOException {
-    return WalStore.open(new MapStore(new ConcurrentHashMap<>()), opts(policy), disk.mount(),
-        WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1)));
-  }
-
-  @Test
-  void underIntervalAndNeverWritesWaitForAFlushWhichWritesThemAllWithOneWriteCall()
-      throws Exception {
-    for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
-      SimulatedDirectory disk = new SimulatedDirectory();
-      WalStore store = withoutSafetyNet(disk, policy);
-      store.put(b("old"), b("0"));
-      byte[] logBefore = disk.bytes(WalStore.LOG_NAME);
-      long writesBefore = disk.writes();
-
-      List<String> completed = Collections.synchronizedList(new ArrayList<>());
-      var putNew = store.putAsync(b("new"), b("1"));
-      var putOld = store.putAsync(b("old"), b("2"));
-      var deleteNew = store.deleteAsync(b("new"));
-      var deleteNone = store.deleteAsync(b("none"));
-      putNew.thenRun(() -> completed.add("put new"));
-      putOld.thenRun(() -> completed.add("put old"));
-      deleteNew.thenRun(() -> completed.add("delete new"));
-      deleteNone.thenRun(() -> completed.add("delete none"));
-
-      assertThat(List.of(putNew, putOld, deleteNew, deleteNone)).as(policy.name())
-          .noneMatch(CompletableFuture::isDone);
-      assertThat(store.stats().recordsWritten()).as("only the first").isEqualTo(1);
-      assertThat(store.get(b("new"))).as("not applied before it is written").isNull();
-      assertThat(store.get(b("old"))).isEqualTo(b("0"));
-      assertThat(disk.bytes(WalStore.LOG_NAME)).as("nothing written yet").isEqualTo(logBefore);
-      assertThat(disk.writes()).isEqualTo(writesBefore);
-
-      store.flush();
-      assertThat(disk.writes() - writesBefore).as("one write call for the four").isEqualTo(1);
-      assertThat(completed).as("completed in order, before flush returned")
-          .containsExactly("put new", "put old", "delete new", "delete none");
-      assertThat(putNew).isCompletedWithValue(true);
-      assertThat(putOld).isCompletedWithValue(true);
-      assertThat(deleteNew).as("applied in order: the put came first").isCompletedWithValue(true);
-      assertThat(deleteNone).isCompletedWithValue(false);
-      assertThat(store.get(b("old"))).isEqualTo(b("2"));
-      assertThat(store.get(b("new"))).isNull();
-      assertThat(disk.bytes(WalStore.LOG_NAME).length - logBefore.length).isEqualTo(
-          WalRecord.encodedSize(new WalRecord.Put(b("new"), b("1")))
-              + WalRecord.encodedSize(new WalRecord.Put(b("old"), b("2")))
-              + WalRecord.encodedSize(new WalRecord.Delete(b("new")))
-              + WalRecord.encodedSize(new WalRecord.Delete(b("none"))));
-      assertThat(store.stats().recordsWritten()).isEqualTo(5);
-      store.flush(); // nothing pending: no write call
-      assertThat(disk.writes() - writesBefore).isEqualTo(1);
-
-      var synced = store.putAsync(b("synced"), b("s"));
-      // writes what was accepted before it, then forces
-      store.syncAsync().get(10, TimeUnit.SECONDS);
-      assertThat(synced).as("written by the sync").isCompletedWithValue(true);
-      var last = store.putAsync(b("last"), b("x"));
-      store.close(); // writes what was accepted before it
-      assertThat(last).as("written by close").isCompletedWithValue(true);
-      assertThat(store.putAsync(b("late"), b("x"))).as("refused after close")
-          .isCompletedExceptionally();
-      assertThatThrownBy(() -> store.put(b("late"), b("x")))
-          .isInstanceOf(StorageFailureException.class).hasMessageContaining("closed");
-      disk.powerCut(null); // the sync and close forced everything
-      try (WalStore reopened = open(disk, opts(policy))) {
-        assertThat(contents(reopened)).as(policy.name()).containsOnly(Map.entry(b("old"), b("2")),
-            Map.entry(b("synced"), b("s")), Map.entry(b("last"), b("x")));
-        assertThat(reopened.recovery().records()).isEqualTo(7);
-      }
+    /**
+     * A store under interval or never whose safety net waits a minute: only an explicit flush
+     * writes.
+     */
+    private static WalStore withoutSafetyNet(SimulatedDirectory disk, FsyncPolicy policy)
+            throws IOException {
+        return WalStore.open(
+                new MapStore(new ConcurrentHashMap<>()),
+                opts(policy),
+                disk.mount(),
+                WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1)));
     }
-  }
 
-  @Test
-  void underIntervalAndNeverAFailedWriteFailsEveryRecordOfItsFlushAndTheNextFlushIsLogged()
-      throws Exception {
-    for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
-      SimulatedDirectory disk = new SimulatedDirectory();
-      try (WalStore store = withoutSafetyNet(disk, policy)) {
-        store.put(b("a"), b("1"));
-        disk.failNext(SimulatedDirectory.Op.WRITE, 1);
-        var putB = store.putAsync(b("b"), b("2"));
-        var deleteA = store.deleteAsync(b("a"));
-        var putC = store.putAsync(b("c"), b("3"));
-        store.flush();
-        for (var failed : List.of(putB, deleteA, putC)) {
-          assertThat(failed).as(policy.name()).isCompletedExceptionally();
-          assertThatThrownBy(failed::join).hasCauseInstanceOf(StorageFailureException.class)
-              .hasMessageContaining("not acknowledged");
+    @Test
+    void underIntervalAndNeverWritesWaitForAFlushWhichWritesThemAllWithOneWriteCall()
+            throws Exception {
+        for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
+            SimulatedDirectory disk = new SimulatedDirectory();
+            WalStore store = withoutSafetyNet(disk, policy);
+            store.put(b("old"), b("0"));
+            byte[] logBefore = disk.bytes(WalStore.LOG_NAME);
+            long writesBefore = disk.writes();
+
+            List<String> completed = Collections.synchronizedList(new ArrayList<>());
+            var putNew = store.putAsync(b("new"), b("1"));
+            var putOld = store.putAsync(b("old"), b("2"));
+            var deleteNew = store.deleteAsync(b("new"));
+            var deleteNone = store.deleteAsync(b("none"));
+            putNew.thenRun(() -> completed.add("put new"));
+            putOld.thenRun(() -> completed.add("put old"));
+            deleteNew.thenRun(() -> completed.add("delete new"));
+            deleteNone.thenRun(() -> completed.add("delete none"));
+
+            assertThat(List.of(putNew, putOld, deleteNew, deleteNone))
+                    .as(policy.name())
+                    .noneMatch(CompletableFuture::isDone);
+            assertThat(store.stats().recordsWritten()).as("only the first").isEqualTo(1);
+            assertThat(store.get(b("new"))).as("not applied before it is written").isNull();
+            assertThat(store.get(b("old"))).isEqualTo(b("0"));
+            assertThat(disk.bytes(WalStore.LOG_NAME))
+                    .as("nothing written yet")
+                    .isEqualTo(logBefore);
+            assertThat(disk.writes()).isEqualTo(writesBefore);
+
+            store.flush();
+            assertThat(disk.writes() - writesBefore).as("one write call for the four").isEqualTo(1);
+            assertThat(completed)
+                    .as("completed in order, before flush returned")
+                    .containsExactly("put new", "put old", "delete new", "delete none");
+            assertThat(putNew).isCompletedWithValue(true);
+            assertThat(putOld).isCompletedWithValue(true);
+            assertThat(deleteNew)
+                    .as("applied in order: the put came first")
+                    .isCompletedWithValue(true);
+            assertThat(deleteNone).isCompletedWithValue(false);
+            assertThat(store.get(b("old"))).isEqualTo(b("2"));
+            assertThat(store.get(b("new"))).isNull();
+            assertThat(disk.bytes(WalStore.LOG_NAME).length - logBefore.length)
+                    .isEqualTo(
+                            WalRecord.encodedSize(new WalRecord.Put(b("new"), b("1")))
+                                    + WalRecord.encodedSize(new WalRecord.Put(b("old"), b("2")))
+                                    + WalRecord.encodedSize(new WalRecord.Delete(b("new")))
+                                    + WalRecord.encodedSize(new WalRecord.Delete(b("none"))));
+            assertThat(store.stats().recordsWritten()).isEqualTo(5);
+            store.flush(); // nothing pending: no write call
+            assertThat(disk.writes() - writesBefore).isEqualTo(1);
+
+            var synced = store.putAsync(b("synced"), b("s"));
+            // writes what was accepted before it, then forces
+            store.syncAsync().get(10, TimeUnit.SECONDS);
+            assertThat(synced).as("written by the sync").isCompletedWithValue(true);
+            var last = store.putAsync(b("last"), b("x"));
+            store.close(); // writes what was accepted before it
+            assertThat(last).as("written by close").isCompletedWithValue(true);
+            assertThat(store.putAsync(b("late"), b("x")))
+                    .as("refused after close")
+                    .isCompletedExceptionally();
+            assertThatThrownBy(() -> store.put(b("late"), b("x")))
+                    .isInstanceOf(StorageFailureException.class)
+                    .hasMessageContaining("closed");
+            disk.powerCut(null); // the sync and close forced everything
+            try (WalStore reopened = open(disk, opts(policy))) {
+                assertThat(contents(reopened))
+                        .as(policy.name())
+                        .containsOnly(
+                                Map.entry(b("old"), b("2")),
+                                Map.entry(b("synced"), b("s")),
+                                Map.entry(b("last"), b("x")));
+                assertThat(reopened.recovery().records()).isEqualTo(7);
+            }
         }
-        assertThat(store.get(b("b"))).as("a failed write is not applied").isNull();
-        assertThat(store.get(b("a"))).isEqualTo(b("1"));
-        assertThat(store.get(b("c"))).isNull();
-        var d = store.putAsync(b("d"), b("4"));
-        store.flush();
-        assertThat(d).isCompletedWithValue(true);
-        assertThat(store.stats().failure()).isNull();
-        assertThat(store.stats().recordsWritten()).isEqualTo(2);
-      }
-      try (WalStore store = open(disk, opts(policy))) {
-        assertThat(contents(store)).as(policy.name()).containsOnlyKeys(b("a"), b("d"));
-        assertThat(store.recovery().droppedBytes()).isZero();
-      }
     }
-  }
 
-  @Test
-  void aWriteNobodyFlushesIsWrittenByTheSafetyNet() throws Exception {
-    for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
-      SimulatedDirectory disk = new SimulatedDirectory();
-      try (WalStore store = open(disk, opts(policy))) {
-        Thread.sleep(50); // idle first: the writer is in its idle wait when the write comes
-        var put = store.putAsync(b("k"), b("v"));
-        assertThat(put.get(10, TimeUnit.SECONDS)).as(policy.name()).isTrue();
-        assertThat(store.get(b("k"))).isEqualTo(b("v"));
-        assertThat(disk.bytes(WalStore.LOG_NAME))
-            .isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
-      }
+    @Test
+    void underIntervalAndNeverAFailedWriteFailsEveryRecordOfItsFlushAndTheNextFlushIsLogged()
+            throws Exception {
+        for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
+            SimulatedDirectory disk = new SimulatedDirectory();
+            try (WalStore store = withoutSafetyNet(disk, policy)) {
+                store.put(b("a"), b("1"));
+                disk.failNext(SimulatedDirectory.Op.WRITE, 1);
+                var putB = store.putAsync(b("b"), b("2"));
+                var deleteA = store.deleteAsync(b("a"));
+                var putC = store.putAsync(b("c"), b("3"));
+                store.flush();
+                for (var failed : List.of(putB, deleteA, putC)) {
+                    assertThat(failed).as(policy.name()).isCompletedExceptionally();
+                    assertThatThrownBy(failed::join)
+                            .hasCauseInstanceOf(StorageFailureException.class)
+                            .hasMessageContaining("not acknowledged");
+                }
+                assertThat(store.get(b("b"))).as("a failed write is not applied").isNull();
+                assertThat(store.get(b("a"))).isEqualTo(b("1"));
+                assertThat(store.get(b("c"))).isNull();
+                var d = store.putAsync(b("d"), b("4"));
+                store.flush();
+                assertThat(d).isCompletedWithValue(true);
+                assertThat(store.stats().failure()).isNull();
+                assertThat(store.stats().recordsWritten()).isEqualTo(2);
+            }
+            try (WalStore store = open(disk, opts(policy))) {
+                assertThat(contents(store)).as(policy.name()).containsOnlyKeys(b("a"), b("d"));
+                assertThat(store.recovery().droppedBytes()).isZero();
+            }
+        }
     }
-  }
 
-  @Test
-  void theSubmitterThatReachesThePendingLimitFlushes() throws Exception {
-    SimulatedDirectory disk = new SimulatedDirectory();
-    try (WalStore store = withoutSafetyNet(disk, FsyncPolicy.NEVER)) {
-      List<CompletableFuture<Boolean>> writes = new ArrayList<>();
-      for (int i = 0; i < Combiner.PENDING_LIMIT - 1; i++) {
-        writes.add(store.putAsync(b("k" + i), b("v")));
-      }
-      assertThat(disk.writes()).as("nothing written yet").isZero();
-      assertThat(store.size()).as("nothing applied yet").isZero();
-      assertThat(writes).noneMatch(CompletableFuture::isDone);
-      writes.add(store.putAsync(b("last"), b("v")));
-      assertThat(writes).allMatch(w -> w.isDone() && !w.isCompletedExceptionally());
-      assertThat(store.size()).isEqualTo(Combiner.PENDING_LIMIT);
-      assertThat(disk.writes()).as("one write call").isEqualTo(1);
+    @Test
+    void aWriteNobodyFlushesIsWrittenByTheSafetyNet() throws Exception {
+        for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
+            SimulatedDirectory disk = new SimulatedDirectory();
+            try (WalStore store = open(disk, opts(policy))) {
+                Thread.sleep(50); // idle first: the writer is in its idle wait when the write comes
+                var put = store.putAsync(b("k"), b("v"));
+                assertThat(put.get(10, TimeUnit.SECONDS)).as(policy.name()).isTrue();
+                assertThat(store.get(b("k"))).isEqualTo(b("v"));
+                assertThat(disk.bytes(WalStore.LOG_NAME))
+                        .isEqualTo(WalRecord.encode(new WalRecord.Put(b("k"), b("v"))));
+            }
+        }
     }
-  }
 
-  /**
-   * Threads writing the same keys at once: the live store must equal what a replay of the log
-   * gives.
-   */
-  @ParameterizedTest
-  @ValueSource(ints = {1, 8})
-  void underIntervalConcurrentWritersOfTheSameKeysLeaveTheStoreEqualToItsReplay(int group)
-      throws Exception {
-    SimulatedDirectory disk = new SimulatedDirectory();
-    Map<ByteArrayWrapper, ByteArrayWrapper> live;
-    // A slow apply (as a big map's resize is) widens any gap between a record's append and its
-    // apply.
-    WalOptions options = opts(FsyncPolicy.INTERVAL);
-    try (WalStore store = WalStore.open(new SlowApply(), options, disk.mount())) {
-      // all of them until one deadline, so that every key's last writes race each other too
-      long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
-      runWriters(store, 8, 0, 4, group, () -> System.nanoTime() < deadline);
-      live = contents(store);
-      assertThat(store.stats().recordsWritten()).isGreaterThan(100);
+    @Test
+    void theSubmitterThatReachesThePendingLimitFlushes() throws Exception {
+        SimulatedDirectory disk = new SimulatedDirectory();
+        try (WalStore store = withoutSafetyNet(disk, FsyncPolicy.NEVER)) {
+            List<CompletableFuture<Boolean>> writes = new ArrayList<>();
+            for (int i = 0; i < Combiner.PENDING_LIMIT - 1; i++) {
+                writes.add(store.putAsync(b("k" + i), b("v")));
+            }
+            assertThat(disk.writes()).as("nothing written yet").isZero();
+            assertThat(store.size()).as("nothing applied yet").isZero();
+            assertThat(writes).noneMatch(CompletableFuture::isDone);
+            writes.add(store.putAsync(b("last"), b("v")));
+            assertThat(writes).allMatch(w -> w.isDone() && !w.isCompletedExceptionally());
+            assertThat(store.size()).isEqualTo(Combiner.PENDING_LIMIT);
+            assertThat(disk.writes()).as("one write call").isEqualTo(1);
+        }
     }
-    assertThat(live).isNotEmpty();
-    try (WalStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
-      assertThat(differences(live, contents(store))).as("live vs replayed").isEmpty();
-    }
-  }
 
-  @Test
-  void anInterruptedCallerDoesNotCloseTheRealLogForEveryone(@TempDir Path dir) throws IOException {
-    // A FileChannel closes itself when a thread with its interrupt flag set calls it; under never
-    // the caller's own thread makes that call, so the store must set the flag aside around it.
-    WalOptions options = WalOptions.defaults(dir).withFsync(FsyncPolicy.NEVER).withRewrite(0, 0);
-    // no safety net: the interrupted caller's flush is the one that writes
-    WalLimits limits = WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1));
-    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options,
-        new FileChannelDirectory(dir), limits)) {
-      Thread.currentThread().interrupt();
-      try {
-        var put = store.putAsync(b("a"), b("1"));
-        store.flush();
-        assertThat(put).isCompletedWithValue(true);
-        assertThat(Thread.currentThread().isInterrupted()).as("the flag is given back").isTrue();
-      } finally {
-        Thread.interrupted();
-      }
-      store.put(b("b"), b("2"));
-      assertThat(store.stats().failure()).isNull();
+    /**
+     * Threads writing the same keys at once: the live store must equal what a replay of the log
+     * gives.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 8})
+    void underIntervalConcurrentWritersOfTheSameKeysLeaveTheStoreEqualToItsReplay(int group)
+            throws Exception {
+        SimulatedDirectory disk = new SimulatedDirectory();
+        Map<ByteArrayWrapper, ByteArrayWrapper> live;
+        // A slow apply (as a big map's resize is) widens any gap between a record's append and its
+        // apply.
+        WalOptions options = opts(FsyncPolicy.INTERVAL);
+        try (WalStore store = WalStore.open(new SlowApply(), options, disk.mount())) {
+            // all of them until one deadline, so that every key's last writes race each other too
+            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+            runWriters(store, 8, 0, 4, group, () -> System.nanoTime() < deadline);
+            live = contents(store);
+            assertThat(store.stats().recordsWritten()).isGreaterThan(100);
+        }
+        assertThat(live).isNotEmpty();
+        try (WalStore store = open(disk, opts(FsyncPolicy.INTERVAL))) {
+            assertThat(differences(live, contents(store))).as("live vs replayed").isEmpty();
+        }
     }
-    try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
-      assertThat(contents(store)).containsOnlyKeys(b("a"), b("b"));
+
+    @Test
+    void anInterruptedCallerDoesNotCloseTheRealLogForEveryone(@TempDir Path dir)
+            throws IOException {
+        // A FileChannel closes itself when a thread with its interrupt flag set calls it; under
+        // never
+        // the caller's own thread makes that call, so the store must set the flag aside around it.
+        WalOptions options =
+                WalOptions.defaults(dir).withFsync(FsyncPolicy.NEVER).withRewrite(0, 0);
+        // no safety net: the interrupted caller's flush is the one that writes
+        WalLimits limits = WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1));
+        try (WalStore store =
+                WalStore.open(
+                        new MapStore(new ConcurrentHashMap<>()),
+                        options,
+                        new FileChannelDirectory(dir),
+                        limits)) {
+            Thread.currentThread().interrupt();
+            try {
+                var put = store.putAsync(b("a"), b("1"));
+                store.flush();
+                assertThat(put).isCompletedWithValue(true);
+                assertThat(Thread.currentThread().isInterrupted())
+                        .as("the flag is given back")
+                        .isTrue();
+            } finally {
+                Thread.interrupted();
+            }
+            store.put(b("b"), b("2"));
+            assertThat(store.stats().failure()).isNull();
+        }
+        try (WalStore store = WalStore.open(new MapStore(new ConcurrentHashMap<>()), options)) {
+            assertThat(contents(store)).containsOnlyKeys(b("a"), b("b"));
+        }
     }
-  }
 }

@@ -15,66 +15,69 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The real directory's files: an interrupted caller costs neither it nor anyone else the log.
  *
- * <p>Under {@code interval} and {@code never} the sessions' threads write the log themselves, and
- * a FileChannel closes itself for every thread when one of its callers is interrupted.
+ * <p>Under {@code interval} and {@code never} the sessions' threads write the log themselves, and a
+ * FileChannel closes itself for every thread when one of its callers is interrupted.
  */
 class FileChannelDirectoryTest {
 
-  private static ByteBuffer ascii(String s) {
-    return ByteBuffer.wrap(s.getBytes(StandardCharsets.US_ASCII));
-  }
-
-  @Test
-  void aCallerWithItsInterruptFlagSetWritesAndKeepsTheFlag(@TempDir Path dir) throws IOException {
-    try (FileChannelDirectory disk = new FileChannelDirectory(dir);
-        WalFile log = disk.open("log")) {
-      log.write(ascii("abc"), 0);
-      // the channel closes on the next call, then is opened again
-      Thread.currentThread().interrupt();
-      try {
-        log.write(ascii("def"), 3);
-        assertThat(Thread.currentThread().isInterrupted()).as("the caller still sees its interrupt")
-            .isTrue();
-      } finally {
-        Thread.interrupted();
-      }
-      // Another call, as another thread would make it, finds a working file.
-      log.write(ascii("ghi"), 6);
-      log.force();
-      assertThat(log.size()).isEqualTo(9);
-      ByteBuffer back = ByteBuffer.allocate(9);
-      assertThat(log.read(back, 0)).isEqualTo(9);
-      assertThat(new String(back.array(), StandardCharsets.US_ASCII)).isEqualTo("abcdefghi");
+    private static ByteBuffer ascii(String s) {
+        return ByteBuffer.wrap(s.getBytes(StandardCharsets.US_ASCII));
     }
-    assertThat(Files.readString(dir.resolve("log"), StandardCharsets.US_ASCII))
-        .isEqualTo("abcdefghi");
-  }
 
-  @Test
-  void anInterruptedReaderAndTruncateRepeatFromTheSamePlace(@TempDir Path dir) throws IOException {
-    try (FileChannelDirectory disk = new FileChannelDirectory(dir);
-        WalFile log = disk.open("log")) {
-      log.write(ascii("0123456789"), 0);
-      ByteBuffer into = ByteBuffer.allocate(6).put((byte) '>');
-      Thread.currentThread().interrupt();
-      try {
-        assertThat(log.read(into, 2)).isEqualTo(5);
-        log.truncate(4);
-      } finally {
-        Thread.interrupted();
-      }
-      assertThat(new String(into.array(), StandardCharsets.US_ASCII)).isEqualTo(">23456");
-      assertThat(log.size()).isEqualTo(4);
+    @Test
+    void aCallerWithItsInterruptFlagSetWritesAndKeepsTheFlag(@TempDir Path dir) throws IOException {
+        try (FileChannelDirectory disk = new FileChannelDirectory(dir);
+                WalFile log = disk.open("log")) {
+            log.write(ascii("abc"), 0);
+            // the channel closes on the next call, then is opened again
+            Thread.currentThread().interrupt();
+            try {
+                log.write(ascii("def"), 3);
+                assertThat(Thread.currentThread().isInterrupted())
+                        .as("the caller still sees its interrupt")
+                        .isTrue();
+            } finally {
+                Thread.interrupted();
+            }
+            // Another call, as another thread would make it, finds a working file.
+            log.write(ascii("ghi"), 6);
+            log.force();
+            assertThat(log.size()).isEqualTo(9);
+            ByteBuffer back = ByteBuffer.allocate(9);
+            assertThat(log.read(back, 0)).isEqualTo(9);
+            assertThat(new String(back.array(), StandardCharsets.US_ASCII)).isEqualTo("abcdefghi");
+        }
+        assertThat(Files.readString(dir.resolve("log"), StandardCharsets.US_ASCII))
+                .isEqualTo("abcdefghi");
     }
-  }
 
-  @Test
-  void aClosedFileStaysClosed(@TempDir Path dir) throws IOException {
-    try (FileChannelDirectory disk = new FileChannelDirectory(dir)) {
-      WalFile log = disk.open("log");
-      log.close();
-      assertThatThrownBy(() -> log.write(ascii("x"), 0)).isInstanceOf(ClosedChannelException.class);
-      assertThatThrownBy(log::force).isInstanceOf(ClosedChannelException.class);
+    @Test
+    void anInterruptedReaderAndTruncateRepeatFromTheSamePlace(@TempDir Path dir)
+            throws IOException {
+        try (FileChannelDirectory disk = new FileChannelDirectory(dir);
+                WalFile log = disk.open("log")) {
+            log.write(ascii("0123456789"), 0);
+            ByteBuffer into = ByteBuffer.allocate(6).put((byte) '>');
+            Thread.currentThread().interrupt();
+            try {
+                assertThat(log.read(into, 2)).isEqualTo(5);
+                log.truncate(4);
+            } finally {
+                Thread.interrupted();
+            }
+            assertThat(new String(into.array(), StandardCharsets.US_ASCII)).isEqualTo(">23456");
+            assertThat(log.size()).isEqualTo(4);
+        }
     }
-  }
+
+    @Test
+    void aClosedFileStaysClosed(@TempDir Path dir) throws IOException {
+        try (FileChannelDirectory disk = new FileChannelDirectory(dir)) {
+            WalFile log = disk.open("log");
+            log.close();
+            assertThatThrownBy(() -> log.write(ascii("x"), 0))
+                    .isInstanceOf(ClosedChannelException.class);
+            assertThatThrownBy(log::force).isInstanceOf(ClosedChannelException.class);
+        }
+    }
 }

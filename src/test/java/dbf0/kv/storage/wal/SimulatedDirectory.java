@@ -11,290 +11,299 @@ import java.util.Random;
 /**
  * A {@link WalDirectory} in memory that models what a power cut keeps, and fails on demand.
  *
- * <p>The model: every file (inode) has its current bytes and its durable bytes, the bytes as of
- * its last completed {@link WalFile#force}. The directory has its current names and its durable
- * names, as of its last {@link #sync}. {@link #powerCut} throws away everything not durable: each
- * file goes back to its durable bytes, plus, when tearing, a random prefix of the bytes appended
- * since (a write the disk had half done), and the names go back to the durable names, so a file
- * created or renamed without a directory sync vanishes or keeps its old name. That is the
- * contract POSIX and ext4/xfs give, taken at its most pessimistic.
+ * <p>The model: every file (inode) has its current bytes and its durable bytes, the bytes as of its
+ * last completed {@link WalFile#force}. The directory has its current names and its durable names,
+ * as of its last {@link #sync}. {@link #powerCut} throws away everything not durable: each file
+ * goes back to its durable bytes, plus, when tearing, a random prefix of the bytes appended since
+ * (a write the disk had half done), and the names go back to the durable names, so a file created
+ * or renamed without a directory sync vanishes or keeps its old name. That is the contract POSIX
+ * and ext4/xfs give, taken at its most pessimistic.
  *
- * <p>Faults: {@link #failNext} makes the next n calls of an operation throw, and
- * {@link #capacity} makes writes past a total size fail as a full disk would. A failed write
- * writes nothing; a failed force makes nothing durable.
+ * <p>Faults: {@link #failNext} makes the next n calls of an operation throw, and {@link #capacity}
+ * makes writes past a total size fail as a full disk would. A failed write writes nothing; a failed
+ * force makes nothing durable.
  *
- * <p>A store reaches the files through a {@link #mount}: after a power cut every call through
- * an earlier mount, and every file opened through it, throws, as a dead machine's would, so a
- * store left running from before the cut cannot touch what the next one recovers.
+ * <p>A store reaches the files through a {@link #mount}: after a power cut every call through an
+ * earlier mount, and every file opened through it, throws, as a dead machine's would, so a store
+ * left running from before the cut cannot touch what the next one recovers.
  */
 public final class SimulatedDirectory {
 
-  public enum Op { OPEN, WRITE, FORCE, TRUNCATE, RENAME, SYNC_DIR, DELETE }
-
-  private static final class Inode {
-    byte[] data = new byte[0];
-    int size;
-    byte[] durable = new byte[0];
-  }
-
-  private final Map<String, Inode> names = new HashMap<>();
-  private Map<String, Inode> durableNames = new HashMap<>();
-  private final Map<Op, Integer> failures = new EnumMap<>(Op.class);
-  private long capacity = Long.MAX_VALUE;
-  private long forces;
-  private long writes;
-  private int generation;
-
-  /** The directory as a store sees it until the next power cut. */
-  public synchronized WalDirectory mount() {
-    return new Mount(generation);
-  }
-
-  /** Makes the next {@code count} calls of {@code op} throw an IOException. */
-  public synchronized void failNext(Op op, int count) {
-    failures.put(op, count);
-  }
-
-  /** Writes that would take the total size of all files past {@code bytes} fail (a full disk). */
-  public synchronized void capacity(long bytes) {
-    capacity = bytes;
-  }
-
-  synchronized long forces() {
-    return forces;
-  }
-
-  /**
-   * Write calls that succeeded, on every file: how many system calls a real disk would have seen.
-   */
-  public synchronized long writes() {
-    return writes;
-  }
-
-  private void maybeFail(Op op) throws IOException {
-    Integer left = failures.get(op);
-    if (left != null && left > 0) {
-      failures.put(op, left - 1);
-      throw new IOException("simulated " + op + " failure");
-    }
-  }
-
-  /**
-   * A power cut: only durable bytes and names survive, and with {@code random} each file keeps a
-   * random prefix of its unforced appended bytes as well. Faults are cleared, as on a new boot.
-   */
-  synchronized void powerCut(Random random) {
-    Map<Inode, Boolean> done = new java.util.IdentityHashMap<>();
-    for (Inode inode : names.values()) {
-      cut(inode, random, done);
-    }
-    for (Inode inode : durableNames.values()) {
-      cut(inode, random, done);
-    }
-    names.clear();
-    names.putAll(durableNames);
-    failures.clear();
-    capacity = Long.MAX_VALUE;
-    generation++;
-  }
-
-  private static void cut(Inode inode, Random random, Map<Inode, Boolean> done) {
-    if (done.put(inode, Boolean.TRUE) != null) {
-      return;
-    }
-    int keep = inode.durable.length;
-    boolean appendedSince = inode.size > keep
-        && Arrays.equals(inode.data, 0, keep, inode.durable, 0, keep);
-    if (random != null && appendedSince) {
-      keep += random.nextInt(inode.size - keep + 1);
-      inode.data = Arrays.copyOf(inode.data, keep);
-    } else {
-      inode.data = inode.durable.clone();
-      keep = inode.durable.length;
-    }
-    inode.size = keep;
-  }
-
-  /** The current bytes of {@code name}, for tests that damage or inspect a log. */
-  synchronized byte[] bytes(String name) {
-    Inode inode = names.get(name);
-    return inode == null ? null : Arrays.copyOf(inode.data, inode.size);
-  }
-
-  /** Replaces {@code name}'s bytes, durably, as a disk that went bad would. */
-  synchronized void replace(String name, byte[] bytes) {
-    Inode inode = names.computeIfAbsent(name, n -> new Inode());
-    inode.data = bytes.clone();
-    inode.size = bytes.length;
-    inode.durable = bytes.clone();
-    durableNames.put(name, inode);
-  }
-
-  private long totalSize() {
-    long total = 0;
-    for (Inode inode : names.values()) {
-      total += inode.size;
-    }
-    return total;
-  }
-
-  private final class Mount implements WalDirectory {
-    private final int gen;
-
-    Mount(int gen) {
-      this.gen = gen;
+    public enum Op {
+        OPEN,
+        WRITE,
+        FORCE,
+        TRUNCATE,
+        RENAME,
+        SYNC_DIR,
+        DELETE
     }
 
-    private void alive() throws IOException {
-      if (gen != generation) {
-        throw new IOException("simulated: this machine lost power");
-      }
+    private static final class Inode {
+        byte[] data = new byte[0];
+        int size;
+        byte[] durable = new byte[0];
     }
 
-    @Override
-    public WalFile open(String name) throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        alive();
-        maybeFail(Op.OPEN);
+    private final Map<String, Inode> names = new HashMap<>();
+    private Map<String, Inode> durableNames = new HashMap<>();
+    private final Map<Op, Integer> failures = new EnumMap<>(Op.class);
+    private long capacity = Long.MAX_VALUE;
+    private long forces;
+    private long writes;
+    private int generation;
+
+    /** The directory as a store sees it until the next power cut. */
+    public synchronized WalDirectory mount() {
+        return new Mount(generation);
+    }
+
+    /** Makes the next {@code count} calls of {@code op} throw an IOException. */
+    public synchronized void failNext(Op op, int count) {
+        failures.put(op, count);
+    }
+
+    /** Writes that would take the total size of all files past {@code bytes} fail (a full disk). */
+    public synchronized void capacity(long bytes) {
+        capacity = bytes;
+    }
+
+    synchronized long forces() {
+        return forces;
+    }
+
+    /**
+     * Write calls that succeeded, on every file: how many system calls a real disk would have seen.
+     */
+    public synchronized long writes() {
+        return writes;
+    }
+
+    private void maybeFail(Op op) throws IOException {
+        Integer left = failures.get(op);
+        if (left != null && left > 0) {
+            failures.put(op, left - 1);
+            throw new IOException("simulated " + op + " failure");
+        }
+    }
+
+    /**
+     * A power cut: only durable bytes and names survive, and with {@code random} each file keeps a
+     * random prefix of its unforced appended bytes as well. Faults are cleared, as on a new boot.
+     */
+    synchronized void powerCut(Random random) {
+        Map<Inode, Boolean> done = new java.util.IdentityHashMap<>();
+        for (Inode inode : names.values()) {
+            cut(inode, random, done);
+        }
+        for (Inode inode : durableNames.values()) {
+            cut(inode, random, done);
+        }
+        names.clear();
+        names.putAll(durableNames);
+        failures.clear();
+        capacity = Long.MAX_VALUE;
+        generation++;
+    }
+
+    private static void cut(Inode inode, Random random, Map<Inode, Boolean> done) {
+        if (done.put(inode, Boolean.TRUE) != null) {
+            return;
+        }
+        int keep = inode.durable.length;
+        boolean appendedSince =
+                inode.size > keep && Arrays.equals(inode.data, 0, keep, inode.durable, 0, keep);
+        if (random != null && appendedSince) {
+            keep += random.nextInt(inode.size - keep + 1);
+            inode.data = Arrays.copyOf(inode.data, keep);
+        } else {
+            inode.data = inode.durable.clone();
+            keep = inode.durable.length;
+        }
+        inode.size = keep;
+    }
+
+    /** The current bytes of {@code name}, for tests that damage or inspect a log. */
+    synchronized byte[] bytes(String name) {
+        Inode inode = names.get(name);
+        return inode == null ? null : Arrays.copyOf(inode.data, inode.size);
+    }
+
+    /** Replaces {@code name}'s bytes, durably, as a disk that went bad would. */
+    synchronized void replace(String name, byte[] bytes) {
         Inode inode = names.computeIfAbsent(name, n -> new Inode());
-        return new SimulatedFile(inode, gen);
-      }
+        inode.data = bytes.clone();
+        inode.size = bytes.length;
+        inode.durable = bytes.clone();
+        durableNames.put(name, inode);
     }
 
-    @Override
-    public boolean exists(String name) throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        alive();
-        return names.containsKey(name);
-      }
-    }
-
-    @Override
-    public void delete(String name) throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        alive();
-        maybeFail(Op.DELETE);
-        names.remove(name);
-      }
-    }
-
-    @Override
-    public void rename(String from, String to) throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        alive();
-        maybeFail(Op.RENAME);
-        Inode inode = names.remove(from);
-        if (inode == null) {
-          throw new IOException("no such file: " + from);
+    private long totalSize() {
+        long total = 0;
+        for (Inode inode : names.values()) {
+            total += inode.size;
         }
-        names.put(to, inode);
-      }
+        return total;
     }
 
-    @Override
-    public void sync() throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        alive();
-        maybeFail(Op.SYNC_DIR);
-        durableNames = new HashMap<>(names);
-      }
-    }
+    private final class Mount implements WalDirectory {
+        private final int gen;
 
-    @Override
-    public String describe(String name) {
-      return "sim:/" + name;
-    }
-
-    @Override
-    public void close() {}
-  }
-
-  private final class SimulatedFile implements WalFile {
-    private final Inode inode;
-    private final int gen;
-    private boolean closed;
-
-    SimulatedFile(Inode inode, int gen) {
-      this.inode = inode;
-      this.gen = gen;
-    }
-
-    private void open() throws IOException {
-      if (closed) {
-        throw new IOException("closed");
-      }
-      if (gen != generation) {
-        throw new IOException("simulated: this machine lost power");
-      }
-    }
-
-    @Override
-    public long size() throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        open();
-        return inode.size;
-      }
-    }
-
-    @Override
-    public int read(ByteBuffer dst, long position) throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        open();
-        if (position >= inode.size) {
-          return -1;
+        Mount(int gen) {
+            this.gen = gen;
         }
-        int n = (int) Math.min(dst.remaining(), inode.size - position);
-        dst.put(inode.data, (int) position, n);
-        return n;
-      }
+
+        private void alive() throws IOException {
+            if (gen != generation) {
+                throw new IOException("simulated: this machine lost power");
+            }
+        }
+
+        @Override
+        public WalFile open(String name) throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                alive();
+                maybeFail(Op.OPEN);
+                Inode inode = names.computeIfAbsent(name, n -> new Inode());
+                return new SimulatedFile(inode, gen);
+            }
+        }
+
+        @Override
+        public boolean exists(String name) throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                alive();
+                return names.containsKey(name);
+            }
+        }
+
+        @Override
+        public void delete(String name) throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                alive();
+                maybeFail(Op.DELETE);
+                names.remove(name);
+            }
+        }
+
+        @Override
+        public void rename(String from, String to) throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                alive();
+                maybeFail(Op.RENAME);
+                Inode inode = names.remove(from);
+                if (inode == null) {
+                    throw new IOException("no such file: " + from);
+                }
+                names.put(to, inode);
+            }
+        }
+
+        @Override
+        public void sync() throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                alive();
+                maybeFail(Op.SYNC_DIR);
+                durableNames = new HashMap<>(names);
+            }
+        }
+
+        @Override
+        public String describe(String name) {
+            return "sim:/" + name;
+        }
+
+        @Override
+        public void close() {}
     }
 
-    @Override
-    public void write(ByteBuffer src, long position) throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        open();
-        maybeFail(Op.WRITE);
-        int n = src.remaining();
-        long end = position + n;
-        if (totalSize() + Math.max(0, end - inode.size) > capacity) {
-          throw new IOException("simulated: no space left on device");
-        }
-        if (end > inode.data.length) {
-          inode.data = Arrays.copyOf(inode.data, (int) Math.max(end, inode.data.length * 2L));
-        }
-        if (position > inode.size) {
-          Arrays.fill(inode.data, inode.size, (int) position, (byte) 0);
-        }
-        src.get(inode.data, (int) position, n);
-        inode.size = (int) Math.max(inode.size, end);
-        writes++;
-      }
-    }
+    private final class SimulatedFile implements WalFile {
+        private final Inode inode;
+        private final int gen;
+        private boolean closed;
 
-    @Override
-    public void force() throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        open();
-        maybeFail(Op.FORCE);
-        inode.durable = Arrays.copyOf(inode.data, inode.size);
-        forces++;
-      }
-    }
-
-    @Override
-    public void truncate(long size) throws IOException {
-      synchronized (SimulatedDirectory.this) {
-        open();
-        maybeFail(Op.TRUNCATE);
-        if (size < inode.size) {
-          inode.size = (int) size;
+        SimulatedFile(Inode inode, int gen) {
+            this.inode = inode;
+            this.gen = gen;
         }
-      }
-    }
 
-    @Override
-    public void close() {
-      closed = true;
+        private void open() throws IOException {
+            if (closed) {
+                throw new IOException("closed");
+            }
+            if (gen != generation) {
+                throw new IOException("simulated: this machine lost power");
+            }
+        }
+
+        @Override
+        public long size() throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                open();
+                return inode.size;
+            }
+        }
+
+        @Override
+        public int read(ByteBuffer dst, long position) throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                open();
+                if (position >= inode.size) {
+                    return -1;
+                }
+                int n = (int) Math.min(dst.remaining(), inode.size - position);
+                dst.put(inode.data, (int) position, n);
+                return n;
+            }
+        }
+
+        @Override
+        public void write(ByteBuffer src, long position) throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                open();
+                maybeFail(Op.WRITE);
+                int n = src.remaining();
+                long end = position + n;
+                if (totalSize() + Math.max(0, end - inode.size) > capacity) {
+                    throw new IOException("simulated: no space left on device");
+                }
+                if (end > inode.data.length) {
+                    inode.data =
+                            Arrays.copyOf(inode.data, (int) Math.max(end, inode.data.length * 2L));
+                }
+                if (position > inode.size) {
+                    Arrays.fill(inode.data, inode.size, (int) position, (byte) 0);
+                }
+                src.get(inode.data, (int) position, n);
+                inode.size = (int) Math.max(inode.size, end);
+                writes++;
+            }
+        }
+
+        @Override
+        public void force() throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                open();
+                maybeFail(Op.FORCE);
+                inode.durable = Arrays.copyOf(inode.data, inode.size);
+                forces++;
+            }
+        }
+
+        @Override
+        public void truncate(long size) throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                open();
+                maybeFail(Op.TRUNCATE);
+                if (size < inode.size) {
+                    inode.size = (int) size;
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+        }
     }
-  }
 }
