@@ -19,7 +19,8 @@ import java.util.Map;
  * as hex-encoded bytes.
  *
  * <pre>
- * {"client":3,"op":"get","key":"6b31","value":"7631","found":true,"invoke_ns":100,"complete_ns":250,"status":"ok"}
+ * {"client":3,"op":"get","key":"6b31","value":"7631","found":true,
+ *  "invoke_ns":100,"complete_ns":250,"status":"ok"}          (one line in the file)
  * </pre>
  *
  * <p>Lines are read one at a time with Gson's streaming reader, so a million-line file costs the

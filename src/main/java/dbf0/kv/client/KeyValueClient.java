@@ -34,7 +34,8 @@ import java.util.function.Function;
  *   boolean removed = client.delete(key);
  *
  *   // Pipelining: send many requests before the first reply is back.
- *   List<CompletableFuture<ByteArrayWrapper>> futures = keys.stream().map(client::getAsync).toList();
+ *   List<CompletableFuture<ByteArrayWrapper>> futures =
+ *       keys.stream().map(client::getAsync).toList();
  * }
  * }</pre>
  *

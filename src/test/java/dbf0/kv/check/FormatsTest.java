@@ -34,7 +34,9 @@ class FormatsTest {
                                         4, "delete", b("k"), null, null, 30, null, "pending"),
                                 Dbf0HistoryFormat.line(
                                         5, "set", b("k"), b("w"), null, 30, 40L, "fail"),
-                                "{\"client\":6,\"op\":\"delete\",\"key\":\"6B\",\"found\":true,\"invoke_ns\":50,\"complete_ns\":60,\"status\":\"ok\",\"extra\":[1,2]}"),
+                                "{\"client\":6,\"op\":\"delete\",\"key\":\"6B\",\"found\":true,"
+                                        + "\"invoke_ns\":50,\"complete_ns\":60,\"status\":\"ok\","
+                                        + "\"extra\":[1,2]}"),
                         "h.jsonl");
         List<Operation<KvModel.Input, KvModel.Output>> ops = h.operations();
         assertThat(ops).hasSize(5); // the failed set did not happen

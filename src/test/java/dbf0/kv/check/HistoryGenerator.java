@@ -18,7 +18,8 @@ import java.util.Random;
  * overlap freely. A few operations are pending (some took effect, some did not) and a few failed.
  *
  * <pre>
- * java -cp target/classes:target/test-classes:GSON dbf0.kv.check.HistoryGenerator /tmp/h.jsonl 1000000 10000 64 1
+ * java -cp target/classes:target/test-classes:GSON \
+ *     dbf0.kv.check.HistoryGenerator /tmp/h.jsonl 1000000 10000 64 1
  * </pre>
  */
 final class HistoryGenerator {

@@ -11,7 +11,7 @@ import java.util.Map;
  * A YCSB record (field name → bytes) as one dbf0 value, since dbf0 stores one value per key:
  *
  * <pre>
- *   record = field*                         (in the order given; no count, the value's length ends it)
+ *   record = field*     (in the order given; no count: the value's length ends it)
  *   field  = u16 nameLength, name (UTF-8), u32 valueLength, value bytes   (big-endian lengths)
  * </pre>
  *
