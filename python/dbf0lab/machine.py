@@ -52,9 +52,12 @@ def parse_probe(text: str) -> dict[str, Any]:
 def git_commit(repo: Path) -> dict[str, Any]:
     """The commit the jar was built from (as far as the working tree tells) and whether the tree
     had uncommitted changes. Both None outside a git checkout."""
+
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=20)
+            done = subprocess.run(
+                ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=20
+            )
         except (OSError, subprocess.TimeoutExpired):
             return None
         return done.stdout.strip() if done.returncode == 0 else None
@@ -83,7 +86,10 @@ def describe(info: dict[str, Any]) -> str:
         if info.get(key):
             parts.append(str(info[key]))
     if info.get("git_commit"):
-        parts.append(f"commit {info['git_commit'][:10]}" + (" (+ local changes)" if info.get("git_dirty") else ""))
+        parts.append(
+            f"commit {info['git_commit'][:10]}"
+            + (" (+ local changes)" if info.get("git_dirty") else "")
+        )
     return ", ".join(parts)
 
 
