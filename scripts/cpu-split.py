@@ -3,9 +3,9 @@
 capacity model in docs/experiments.md. Starts `dbf0 server` (nio, one event loop), then per round
 runs a batched read-heavy bench against it, once with the plain load generator and once through
 the library's ShardedKeyValueClient (--sharded-client --library-client; before the bench had a
-sharded load generator of its own, --sharded-client alone meant that); reads both processes' CPU ticks from /proc/PID/stat 2.5 s into the run (after
-JVM start and the 1 s warm-up) and 4 s later, and divides by the operations of those 4 s at the
-run's measured rate. Linux only.
+sharded load generator of its own, --sharded-client alone meant that); reads both processes' CPU
+ticks from /proc/PID/stat 2.5 s into the run (after JVM start and the 1 s warm-up) and 4 s later,
+and divides by the operations of those 4 s at the run's measured rate. Linux only.
 
     .venv/bin/python scripts/cpu-split.py [ROUNDS] [PORT]      (defaults: 3 rounds, port 9424)
 """
@@ -71,8 +71,9 @@ def main() -> None:
                 ops = result["ops_per_sec"] * (t1 - t0)
                 name = "library-client" if variant else "plain"
                 print(
-                    f"round {r} {name:14s} {result['ops_per_sec']:>11,.0f} ops/s; CPU-s per million ops: "
-                    f"server {(s1 - s0) / ops * 1e6:.3f}, client {(c1 - c0) / ops * 1e6:.3f}",
+                    f"round {r} {name:14s} {result['ops_per_sec']:>11,.0f} ops/s; CPU-s per "
+                    f"million ops: server {(s1 - s0) / ops * 1e6:.3f}, client "
+                    f"{(c1 - c0) / ops * 1e6:.3f}",
                     flush=True,
                 )
     finally:

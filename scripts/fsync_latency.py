@@ -32,9 +32,9 @@ def main():
 
     mean = sum(times) / len(times) * 1e6
     print(
-        f"{n} appends of {size} B, fdatasync after each, in {directory}: "
-        f"mean {mean:.0f} us, p50 {pct(50):.0f} us, p99 {pct(99):.0f} us, max {times[-1] * 1e6:.0f} us, "
-        f"so at most {1e6 / mean:,.0f} fsyncs/s for one writer"
+        f"{n} appends of {size} B, fdatasync after each, in {directory}: mean {mean:.0f} us, p50 "
+        f"{pct(50):.0f} us, p99 {pct(99):.0f} us, max {times[-1] * 1e6:.0f} us, so at most "
+        f"{1e6 / mean:,.0f} fsyncs/s for one writer"
     )
 
 

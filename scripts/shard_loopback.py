@@ -8,7 +8,7 @@ the run (after JVM start and the 1 s warm-up) and 4 s later: % of one core, and 
 CPU-µs per operation at the run's measured rate; the client's CPU-µs per operation is the bench's
 own figure for its measured interval (process_cpu_us_per_op). Linux only.
 
-    scripts/shard-loopback.sh [ROUNDS]        (default 4; BASE_PORT, BATCH, THREADS override 9411, 100, 4)
+    scripts/shard-loopback.sh [ROUNDS]  (default 4; BASE_PORT, BATCH, THREADS override 9411, 100, 4)
     VARIANTS=plain,one-shard,three-shards,three-shards-3x scripts/shard-loopback.sh 6
 
 The variants run in one order in odd rounds and in the reverse order in even ones.
@@ -111,7 +111,8 @@ def main() -> None:
                 cpu[variant].append((server_us, client_us))
                 print(
                     f"round {r} {variant:17s} {rate:>11,.0f} ops/s  errors {result['errors']}  "
-                    f"CPU % of a core: servers {used[0]:.0f} {used[1]:.0f} {used[2]:.0f}, client {used[3]:.0f}  "
+                    f"CPU % of a core: servers {used[0]:.0f} {used[1]:.0f} {used[2]:.0f}, "
+                    f"client {used[3]:.0f}  "
                     f"CPU-us/op: servers {server_us:.3f}, client {client_us:.3f}",
                     flush=True,
                 )
@@ -137,8 +138,8 @@ def main() -> None:
     for variant in VARIANTS[1:]:
         ratios = [v[1] / p[1] for v, p in zip(cpu[variant], cpu["plain"])]
         print(
-            f"client CPU-us/op, {variant} / plain: per-round {' '.join(f'{x:.2f}' for x in ratios)}  "
-            f"median {statistics.median(ratios):.2f}"
+            f"client CPU-us/op, {variant} / plain: per-round "
+            f"{' '.join(f'{x:.2f}' for x in ratios)}  median {statistics.median(ratios):.2f}"
         )
     print(
         "medians ops/s: " + ", ".join(f"{v} {statistics.median(rates[v]):,.0f}" for v in VARIANTS)
@@ -146,7 +147,8 @@ def main() -> None:
     print(
         "medians CPU-us/op (servers, client): "
         + ", ".join(
-            f"{v} {statistics.median(c[0] for c in cpu[v]):.3f} {statistics.median(c[1] for c in cpu[v]):.3f}"
+            f"{v} {statistics.median(c[0] for c in cpu[v]):.3f} "
+            f"{statistics.median(c[1] for c in cpu[v]):.3f}"
             for v in VARIANTS
         )
     )

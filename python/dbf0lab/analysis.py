@@ -21,9 +21,9 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import pandas as pd
 
@@ -59,9 +59,11 @@ class Results:
     machines: pd.DataFrame  # the 'machine' records: where the trials ran
     config_columns: list[str]  # what names a configuration: dataset + spec keys but trial_index
     bad_lines: list[str] = field(default_factory=list)
-    # one row per (successful trial, node) that recorded its /proc samples: <metric>_median, <metric>_max
+    # one row per (successful trial, node) that recorded its /proc samples: <metric>_median,
+    # <metric>_max
     utilisation: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # trials that look stalled (results.stall_reason), left out of ``trials``; column "outlier" says why
+    # trials that look stalled (results.stall_reason), left out of ``trials``; column
+    # "outlier" says why
     outliers: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
@@ -74,7 +76,8 @@ def workload_name(set_frac: float) -> str:
 
 
 def key_space_name(key_length: int) -> str:
-    """Random keys of n bytes: 1 byte gives 256 distinct keys, 2 bytes 65,536; 16 bytes never repeat."""
+    """Random keys of n bytes: 1 byte gives 256 distinct keys, 2 bytes 65,536; 16 bytes never
+    repeat."""
     n = int(key_length)
     return f"{n} B keys ({256**n:,})" if n <= 2 else f"{n} B keys"
 
@@ -234,10 +237,10 @@ def utilisation_table(data: Results) -> pd.DataFrame:
     rows = []
     for (dataset, node), g in u.groupby([DATASET, "node"], sort=False):
 
-        def med(column):
+        def med(column, g=g):
             return float(g[column].median()) if column in g else float("nan")
 
-        def top(column):
+        def top(column, g=g):
             return float(g[column].max()) if column in g else float("nan")
 
         roles = sorted({str(r) for r in g["role"].dropna()})
@@ -247,14 +250,19 @@ def utilisation_table(data: Results) -> pd.DataFrame:
         hot = int((as_client["cpu_busy_pct_median"] > CLIENT_CPU_LIMIT).sum())
         note = ""
         if hot:
-            note = f"{hot} trial(s) above {CLIENT_CPU_LIMIT:g}% CPU: the load generator may be the bottleneck"
+            note = (
+                f"{hot} trial(s) above {CLIENT_CPU_LIMIT:g}% CPU: "
+                "the load generator may be the bottleneck"
+            )
         rows.append(
             {
                 DATASET: dataset,
                 "node": node,
                 "role": "/".join(roles),
                 "trials": len(g),
-                "CPU busy % (max)": f"{med('cpu_busy_pct_median'):.0f} ({top('cpu_busy_pct_max'):.0f})",
+                "CPU busy % (max)": (
+                    f"{med('cpu_busy_pct_median'):.0f} ({top('cpu_busy_pct_max'):.0f})"
+                ),
                 "user %": round(med("cpu_user_pct_median")),
                 "sys %": round(med("cpu_system_pct_median")),
                 "iowait %": round(med("cpu_iowait_pct_median"), 1),
@@ -647,7 +655,8 @@ def durability_summary(data: Results) -> pd.DataFrame:
 
 
 def durability_table(data: Results) -> pd.DataFrame:
-    """The durability summary as people read it: one row per client mode, server, workload and policy."""
+    """The durability summary as people read it: one row per client mode, server, workload and
+    policy."""
     s = durability_summary(data)
     if s.empty:
         return s
@@ -658,7 +667,7 @@ def durability_table(data: Results) -> pd.DataFrame:
     models = s["server_model"] if "server_model" in s else pd.Series("pool", index=s.index)
     table = pd.DataFrame(
         {
-            "client mode": s["client_mode"] if "client_mode" in s else "",
+            "client mode": s.get("client_mode", ""),
             "server": [f"{m} ({int(t)} thr)" for m, t in zip(models, s["server_threads"])],
             "workload": s["workload"],
             "fsync": s["fsync"],
@@ -677,7 +686,7 @@ def durability_table(data: Results) -> pd.DataFrame:
     return table
 
 
-# Trials with roles (run_benchmarks.py --servers/--clients) ------------------------------------------
+# Trials with roles (run_benchmarks.py --servers/--clients) ----------------------------------------
 
 
 def cluster_table(data: Results) -> pd.DataFrame:

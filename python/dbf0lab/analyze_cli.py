@@ -1,10 +1,11 @@
-"""The command line of scripts/analyze.py: the best-configuration table as Markdown, and the figures."""
+"""The command line of scripts/analyze.py: the best-configuration table as Markdown, and the
+figures."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pandas as pd
 
@@ -17,10 +18,10 @@ FIGURES = REPO / "benchmarks" / "results" / "figures"  # git-ignored, like the s
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="analyze.py",
-        description="Prints the best thread configuration per (workload, map, key space) as a Markdown "
-        "table, with its median and interquartile range of ops/s and its speed-up over one "
-        "server and one client thread; reports failed and incomplete trials; writes the figures. "
-        "Reads our results files and the 2020 study's [spec, counts] files alike.",
+        description="Prints the best thread configuration per (workload, map, key space) as a "
+        "Markdown table, with its median and interquartile range of ops/s and its speed-up over "
+        "one server and one client thread; reports failed and incomplete trials; writes the "
+        "figures. Reads our results files and the 2020 study's [spec, counts] files alike.",
     )
     p.add_argument("results", nargs="+", type=Path, metavar="RESULTS.jsonl", help="results files")
     p.add_argument(
@@ -42,13 +43,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--min-trials",
         type=int,
         default=1,
-        help="configurations with fewer successful trials are not candidates for 'best' (default: 1)",
+        help="configurations with fewer successful trials are not candidates for 'best' "
+        "(default: 1)",
     )
     return p
 
 
 def report(data: analysis.Results, min_trials: int = 1) -> str:
-    """The Markdown report: where it was measured, the best-configuration table, and what is missing."""
+    """The Markdown report: where it was measured, the best-configuration table, and what is
+    missing."""
     lines: list[str] = []
     for dataset in data.datasets:
         n_ok = int((data.trials[analysis.DATASET] == dataset).sum())
@@ -72,9 +75,10 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             "Median ops/s over trials, "
             + analysis.OPS_DEFINITION
             + "; IQR = 25th to 75th percentile; "
-            "× no log = median ops/s / the same configuration's without a log; p50/p99 µs, fsyncs/s and "
-            "records/fsync = medians over trials of each trial's figure, the last two counted by the log "
-            "over the measured interval (empty where the policy forced nothing).",
+            "× no log = median ops/s / the same configuration's without a log; p50/p99 µs, "
+            "fsyncs/s and records/fsync = medians over trials of each trial's figure, the last "
+            "two counted by the log over the measured interval (empty where the policy forced "
+            "nothing).",
             "",
         ]
     elif (
@@ -111,8 +115,8 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             "",
             analysis.markdown(roles),
             "",
-            "Per node: a client's own ops/s and p99, or how many servers it ran; total: the sum of the "
-            "clients' ops/s per trial, and the p99 of the trial's merged client histograms "
+            "Per node: a client's own ops/s and p99, or how many servers it ran; total: the sum "
+            "of the clients' ops/s per trial, and the p99 of the trial's merged client histograms "
             "(percentiles of separate clients are never averaged); medians over trials.",
             "",
         ]
@@ -123,9 +127,9 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             "",
             analysis.markdown(usage),
             "",
-            "Sampled from /proc once a second during each trial. CPU % is of all the node's cores; "
-            "each figure is the median over trials of the trial's median (max: the highest one-second "
-            "sample); net counts every interface but lo, lo MB/s the loopback traffic.",
+            "Sampled from /proc once a second during each trial. CPU % is of all the node's "
+            "cores; each figure is the median over trials of the trial's median (max: the highest "
+            "one-second sample); net counts every interface but lo, lo MB/s the loopback traffic.",
             "",
         ]
         flagged = usage[usage["note"] != ""]
@@ -154,7 +158,8 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
         warned = warned[warned.map(lambda w: isinstance(w, list) and len(w) > 0)]
         if len(warned):
             lines.append(
-                f"Trials with a warning from the benchmark: {len(warned)} (their figures may mislead)"
+                f"Trials with a warning from the benchmark: {len(warned)} (their figures may "
+                "mislead)"
             )
             for text, count in pd.Series([t for w in warned for t in w]).value_counts().items():
                 lines.append(f"- {count} x {text}")

@@ -19,6 +19,7 @@ and keeps each node's own figures under ``nodes``.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import shutil
@@ -27,9 +28,10 @@ import subprocess
 import threading
 import time
 import uuid
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from . import histograms, utilisation
 from .hosts import KILL_GRACE_SECONDS, Completed, Host, LocalHost, SshHost, _kill_group, excerpt
@@ -192,13 +194,10 @@ class ServerProcess:
     def stop(self) -> str:
         """Ends the server (on the far host too) and returns what it said on the way out."""
         if isinstance(self.host, SshHost):
-            self.host.cancel_remote(
-                self.run_id
-            )  # SIGTERM there: its shutdown hook prints its summary
-            try:
+            # SIGTERM there: its shutdown hook prints its summary
+            self.host.cancel_remote(self.run_id)
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(KILL_GRACE_SECONDS + 5)
-            except subprocess.TimeoutExpired:
-                pass
         if self.proc.poll() is None:
             _kill_group(self.proc)
         for t in self._readers:

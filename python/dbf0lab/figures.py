@@ -10,8 +10,8 @@ notebook shows it with ``figures.show(data, "its-name", figures_dir)``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import matplotlib
 import numpy as np
@@ -381,7 +381,8 @@ def maps(data: Results) -> Figure | None:
     for ax, panel in zip(axes[0], panels):
         part = summary[summary[panel_columns].apply(tuple, axis=1) == panel]
         for i, dist in enumerate(dists):
-            # several rows per (map, dist) would be other axes varying: the preset fixes them, so take the first
+            # several rows per (map, dist) would be other axes varying: the preset
+            # fixes them, so take the first
             rows = (
                 part[part["key_dist"] == dist]
                 .drop_duplicates("map_type")

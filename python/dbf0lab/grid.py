@@ -18,8 +18,9 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 TRIAL_INDEX = "trial_index"
 
@@ -188,8 +189,8 @@ AXES: tuple[Axis, ...] = (
         "client_thread_kind",
         "--client-thread-kind",
         str,
-        "what each client runs on: platform (a kernel thread "
-        "each, the seed's) or virtual (virtual threads, multiplexed over one carrier thread per core)",
+        "what each client runs on: platform (a kernel thread each, the seed's) or virtual "
+        "(virtual threads, multiplexed over one carrier thread per core)",
         flag="--client-thread-kind",
     ),
     Axis(
@@ -222,7 +223,8 @@ AXES: tuple[Axis, ...] = (
         "key choice among the records: uniform, zipfian, hotspot, latest, exponential",
         flag="--key-dist",
     ),
-    # not "workload": the analysis already derives a column of that name from set_frac (read-heavy, ...)
+    # not "workload": the analysis already derives a column of that name from set_frac
+    # (read-heavy, ...)
     Axis(
         "ycsb_workload",
         "--ycsb-workload",
@@ -234,13 +236,15 @@ AXES: tuple[Axis, ...] = (
         "fsync",
         "--fsync",
         str,
-        "the server's write-ahead log: none (no log), never, interval (100 ms), always; "
-        "each trial with a log gets a fresh data directory, removed when it ends (where: see the data root option)",
+        "the server's write-ahead log: none (no log), never, interval (100 ms), always; each "
+        "trial with a log gets a fresh data directory, removed when it ends (where: see the data "
+        "root option)",
         flag="--fsync",
         to_args=log_args,
     ),
-    # Not a Benchmark argument: the sweep starts this many `dbf0 server` processes, spread round-robin
-    # over the --servers hosts, and the clients --connect to all of them (sweep of roles, cluster.py).
+    # Not a Benchmark argument: the sweep starts this many `dbf0 server` processes, spread
+    # round-robin over the --servers hosts, and the clients --connect to all of them (sweep of
+    # roles, cluster.py).
     Axis(
         "shards",
         "--shards",
@@ -270,7 +274,7 @@ class Factor:
     values: tuple[tuple[Any, ...], ...]
 
     @staticmethod
-    def single(name: str, values: Iterable[Any]) -> "Factor":
+    def single(name: str, values: Iterable[Any]) -> Factor:
         return Factor((name,), tuple((v,) for v in values))
 
     def column(self, name: str) -> list[Any]:
@@ -303,7 +307,7 @@ class Grid:
         if self.trials < 1:
             raise ValueError("trials must be at least 1")
 
-    def with_axis(self, name: str, values: Sequence[Any]) -> "Grid":
+    def with_axis(self, name: str, values: Sequence[Any]) -> Grid:
         """This grid with one axis's values replaced. An axis that was paired with others is
         unpaired first: every axis of that factor keeps its distinct values, crossed."""
         factors: list[Factor] = []
@@ -315,7 +319,7 @@ class Grid:
         factors.append(Factor.single(name, values))
         return Grid(tuple(factors), self.trials)
 
-    def with_pairs(self, names: tuple[str, ...], values: Sequence[tuple[Any, ...]]) -> "Grid":
+    def with_pairs(self, names: tuple[str, ...], values: Sequence[tuple[Any, ...]]) -> Grid:
         """This grid with the given axes set to the given tuples (replacing their old values)."""
         factors = [f for f in self.factors if not set(f.names) & set(names)]
         for f in self.factors:
@@ -325,7 +329,7 @@ class Grid:
         factors.append(Factor(tuple(names), tuple(tuple(v) for v in values)))
         return Grid(tuple(factors), self.trials)
 
-    def with_trials(self, trials: int) -> "Grid":
+    def with_trials(self, trials: int) -> Grid:
         return Grid(self.factors, trials)
 
     def configurations(self) -> list[dict[str, Any]]:
@@ -418,7 +422,8 @@ def problems(config: Mapping[str, Any]) -> list[str]:
     striped = map_type is not None and re.fullmatch(r"striped:\d+", map_type) is not None
     if map_type is not None and map_type not in MAP_TYPES and "." not in map_type and not striped:
         out.append(
-            f"unknown map type {map_type!r}: use {', '.join(MAP_TYPES)}, striped:N, or a Map class name"
+            f"unknown map type {map_type!r}: use {', '.join(MAP_TYPES)}, striped:N, or a Map class "
+            "name"
         )
     for name, choices in CHOICES.items():
         if name in config and config[name] not in choices:
@@ -439,7 +444,8 @@ def problems(config: Mapping[str, Any]) -> list[str]:
     selectors = config.get("selector_threads", 0)
     if selectors and (selectors < 0 or selectors > config.get("client_threads", selectors)):
         out.append(
-            f"selector_threads must be 0..client_threads ({config.get('client_threads')}), got {selectors}"
+            f"selector_threads must be 0..client_threads ({config.get('client_threads')}), got "
+            f"{selectors}"
         )
     elif selectors and v1:
         out.append("selector_threads needs a v2 client mode (persistent, pipelined or batched)")
@@ -451,7 +457,8 @@ def problems(config: Mapping[str, Any]) -> list[str]:
         out.append("key_dist needs records (or ycsb_workload): the records to choose among")
     if v1 and config.get("ycsb_workload") in ("D", "F"):
         out.append(
-            f"ycsb_workload {config['ycsb_workload']} (inserts or read-modify-writes) needs a v2 client mode"
+            f"ycsb_workload {config['ycsb_workload']} (inserts or read-modify-writes) needs a v2 "
+            "client mode"
         )
     return out
 
@@ -525,8 +532,8 @@ PRESETS: dict[str, Preset] = {
             set_frac=[0.1, 0.5, 0.9],
             seconds=[5],
         ),
-        "the results in benchmarks/reference/mid-vm.jsonl: both maps x 3 workloads x server 1,4,16 x client 1,8,32, "
-        "3 trials of 5 s",
+        "the results in benchmarks/reference/mid-vm.jsonl: both maps x 3 workloads x server "
+        "1,4,16 x client 1,8,32, 3 trials of 5 s",
     ),
     "steps": Preset(
         Grid(
@@ -560,9 +567,10 @@ PRESETS: dict[str, Preset] = {
             ),
             3,
         ),
-        "one bottleneck removed at a time: v1 per-op (4/8 threads), the same with the server closing "
-        "first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128; a thread per connection, "
-        "and 2 selector threads), batched (1000 per frame); 3 workloads, 3 trials of 5 s",
+        "one bottleneck removed at a time: v1 per-op (4/8 threads), the same with the server "
+        "closing first, v2 persistent (nio 2 loops, 16 clients), pipelined (depth 128; a thread "
+        "per connection, and 2 selector threads), batched (1000 per frame); 3 workloads, 3 trials "
+        "of 5 s",
     ),
     "models": Preset(
         Grid(
@@ -602,8 +610,8 @@ PRESETS: dict[str, Preset] = {
             3,
         ),
         "server models under persistent connections: pool, virtual and nio with 16 clients, and "
-        "virtual and nio holding 1,000, each with a platform thread per client, a virtual thread per "
-        "client, and one selector thread for all clients; balanced workload, 3 trials of 5 s",
+        "virtual and nio holding 1,000, each with a platform thread per client, a virtual thread "
+        "per client, and one selector thread for all clients; balanced workload, 3 trials of 5 s",
     ),
     "ycsb": Preset(
         Grid(
@@ -622,9 +630,9 @@ PRESETS: dict[str, Preset] = {
             ),
             2,
         ),
-        "YCSB's core workloads A, B, C, D, F (E needs range scans) over 100,000 records, v2 persistent "
-        "connections to the nio server, (server,client) threads (1,4) and (2,16); setFrac is replaced by each "
-        "workload's mix; 2 trials of 3 s",
+        "YCSB's core workloads A, B, C, D, F (E needs range scans) over 100,000 records, v2 "
+        "persistent connections to the nio server, (server,client) threads (1,4) and (2,16); "
+        "setFrac is replaced by each workload's mix; 2 trials of 3 s",
     ),
     "maps": Preset(
         _cross(
@@ -643,9 +651,9 @@ PRESETS: dict[str, Preset] = {
             seconds=[3],
             warmup=[1],
         ),
-        "the map ladder: one global lock (hashtable, synchronized), a read/write lock, 16 striped locks, "
-        "ConcurrentHashMap; read- and write-heavy, uniform and zipfian keys over 100,000 records; nio server "
-        "with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s",
+        "the map ladder: one global lock (hashtable, synchronized), a read/write lock, 16 striped "
+        "locks, ConcurrentHashMap; read- and write-heavy, uniform and zipfian keys over 100,000 "
+        "records; nio server with 4 loops, 4 batched clients (100 per frame), 2 trials of 3 s",
     ),
     "durability": Preset(
         _cross(
@@ -662,9 +670,10 @@ PRESETS: dict[str, Preset] = {
             seconds=[3],
             warmup=[1],
         ),
-        "the write-ahead log's cost: no log, then fsync never, interval (100 ms) and always; persistent and "
-        "pipelined (16 in flight) clients, 16 connections to a virtual-thread or nio server (2 threads), "
-        "write-heavy and balanced; each trial a fresh log; 3 trials of 3 s",
+        "the write-ahead log's cost: no log, then fsync never, interval (100 ms) and always; "
+        "persistent and pipelined (16 in flight) clients, 16 connections to a virtual-thread or "
+        "nio server (2 threads), write-heavy and balanced; each trial a fresh log; 3 trials of 3 "
+        "s",
     ),
     "scaling": Preset(
         _cross(
@@ -683,9 +692,9 @@ PRESETS: dict[str, Preset] = {
             seconds=[2],
             warmup=[1],
         ),
-        "scale-out: 1, 2, 3 `dbf0 server` processes (nio, one loop each) started for each trial on the "
-        "--servers hosts, every --clients host running 1,2,4,8 batched client threads (100 per frame, 2 in "
-        "flight) against all of them; read-heavy, 3 trials of 2 s",
+        "scale-out: 1, 2, 3 `dbf0 server` processes (nio, one loop each) started for each trial "
+        "on the --servers hosts, every --clients host running 1,2,4,8 batched client threads (100 "
+        "per frame, 2 in flight) against all of them; read-heavy, 3 trials of 2 s",
     ),
     "anchors": Preset(
         Grid(

@@ -19,8 +19,8 @@ import base64
 import math
 import struct
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 COMPRESSED_COOKIE = 0x1C849304  # V2 compressed encoding
 ENCODING_COOKIE = 0x1C849303  # V2 encoding
@@ -65,7 +65,8 @@ class Histogram:
         return low, low + (1 << (bucket + unit)) - 1
 
     def percentile(self, p: float) -> int:
-        """Java's getValueAtPercentile: the highest value of the bucket where the count reaches p %."""
+        """Java's getValueAtPercentile: the highest value of the bucket where the count reaches
+        p %."""
         requested = min(max(math.nextafter(p, -math.inf), 0.0), 100.0)
         wanted = max(1, math.ceil(requested * self.total / 100.0))
         seen = 0
@@ -76,7 +77,7 @@ class Histogram:
                 return low if p == 0 else high
         return 0
 
-    def add(self, other: "Histogram") -> None:
+    def add(self, other: Histogram) -> None:
         if (other.digits, other.lowest) != (self.digits, self.lowest):
             raise ValueError("histograms of different layouts cannot be added bucket by bucket")
         for index, count in other.counts.items():

@@ -13,6 +13,7 @@ background and disturbing the next one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -22,9 +23,10 @@ import subprocess
 import tempfile
 import threading
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from . import machine
 from .grid import DATA_DIR, needs_data_dir
@@ -94,8 +96,10 @@ class Host:
         run_id: str,
         data_root: str | None = None,
     ) -> list[str]:
-        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server); grid.DATA_DIR in
-        args becomes a fresh directory under data_root, removed when the command ends."""
+        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server).
+
+        grid.DATA_DIR in args becomes a fresh directory under data_root, removed when the command
+        ends."""
         raise NotImplementedError
 
     def bench_command(
@@ -172,7 +176,8 @@ class Host:
         done = self.run(self.probe_command(), 120)
         if done.exit_code != 0:
             raise HostError(
-                f"{self.label}: could not describe the host: {excerpt(done.stderr) or done.exit_code}"
+                f"{self.label}: could not describe the host: "
+                f"{excerpt(done.stderr) or done.exit_code}"
             )
         info = machine.parse_probe(done.stdout)
         if not info.get("dbf0_version"):
@@ -224,7 +229,8 @@ class LocalHost(Host):
         self.jar = jar.resolve()
 
     def jar_command(self, verb, java_opts, args, timeout, run_id, data_root=None):
-        # a DATA_DIR in args was replaced by run_bench already: the directory is made here, in Python
+        # a DATA_DIR in args was replaced by run_bench already: the directory is made
+        # here, in Python
         return [self.java, *java_opts, "-jar", str(self.jar), verb, *args]
 
     def run_bench(self, java_opts, bench_args, timeout, data_root=None):
@@ -337,9 +343,9 @@ class SshHost(Host):
             )
             cleanup = 'rm -rf "$d"; '
         script = (
-            f"{setup}if command -v timeout >/dev/null 2>&1; then t='timeout -k {KILL_GRACE_SECONDS} {limit}'; "
-            f"else t=''; fi; $t {java} & echo $! > {pidfile}; wait $!; rc=$?; rm -f {pidfile}; "
-            f"{cleanup}exit $rc"
+            f"{setup}if command -v timeout >/dev/null 2>&1; "
+            f"then t='timeout -k {KILL_GRACE_SECONDS} {limit}'; else t=''; fi; "
+            f"$t {java} & echo $! > {pidfile}; wait $!; rc=$?; rm -f {pidfile}; {cleanup}exit $rc"
         )
         return self.ssh(script)
 
@@ -349,12 +355,11 @@ class SshHost(Host):
     def cancel_remote(self, run_id: str) -> None:
         pidfile = shlex.quote(self._pidfile(run_id))
         argv = self.ssh(
-            f"if [ -f {pidfile} ]; then kill -TERM $(cat {pidfile}) 2>/dev/null; rm -f {pidfile}; fi"
+            f"if [ -f {pidfile} ]; "
+            f"then kill -TERM $(cat {pidfile}) 2>/dev/null; rm -f {pidfile}; fi"
         )
-        try:
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
             subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
 
 
 def parse_hosts(names: Sequence[str], java: str, ssh: SshSettings) -> list[Host]:

@@ -13,8 +13,9 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import nbformat
 from jupyter_client.manager import KernelManager
@@ -86,7 +87,8 @@ def execute(
     extra: Mapping[str, Any] | None = None,
 ) -> nbformat.NotebookNode:
     """Executes the notebook in its own folder; writes the executed copy to output if given.
-    ``extra`` sets further parameters by name (paths are passed as they are, so make them absolute)."""
+    ``extra`` sets further parameters by name (paths are passed as they are, so make them
+    absolute)."""
     nb = nbformat.read(notebook, as_version=4)
     values: dict[str, Any] = dict(extra or {})
     if results:
@@ -111,8 +113,8 @@ def execute(
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="run_notebook.py",
-        description="Executes benchmarks/analysis.ipynb headless with the given results files, saving "
-        "its figures; writes the executed notebook to --output, or back into the notebook "
+        description="Executes benchmarks/analysis.ipynb headless with the given results files, "
+        "saving its figures; writes the executed notebook to --output, or back into the notebook "
         "with --in-place.",
     )
     p.add_argument(
@@ -157,19 +159,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return 1
     print(
-        f"executed {NOTEBOOK} on {', '.join(map(str, args.results)) or 'its default results'} -> {output}; "
-        f"figures in {figures_dir or 'benchmarks/figures'}"
+        f"executed {NOTEBOOK} on {', '.join(map(str, args.results)) or 'its default results'} -> "
+        f"{output}; figures in {figures_dir or 'benchmarks/figures'}"
     )
     if "modes_figures_dir" in extra:
         print(
-            f"figures drawn from the committed reference data (client modes, server models, maps, scaling, "
-            f"durability, Redis): {extra['modes_figures_dir']}"
+            "figures drawn from the committed reference data (client modes, server models, maps, "
+            f"scaling, durability, Redis): {extra['modes_figures_dir']}"
         )
     return 0
 
 
 def _last_line(error: Exception) -> str:
-    """The exception line of a cell's traceback (nbclient puts the whole traceback in the message)."""
+    """The exception line of a cell's traceback (nbclient puts the whole traceback in the
+    message)."""
     lines = [line for line in str(error).splitlines() if line.strip()]
     named = [line for line in lines if re.match(r"^\w*(Error|Exception|Interrupt)\b", line)]
     return (named or lines or ["unknown error"])[-1].strip()

@@ -21,7 +21,7 @@ connections with and without -P 16.
 
 (python3 scripts/compare_redis.py is the same program.) Needs redis-server and redis-benchmark
 (scripts/install-test-tools.sh installs them) and target/dbf0.jar (./build.sh).
-"""
+"""  # noqa: E501 (--help prints this docstring verbatim)
 
 from __future__ import annotations
 
@@ -34,9 +34,10 @@ import socket
 import subprocess
 import tempfile
 import time
-from datetime import datetime, timezone
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -198,8 +199,8 @@ def summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
     records per fsync."""
     if summary and "policy" in summary[0]:
         lines = [
-            "| Redis appendfsync / dbf0 --fsync | test | command | Redis req/s | dbf0 req/s | dbf0 / Redis "
-            "| dbf0 records/fsync |",
+            "| Redis appendfsync / dbf0 --fsync | test | command | Redis req/s | dbf0 req/s | "
+            "dbf0 / Redis | dbf0 records/fsync |",
             "|---|---|---|---:|---:|---:|---:|",
         ]
         for s in summary:
@@ -208,8 +209,9 @@ def summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
                 "" if per is None or per != per else f"{per:,.1f}"
             )  # NaN != NaN: nothing was forced
             lines.append(
-                f"| {s['policy']} / {AOF_TO_DBF0.get(s['policy'], '?')} | {s['test']} | {s['command']} | "
-                f"{s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} | {per} |"
+                f"| {s['policy']} / {AOF_TO_DBF0.get(s['policy'], '?')} | {s['test']} | "
+                f"{s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} "
+                f"| {per} |"
             )
         return lines
     lines = [
@@ -218,7 +220,8 @@ def summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
     ]
     for s in summary:
         lines.append(
-            f"| {s['test']} | {s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} |"
+            f"| {s['test']} | {s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | "
+            f"{s['ratio']:.2f} |"
         )
     return lines
 
@@ -234,8 +237,8 @@ def retention(
         if test == many and (base, command) in rates:
             b = rates[(base, command)]
             lines.append(
-                f"{command} with {s['test']} kept {s['redis_rps'] / b['redis_rps']:.0%} of {base}'s rate "
-                f"on Redis and {s['dbf0_rps'] / b['dbf0_rps']:.0%} on dbf0"
+                f"{command} with {s['test']} kept {s['redis_rps'] / b['redis_rps']:.0%} of "
+                f"{base}'s rate on Redis and {s['dbf0_rps'] / b['dbf0_rps']:.0%} on dbf0"
             )
     if lines:
         lines.insert(0, "")
@@ -446,7 +449,7 @@ def describe_machine(java: str, jar: Path) -> dict[str, Any]:
     return {
         **machine.parse_probe(probe.stdout),
         "redis": version,
-        "when": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
     }
 
 
@@ -590,7 +593,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for test in tests:
                     run_benchmark(args, ports[server], test, args.warmup_requests)
             print(
-                f"warm-up: {args.warmup_requests:,} requests per test against each server, not counted",
+                f"warm-up: {args.warmup_requests:,} requests per test against each server, not "
+                "counted",
                 flush=True,
             )
         with out.open("a") as sink:
@@ -622,8 +626,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     summary = summarize(rows)
     print(
-        f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) vs Redis {redis_version(where['redis'])},"
-        f" {where.get('cores')} cores, medians of {args.pairs} pairs; results in {out}\n"
+        f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) vs Redis "
+        f"{redis_version(where['redis'])}, {where.get('cores')} cores, medians of {args.pairs} "
+        f"pairs; results in {out}\n"
     )
     for line in summary_table(summary) + retention(summary):
         print(line)
@@ -688,8 +693,8 @@ def compare_logs(
     summary = summarize(rows)
     print(
         f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) write-ahead log vs Redis "
-        f"{redis_version(where['redis'])} AOF, data on {where['data_fs']}, {where.get('cores')} cores, medians "
-        f"of {args.pairs} pairs; results in {out}\n"
+        f"{redis_version(where['redis'])} AOF, data on {where['data_fs']}, {where.get('cores')} "
+        f"cores, medians of {args.pairs} pairs; results in {out}\n"
     )
     for line in summary_table(summary):
         print(line)

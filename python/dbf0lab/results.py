@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 MACHINE = "machine"
 
@@ -52,7 +53,8 @@ STALL_FRACTION = 0.2  # ops/s below a fifth of the median of the twins' ops/s
 
 
 def trial_ops_per_sec(spec: Mapping[str, Any], result: Mapping[str, Any]) -> float:
-    """A successful trial's ops/s: the counted operations over the measured (else planned) seconds."""
+    """A successful trial's ops/s: the counted operations over the measured (else planned)
+    seconds."""
     if "nodes" in result:  # a trial with roles: the sum of its clients' rates (cluster.merge)
         return float(result["ops_per_sec"])
     counted = sum(result.get(op) or 0 for op in OPS_COUNTED)
@@ -151,7 +153,8 @@ class Appender:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "a+b")
+        # open for the Appender's whole life: close() (or the with block) closes it
+        self._file = open(self.path, "a+b")  # noqa: SIM115
         self._file.seek(0, os.SEEK_END)
         if self._file.tell() > 0:
             self._file.seek(-1, os.SEEK_END)
@@ -172,7 +175,7 @@ class Appender:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> "Appender":
+    def __enter__(self) -> Appender:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -15,11 +15,12 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from tqdm import tqdm
 
@@ -149,7 +150,9 @@ class Outcome:
 def _prepare_hosts(
     hosts: Sequence[Host], jar: Path, repo: Path, log
 ) -> list[tuple[Host, dict[str, Any]]]:
-    """Copies the jar to every host and describes each, in parallel. Hosts that fail are left out."""
+    """Copies the jar to every host and describes each, in parallel.
+
+    Hosts that fail are left out."""
     jar_info = {"jar_sha256": machine.sha256_of(jar), **machine.git_commit(repo)}
 
     def one(host: Host):
@@ -192,7 +195,7 @@ def _record_machines(
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def run(plan: Plan, hosts: Sequence[Host], jar: Path, repo: Path, options: Options) -> Outcome:
@@ -346,7 +349,10 @@ def _report(
     if warnings:
         outcome.warned += 1
         what += "; warning: " + "; ".join(warnings)
-    line = f"[{outcome.ran}/{total}] {describe_spec(spec)} #{spec['trial_index']} on {result['host']}: {what}"
+    line = (
+        f"[{outcome.ran}/{total}] {describe_spec(spec)} #{spec['trial_index']} "
+        f"on {result['host']}: {what}"
+    )
     if bar.disable or results.is_failure(result) or warnings:
         bar.write(line, file=sys.stderr)
     if not bar.disable:

@@ -9,8 +9,9 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from . import cluster, machine, sweep
 from . import grid as grids
@@ -183,10 +184,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument(
         "--data-root",
         metavar="DIR",
-        help="--fsync trials: the directory on each host under which every trial gets its fresh data "
-        "directory, removed when the trial ends (default: the host's temporary directory, $TMPDIR "
-        "or /tmp). fsync costs what this directory's disk and file system make it cost: a tmpfs "
-        "makes every policy free",
+        help="--fsync trials: the directory on each host under which every trial gets its fresh "
+        "data directory, removed when the trial ends (default: the host's temporary directory, "
+        "$TMPDIR or /tmp). fsync costs what this directory's disk and file system make it cost: a "
+        "tmpfs makes every policy free",
     )
     r.add_argument(
         "--java", help="java for local trials (default: a JDK 21+ found like ./build.sh does)"
@@ -251,17 +252,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--servers",
         type=comma_list(str),
         metavar="H[,H...]",
-        help="run each trial's `dbf0 server` processes on these hosts ('local' or [user@]host[:port]), "
-        "one per host or --shards of them round-robin; the trial waits until each listens and "
-        "stops them all when it ends (default with --clients or --shards: local)",
+        help="run each trial's `dbf0 server` processes on these hosts ('local' or "
+        "[user@]host[:port]), one per host or --shards of them round-robin; the trial waits until "
+        "each listens and stops them all when it ends (default with --clients or --shards: local)",
     )
     c.add_argument(
         "--clients",
         type=comma_list(str),
         metavar="H[,H...]",
-        help="run `bench --connect <every server>` on each of these hosts at once; the trial's result "
-        "adds up their throughput and merges their latency histograms (default with --servers "
-        "or --shards: local)",
+        help="run `bench --connect <every server>` on each of these hosts at once; the trial's "
+        "result adds up their throughput and merges their latency histograms (default with "
+        "--servers or --shards: local)",
     )
     c.add_argument(
         "--server-bind",
@@ -283,7 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cluster_mode(args: argparse.Namespace, grid: Grid) -> bool:
-    """Trials with roles: asked for by --servers/--clients, or by a grid that varies the shard count."""
+    """Trials with roles: asked for by --servers/--clients, or by a grid that varies the shard
+    count."""
     return bool(args.servers or args.clients) or grid_needs_roles(grid)
 
 
@@ -349,8 +351,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if roles:
         if names:
             print(
-                "run_benchmarks.py: error: --hosts runs whole trials on each host; with --servers/--clients "
-                "(or --shards) name the hosts by role instead",
+                "run_benchmarks.py: error: --hosts runs whole trials on each host; with "
+                "--servers/--clients (or --shards) name the hosts by role instead",
                 file=sys.stderr,
             )
             return 2
@@ -385,7 +387,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         hosts = parse_hosts(names, java, ssh)
     except ValueError as e:
-        raise SystemExit(f"run_benchmarks.py: {e}")
+        raise SystemExit(f"run_benchmarks.py: {e}") from e
 
     layout = None
     if roles:
@@ -409,14 +411,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if layout is not None:
         print(
-            f"to run: {len(plan.todo)} trials, one at a time, servers on {', '.join(h.label for h in layout.servers)} "
-            f"(bind {args.server_bind}), clients on {', '.join(h.label for h in layout.clients)}; "
-            f"estimated time {sweep.format_seconds(estimated_seconds(plan, hosts, True))}"
+            f"to run: {len(plan.todo)} trials, one at a time, servers on "
+            f"{', '.join(h.label for h in layout.servers)} (bind {args.server_bind}), clients on "
+            f"{', '.join(h.label for h in layout.clients)}; estimated time "
+            f"{sweep.format_seconds(estimated_seconds(plan, hosts, True))}"
         )
     else:
         print(
-            f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): {', '.join(h.label for h in hosts)}; "
-            f"estimated time {sweep.format_seconds(estimated_seconds(plan, hosts, False))}"
+            f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): "
+            f"{', '.join(h.label for h in hosts)}; estimated time "
+            f"{sweep.format_seconds(estimated_seconds(plan, hosts, False))}"
         )
     logged = [v for v in grid.axis_values().get("fsync", []) if v != grids.NO_LOG]
     if logged and "local" in names:
@@ -431,8 +435,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             shards = first.get("shards", len(layout.servers))
             print(
                 f"first trial: {shards} x java -jar {args.jar} server "
-                f"{' '.join(cluster.server_args(first, args.server_bind, args.server_port))}, then on each client "
-                f"java -jar {args.jar} bench {' '.join(benchmark_args(first))} --connect <the {shards} servers>"
+                f"{' '.join(cluster.server_args(first, args.server_bind, args.server_port))}, then "
+                f"on each client java -jar {args.jar} bench {' '.join(benchmark_args(first))} "
+                f"--connect <the {shards} servers>"
             )
         elif plan.todo:
             print(
@@ -458,7 +463,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             outcome = sweep.run(plan, hosts, args.jar, REPO, options)
     except HostError as e:
-        raise SystemExit(f"run_benchmarks.py: {e}")
+        raise SystemExit(f"run_benchmarks.py: {e}") from e
     if outcome.interrupted:
         print(
             f"stopped: {outcome.ran} trials recorded in {out}, {outcome.not_run} not run. "
@@ -475,7 +480,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     if outcome.ran and outcome.failed == outcome.ran:
         print(
-            f"run_benchmarks.py: every trial failed ({outcome.failed}); their errors are above and in {out}",
+            f"run_benchmarks.py: every trial failed ({outcome.failed}); their errors are above and "
+            f"in {out}",
             file=sys.stderr,
         )
         return 1
@@ -483,7 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{outcome.warned} trials ran with a warning (see above); the analysis counts them too"
             + (
-                f", except the {outcome.stalled} that look stalled: it names them and leaves them out"
+                f", except the {outcome.stalled} that look stalled: it names them and leaves them "
+                "out"
                 if outcome.stalled
                 else ""
             )

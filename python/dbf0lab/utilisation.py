@@ -23,9 +23,10 @@ import statistics
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 INTERVAL_SECONDS = 1.0
 # What a node's entry holds besides the metrics.
@@ -74,7 +75,8 @@ def parse_stat(text: str) -> tuple[int, int, int, int]:
 
 
 def parse_meminfo(text: str) -> int:
-    """Bytes in use: MemTotal - MemAvailable (kernels before 3.14 lack MemAvailable: then MemFree)."""
+    """Bytes in use: MemTotal - MemAvailable (kernels before 3.14 lack MemAvailable: then
+    MemFree)."""
     kib: dict[str, int] = {}
     for line in text.splitlines():
         name, _, rest = line.partition(":")
@@ -88,7 +90,8 @@ def parse_meminfo(text: str) -> int:
 
 
 def parse_net_dev(text: str) -> dict[str, tuple[int, int, int, int]]:
-    """Per interface: received bytes and packets, sent bytes and packets (two header lines first)."""
+    """Per interface: received bytes and packets, sent bytes and packets (two header lines
+    first)."""
     counters = {}
     for line in text.splitlines()[2:]:
         name, sep, rest = line.partition(":")
@@ -168,7 +171,7 @@ class Sampler:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self) -> "Sampler":
+    def start(self) -> Sampler:
         self._thread = threading.Thread(target=self._run, name="utilisation", daemon=True)
         self._thread.start()
         return self
@@ -195,7 +198,8 @@ class Sampler:
 REMOTE_LOOP = (
     "end=$(( $(date +%s) + $1 )); while [ $(date +%s) -lt $end ]; do "
     f"echo '{SECTION}stat'; cat /proc/stat; echo '{SECTION}meminfo'; cat /proc/meminfo; "
-    f"echo '{SECTION}netdev'; cat /proc/net/dev; echo '{SECTION}end'; sleep {INTERVAL_SECONDS:g}; done"
+    f"echo '{SECTION}netdev'; cat /proc/net/dev; echo '{SECTION}end'; "
+    f"sleep {INTERVAL_SECONDS:g}; done"
 )
 
 
@@ -237,13 +241,14 @@ def samples_from(readings: Sequence[Reading]) -> list[dict[str, float]]:
 
 
 class RemoteSampler:
-    """Runs REMOTE_LOOP on a host over SSH alongside a trial; stop() ends it and parses what came."""
+    """Runs REMOTE_LOOP on a host over SSH alongside a trial; stop() ends it and parses what
+    came."""
 
     def __init__(self, ssh_argv: Callable[[str], list[str]], limit_seconds: float):
         self._argv = ssh_argv(remote_command(limit_seconds))
         self._proc: subprocess.Popen[str] | None = None
 
-    def start(self) -> "RemoteSampler":
+    def start(self) -> RemoteSampler:
         try:
             self._proc = subprocess.Popen(
                 self._argv,

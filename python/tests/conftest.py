@@ -87,7 +87,8 @@ class Sshd:
                 ]
             )
         )
-        self.log = open(directory / "sshd.log", "w")
+        # open while sshd runs: stop() closes it
+        self.log = open(directory / "sshd.log", "w")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [str(SSHD), "-D", "-e", "-f", str(config), "-p", str(self.port)],
             stdout=self.log,
@@ -130,7 +131,8 @@ def sshd_factory(tmp_path_factory):
     options that log in to them with a throwaway key and no known_hosts."""
     if not SSHD.exists():
         pytest.skip(
-            "sshd is not installed (apt-get install openssh-server; .ci/run installs it under CI=true)"
+            "sshd is not installed (apt-get install openssh-server; .ci/run installs it under "
+            "CI=true)"
         )
     if not shutil.which("ssh") or not shutil.which("ssh-keygen") or not shutil.which("scp"):
         pytest.skip("the OpenSSH client (ssh, scp, ssh-keygen) is not installed")

@@ -3,7 +3,6 @@ several "hosts" (OpenSSH servers on 127.0.0.1, each its own port), bench on two 
 once, their results merged, and no server left behind, also after Ctrl-C."""
 
 import json
-import os
 import shutil
 import signal
 import socket

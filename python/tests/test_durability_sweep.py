@@ -2,9 +2,7 @@
 every logged trial gets (locally and in the shell script a remote host runs), and one real trial."""
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -57,7 +55,8 @@ def fake_java(tmp_path: Path) -> Path:
     script = tmp_path / "java"
     script.write_text(
         '#!/bin/sh\nwhile [ $# -gt 0 ]; do\n  if [ "$1" = --data-dir ]; then\n'
-        f'    if [ -d "$2" ]; then echo "exists $2" >> {seen}; else echo "missing $2" >> {seen}; fi\n'
+        f'    if [ -d "$2" ]; then echo "exists $2" >> {seen}; '
+        f'else echo "missing $2" >> {seen}; fi\n'
         '  fi\n  shift\ndone\necho \'{"set": 1, "get": 0}\'\n'
     )
     script.chmod(0o755)

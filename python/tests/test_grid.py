@@ -106,7 +106,8 @@ def test_shuffle_is_fixed_by_the_seed_and_keeps_every_trial():
 
 
 def test_a_new_axis_is_one_line(monkeypatch):
-    """A later Benchmark flag (here a hypothetical --key-distribution) becomes a sweep option, a spec key and a flag from one Axis line."""
+    """A later Benchmark flag (here a hypothetical --key-distribution) becomes a sweep option, a
+    spec key and a flag from one Axis line."""
     monkeypatch.setattr(
         grid,
         "AXES",

@@ -1,9 +1,9 @@
 """Client modes, server models and the Redis comparison, on slices of the real results
 (benchmarks/sample/*-sample.jsonl: trial 0 of each configuration, pair 0 of the Redis run)."""
 
-from conftest import REPO
 from matplotlib.figure import Figure
 
+from conftest import REPO
 from dbf0lab import analysis, figures
 
 SAMPLES = REPO / "benchmarks" / "sample"
@@ -85,7 +85,8 @@ def test_redis_comparison_from_a_real_pair():
 
 
 def test_maps_figure_climbs_the_ladder_with_a_bar_per_key_distribution():
-    # benchmarks/sample/maps-sample.jsonl: trial 0 of each configuration of benchmarks/reference/maps-vm.jsonl
+    # benchmarks/sample/maps-sample.jsonl: trial 0 of each configuration of
+    # benchmarks/reference/maps-vm.jsonl
     data = analysis.load([SAMPLES / "maps-sample.jsonl"])
     fig = figures.maps(data)
     assert isinstance(fig, Figure)

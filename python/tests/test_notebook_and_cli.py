@@ -121,5 +121,5 @@ def test_run_notebook_keeps_the_reference_data_figures_apart(tmp_path):
         notebook.REFERENCE_SUBFOLDER
     ]
     assert len(list(reference.rglob("*.png"))) == 8
-    assert f"figures drawn from the committed reference data (client modes" in done.stdout
+    assert "figures drawn from the committed reference data (client modes" in done.stdout
     assert str(reference) in done.stdout

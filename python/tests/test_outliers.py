@@ -40,7 +40,8 @@ def test_a_second_long_operation_is_a_stall_unless_every_twin_shares_it():
     reason = results.stall_reason(7_000, 1_032_000, [(7_392, 25_000), (7_100, 30_000)])
     assert reason.startswith("its slowest operation took 1,032 ms (>= 500 ms")
     assert results.stall_reason(7_000, 1_032_000, []) is not None
-    # per-op connections on a pool: every trial waits out a SYN retransmit; that is the configuration
+    # per-op connections on a pool: every trial waits out a SYN retransmit; that is the
+    # configuration
     assert results.stall_reason(7_000, 1_032_000, [(7_392, 1_028_000), (7_100, 1_031_000)]) is None
     assert results.stall_reason(7_000, results.STALL_MAX_US - 1, []) is None
 

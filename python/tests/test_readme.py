@@ -83,7 +83,8 @@ def library_install_command() -> str:
 
 @pytest.mark.slow
 def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
-    """The README's command must work where the java on PATH and JAVA_HOME are older (Debian 12's 17)."""
+    """The README's command must work where the java on PATH and JAVA_HOME are older (Debian 12's
+    17)."""
     if not java.startswith("/usr/lib/jvm/"):
         pytest.skip(f"the JDK 21+ here ({java}) is not where the scripts look without JAVA_HOME")
     command = library_install_command()

@@ -13,7 +13,7 @@ from dbf0lab import redis_compare as rc
 CSV = """"test","rps","avg_latency_ms","min_latency_ms","p50_latency_ms","p95_latency_ms","p99_latency_ms","max_latency_ms"
 "SET","150375.94","0.180","0.056","0.167","0.271","0.359","1.999"
 "GET","163398.69","0.166","0.048","0.159","0.239","0.311","0.807"
-"""
+"""  # noqa: E501 (redis-benchmark --csv output as it prints it)
 
 
 def test_choose_tests_keeps_the_canonical_order_and_refuses_unknown_names():
@@ -88,7 +88,8 @@ def rows_of(rates):
 
 
 def test_summary_is_the_median_of_the_pair_ratios_not_the_ratio_of_the_medians():
-    # Pair ratios 0.8, 0.75 and 4.0: median 0.8. The medians of the rates, 150 / 200, would say 0.75.
+    # Pair ratios 0.8, 0.75 and 4.0: median 0.8. The medians of the rates, 150 / 200, would
+    # say 0.75.
     rows = rows_of(
         {
             ("c50", "SET", 0): (100, 80),

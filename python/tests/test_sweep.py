@@ -157,10 +157,12 @@ def test_sweep_records_results_and_machine_then_resumes(tmp_path, jar):
 
 def test_failed_and_timed_out_trials_are_recorded_and_the_sweep_goes_on(tmp_path, jar, java):
     out = tmp_path / "r.jsonl"
-    # a java whose benchmark with 2 client threads exits 2 at once, as the Benchmark does on bad arguments
+    # a java whose benchmark with 2 client threads exits 2 at once, as the Benchmark does on
+    # bad arguments
     picky = tmp_path / "java"
     picky.write_text(
-        f'#!/bin/sh\ncase " $* " in *" bench 1 2 "*) echo "Usage: dbf0 bench (refused)" >&2; exit 2;; esac\n'
+        "#!/bin/sh\n"
+        'case " $* " in *" bench 1 2 "*) echo "Usage: dbf0 bench (refused)" >&2; exit 2;; esac\n'
         f'exec "{java}" "$@"\n'
     )
     picky.chmod(0o755)
@@ -348,7 +350,8 @@ def test_a_sweep_reports_its_failed_count_even_when_none_failed_and_surfaces_war
 
 
 def test_a_users_own_sweep_cannot_resume_into_the_committed_results(monkeypatch):
-    """--preset mid on a host named vm once resumed into the committed mid-vm.jsonl and ran nothing."""
+    """--preset mid on a host named vm once resumed into the committed mid-vm.jsonl and ran
+    nothing."""
     from dbf0lab import sweep_cli
 
     monkeypatch.setattr(sweep_cli.socket, "gethostname", lambda: "vm")

@@ -21,7 +21,7 @@ NET_DEV = """Inter-|   Receive                                                | 
  face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed
     lo: {lo} 10 0 0 0 0 0 0 {lo} 10 0 0 0 0 0 0
   eth0: {rx} {rxp} 0 0 0 0 0 0 {tx} {txp} 0 0 0 0 0 0
-"""
+"""  # noqa: E501 (the kernel's /proc/net/dev header, verbatim)
 
 
 def fake_proc(root, user, system, idle, iowait, rx, tx, lo, mem_available_kib=12000000):
