@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Prints the best-configuration table of one or more results files as Markdown and writes the
 figures; --help for the options. The logic lives in python/dbf0lab (analysis, figures)."""
+
 import sys
 from pathlib import Path
 

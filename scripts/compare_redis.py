@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs the same redis-benchmark tests against Redis and dbf0 in alternation; --help explains it.
 The logic lives in python/dbf0lab/redis_compare.py (installed as dbf0-compare-redis)."""
+
 import sys
 from pathlib import Path
 

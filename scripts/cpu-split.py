@@ -9,6 +9,7 @@ run's measured rate. Linux only.
 
     .venv/bin/python scripts/cpu-split.py [ROUNDS] [PORT]      (defaults: 3 rounds, port 9424)
 """
+
 import json
 import subprocess
 import sys
@@ -21,21 +22,44 @@ sys.path.insert(0, str(REPO / "python"))
 from dbf0lab.processes import cpu_seconds, java_pid  # noqa: E402
 
 
-
 def main() -> None:
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     port = sys.argv[2] if len(sys.argv) > 2 else "9424"
     dbf0 = str(REPO / "dbf0")
-    server = subprocess.Popen([dbf0, "server", "--server-model", "nio", "--threads", "1", "--port", port],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [dbf0, "server", "--server-model", "nio", "--threads", "1", "--port", port],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         time.sleep(3)
         for r in range(rounds):
             for variant in ([], ["--sharded-client", "--library-client"]):
-                bench = subprocess.Popen([dbf0, "bench", "1", "1", "concurrent", "16", "64", "0.1", "PT6S",
-                                          "--warmup", "PT1S", "--client-mode", "batched", "--batch", "1000",
-                                          "--connect", "127.0.0.1:" + port, *variant],
-                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                bench = subprocess.Popen(
+                    [
+                        dbf0,
+                        "bench",
+                        "1",
+                        "1",
+                        "concurrent",
+                        "16",
+                        "64",
+                        "0.1",
+                        "PT6S",
+                        "--warmup",
+                        "PT1S",
+                        "--client-mode",
+                        "batched",
+                        "--batch",
+                        "1000",
+                        "--connect",
+                        "127.0.0.1:" + port,
+                        *variant,
+                    ],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    text=True,
+                )
                 time.sleep(2.5)
                 # ./dbf0 is a shell script: the JVM is its child, or itself after exec
                 jvm = java_pid(bench.pid)
@@ -46,8 +70,12 @@ def main() -> None:
                 result = json.loads(out.strip().splitlines()[-1])
                 ops = result["ops_per_sec"] * (t1 - t0)
                 name = "library-client" if variant else "plain"
-                print(f"round {r} {name:14s} {result['ops_per_sec']:>11,.0f} ops/s; CPU-s per million ops: "
-                      f"server {(s1 - s0) / ops * 1e6:.3f}, client {(c1 - c0) / ops * 1e6:.3f}", flush=True)
+                print(
+                    f"round {r} {name:14s} {result['ops_per_sec']:>11,.0f} ops/s; CPU-s per "
+                    f"million ops: server {(s1 - s0) / ops * 1e6:.3f}, client "
+                    f"{(c1 - c0) / ops * 1e6:.3f}",
+                    flush=True,
+                )
     finally:
         server.terminate()
         server.wait(10)

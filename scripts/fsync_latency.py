@@ -2,6 +2,7 @@
 """The fsync latency of the disk under a directory, measured alone: append N small records to a
 file, fdatasync after each (what dbf0's --fsync always costs a lone writer), and print the
 percentiles. Usage: python3 scripts/fsync_latency.py DIR [N] [RECORD_BYTES]"""
+
 import os
 import sys
 import time
@@ -25,12 +26,16 @@ def main():
         os.close(fd)
         os.unlink(path)
     times.sort()
+
     def pct(p):
         return times[min(len(times) - 1, int(p / 100 * len(times)))] * 1e6
+
     mean = sum(times) / len(times) * 1e6
-    print(f"{n} appends of {size} B, fdatasync after each, in {directory}: "
-          f"mean {mean:.0f} us, p50 {pct(50):.0f} us, p99 {pct(99):.0f} us, max {times[-1] * 1e6:.0f} us, "
-          f"so at most {1e6 / mean:,.0f} fsyncs/s for one writer")
+    print(
+        f"{n} appends of {size} B, fdatasync after each, in {directory}: mean {mean:.0f} us, p50 "
+        f"{pct(50):.0f} us, p99 {pct(99):.0f} us, max {times[-1] * 1e6:.0f} us, so at most "
+        f"{1e6 / mean:,.0f} fsyncs/s for one writer"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs a sweep of dbf0 Benchmark trials into a JSONL file; --help explains every option.
 The logic lives in python/dbf0lab (sweep_cli, sweep, grid, hosts)."""
+
 import sys
 from pathlib import Path
 

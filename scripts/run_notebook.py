@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Executes benchmarks/analysis.ipynb headless with results files as its parameter; --help.
 The logic lives in python/dbf0lab/notebook.py."""
+
 import sys
 from pathlib import Path
 

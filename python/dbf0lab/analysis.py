@@ -21,35 +21,49 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import pandas as pd
 
 from . import results
 
-SPEC_ORDER = ("server_threads", "client_threads", "map_type", "key_length", "value_length", "set_frac", "seconds")
+SPEC_ORDER = (
+    "server_threads",
+    "client_threads",
+    "map_type",
+    "key_length",
+    "value_length",
+    "set_frac",
+    "seconds",
+)
 THREADS = ("server_threads", "client_threads")
 TRIAL = "trial_index"
 DATASET = "dataset"
 WORKLOADS = {0.1: "read-heavy", 0.5: "balanced", 0.9: "write-heavy"}
 STAT_COLUMNS = ("n", "median", "q25", "q75", "min", "max")
-DERIVED = STAT_COLUMNS + ("failed", "workload", "key_space")  # summary columns that are not configuration
+DERIVED = STAT_COLUMNS + (
+    "failed",
+    "workload",
+    "key_space",
+)  # summary columns that are not configuration
 OPS_COUNTED = results.OPS_COUNTED  # what a trial's ops/s counts (load below)
 OPS_DEFINITION = "ops = (" + " + ".join(OPS_COUNTED) + ") / seconds"
 
 
 @dataclass
 class Results:
-    trials: pd.DataFrame              # one row per successful trial, with ops_per_sec
-    failures: pd.DataFrame            # one row per failed or timed-out trial, with its error
-    machines: pd.DataFrame            # the 'machine' records: where the trials ran
-    config_columns: list[str]         # what names a configuration: dataset + spec keys but trial_index
+    trials: pd.DataFrame  # one row per successful trial, with ops_per_sec
+    failures: pd.DataFrame  # one row per failed or timed-out trial, with its error
+    machines: pd.DataFrame  # the 'machine' records: where the trials ran
+    config_columns: list[str]  # what names a configuration: dataset + spec keys but trial_index
     bad_lines: list[str] = field(default_factory=list)
-    # one row per (successful trial, node) that recorded its /proc samples: <metric>_median, <metric>_max
+    # one row per (successful trial, node) that recorded its /proc samples: <metric>_median,
+    # <metric>_max
     utilisation: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # trials that look stalled (results.stall_reason), left out of ``trials``; column "outlier" says why
+    # trials that look stalled (results.stall_reason), left out of ``trials``; column
+    # "outlier" says why
     outliers: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
@@ -62,13 +76,18 @@ def workload_name(set_frac: float) -> str:
 
 
 def key_space_name(key_length: int) -> str:
-    """Random keys of n bytes: 1 byte gives 256 distinct keys, 2 bytes 65,536; 16 bytes never repeat."""
+    """Random keys of n bytes: 1 byte gives 256 distinct keys, 2 bytes 65,536; 16 bytes never
+    repeat."""
     n = int(key_length)
-    return f"{n} B keys ({256 ** n:,})" if n <= 2 else f"{n} B keys"
+    return f"{n} B keys ({256**n:,})" if n <= 2 else f"{n} B keys"
 
 
-def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False, keep_outliers: bool = False,
-         warn=lambda text: print(text, file=sys.stderr)) -> Results:
+def load(
+    paths: Iterable[str | os.PathLike[str]],
+    pool: bool = False,
+    keep_outliers: bool = False,
+    warn=lambda text: print(text, file=sys.stderr),
+) -> Results:
     """Reads results files: ours, and the 2020 study's ``[spec, counts]`` files unchanged.
 
     A trial that looks stalled (results.stall_reason: its slowest operation took half a second, or
@@ -91,21 +110,34 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False, keep_outli
                 spec_keys.setdefault(key, None)
             row = {DATASET: dataset, **spec, "source": str(path)}
             if results.is_failure(result):
-                failure_rows.append({**row, "error": result.get("error"), "exit_code": result.get("exit_code"),
-                                     "host": result.get("host")})
+                failure_rows.append(
+                    {
+                        **row,
+                        "error": result.get("error"),
+                        "exit_code": result.get("exit_code"),
+                        "host": result.get("host"),
+                    }
+                )
                 continue
             measured = {k: v for k, v in result.items() if k not in ("seconds", UTILISATION)}
             row.update(measured, measured_seconds=result.get("seconds"))
             trial_rows.append(row)
             usage_rows += _usage_rows(row, result.get(UTILISATION))
 
-    config = [DATASET] + [k for k in SPEC_ORDER if k in spec_keys] + \
-             [k for k in spec_keys if k not in SPEC_ORDER and k != TRIAL]
+    config = (
+        [DATASET]
+        + [k for k in SPEC_ORDER if k in spec_keys]
+        + [k for k in spec_keys if k not in SPEC_ORDER and k != TRIAL]
+    )
     trials = pd.DataFrame(trial_rows, columns=_columns(trial_rows, config))
     if len(trials):
-        seconds = trials["measured_seconds"].where(trials["measured_seconds"].notna(), trials["seconds"])
+        seconds = trials["measured_seconds"].where(
+            trials["measured_seconds"].notna(), trials["seconds"]
+        )
         counted = trials["set"] + trials["get"]
-        for extra in OPS_COUNTED[2:]:  # YCSB D's inserts, F's read-modify-writes; absent in older files
+        for extra in OPS_COUNTED[
+            2:
+        ]:  # YCSB D's inserts, F's read-modify-writes; absent in older files
             if extra in trials:
                 counted = counted + trials[extra].fillna(0)
         ops = counted / seconds.astype(float)
@@ -118,19 +150,30 @@ def load(paths: Iterable[str | os.PathLike[str]], pool: bool = False, keep_outli
         trials["ops_per_sec"] = pd.Series(dtype=float)
     failures = pd.DataFrame(failure_rows, columns=_columns(failure_rows, config))
     trials, outliers = _split_outliers(trials, config, keep_outliers, warn)
-    return Results(trials, failures, pd.DataFrame(machine_rows), config, bad, pd.DataFrame(usage_rows),
-                   outliers)
+    return Results(
+        trials,
+        failures,
+        pd.DataFrame(machine_rows),
+        config,
+        bad,
+        pd.DataFrame(usage_rows),
+        outliers,
+    )
 
 
 def _split_outliers(trials: pd.DataFrame, config: list[str], keep: bool, warn):
     reasons = pd.Series(None, index=trials.index, dtype=object)
     alone = pd.Series(False, index=trials.index)
     if len(trials):
-        max_us = trials["max_us"] if "max_us" in trials else pd.Series(float("nan"), index=trials.index)
+        max_us = (
+            trials["max_us"] if "max_us" in trials else pd.Series(float("nan"), index=trials.index)
+        )
         for _, group in trials.groupby(config, dropna=False, sort=False):
             pairs = {i: (float(group["ops_per_sec"][i]), _number(max_us[i])) for i in group.index}
             for i in group.index:
-                reasons[i] = results.stall_reason(*pairs[i], [p for j, p in pairs.items() if j != i])
+                reasons[i] = results.stall_reason(
+                    *pairs[i], [p for j, p in pairs.items() if j != i]
+                )
                 alone[i] = len(group) == 1
     flagged = reasons.notna()
     left_out = flagged & ~alone & (not keep)
@@ -138,9 +181,16 @@ def _split_outliers(trials: pd.DataFrame, config: list[str], keep: bool, warn):
         row = trials.loc[i]
         what = ", ".join(f"{k} {row[k]}" for k in config if k != DATASET and pd.notna(row[k]))
         index = int(row[TRIAL]) if TRIAL in row and pd.notna(row[TRIAL]) else "?"
-        fate = ("left out of the medians and figures" if left_out[i]
-                else "kept: the only trial of its configuration" if alone[i] else "kept, as asked")
-        warn(f"warning: trial {index} of {row[DATASET]} ({what}) looks stalled: {reasons[i]}; {fate}")
+        fate = (
+            "left out of the medians and figures"
+            if left_out[i]
+            else "kept: the only trial of its configuration"
+            if alone[i]
+            else "kept, as asked"
+        )
+        warn(
+            f"warning: trial {index} of {row[DATASET]} ({what}) looks stalled: {reasons[i]}; {fate}"
+        )
     outliers = trials[flagged].assign(outlier=reasons[flagged]).reset_index(drop=True)
     return trials[~left_out].reset_index(drop=True), outliers
 
@@ -162,8 +212,13 @@ def _usage_rows(trial: dict, usage) -> list[dict]:
     for node, entry in usage.items():
         if not isinstance(entry, dict):
             continue
-        row = {DATASET: trial[DATASET], TRIAL: trial.get(TRIAL), "node": node, "role": entry.get("role"),
-               "samples": entry.get("samples")}
+        row = {
+            DATASET: trial[DATASET],
+            TRIAL: trial.get(TRIAL),
+            "node": node,
+            "role": entry.get("role"),
+            "samples": entry.get("samples"),
+        }
         for metric, stats in entry.items():
             if isinstance(stats, dict):
                 row[f"{metric}_median"] = stats.get("median")
@@ -181,10 +236,11 @@ def utilisation_table(data: Results) -> pd.DataFrame:
         return pd.DataFrame()
     rows = []
     for (dataset, node), g in u.groupby([DATASET, "node"], sort=False):
-        def med(column):
+
+        def med(column, g=g):
             return float(g[column].median()) if column in g else float("nan")
 
-        def top(column):
+        def top(column, g=g):
             return float(g[column].max()) if column in g else float("nan")
 
         roles = sorted({str(r) for r in g["role"].dropna()})
@@ -194,20 +250,31 @@ def utilisation_table(data: Results) -> pd.DataFrame:
         hot = int((as_client["cpu_busy_pct_median"] > CLIENT_CPU_LIMIT).sum())
         note = ""
         if hot:
-            note = f"{hot} trial(s) above {CLIENT_CPU_LIMIT:g}% CPU: the load generator may be the bottleneck"
-        rows.append({
-            DATASET: dataset, "node": node, "role": "/".join(roles), "trials": len(g),
-            "CPU busy % (max)": f"{med('cpu_busy_pct_median'):.0f} ({top('cpu_busy_pct_max'):.0f})",
-            "user %": round(med("cpu_user_pct_median")), "sys %": round(med("cpu_system_pct_median")),
-            "iowait %": round(med("cpu_iowait_pct_median"), 1),
-            "mem GiB (max)": round(top("mem_used_bytes_max") / 2 ** 30, 1),
-            "net rx/tx MB/s": f"{med('net_rx_bytes_per_s_median') / 1e6:.1f} / "
-                              f"{med('net_tx_bytes_per_s_median') / 1e6:.1f}",
-            "net rx/tx kpkt/s": f"{med('net_rx_packets_per_s_median') / 1e3:.1f} / "
-                                f"{med('net_tx_packets_per_s_median') / 1e3:.1f}",
-            "lo MB/s": round(med("lo_bytes_per_s_median") / 1e6, 1),
-            "note": note,
-        })
+            note = (
+                f"{hot} trial(s) above {CLIENT_CPU_LIMIT:g}% CPU: "
+                "the load generator may be the bottleneck"
+            )
+        rows.append(
+            {
+                DATASET: dataset,
+                "node": node,
+                "role": "/".join(roles),
+                "trials": len(g),
+                "CPU busy % (max)": (
+                    f"{med('cpu_busy_pct_median'):.0f} ({top('cpu_busy_pct_max'):.0f})"
+                ),
+                "user %": round(med("cpu_user_pct_median")),
+                "sys %": round(med("cpu_system_pct_median")),
+                "iowait %": round(med("cpu_iowait_pct_median"), 1),
+                "mem GiB (max)": round(top("mem_used_bytes_max") / 2**30, 1),
+                "net rx/tx MB/s": f"{med('net_rx_bytes_per_s_median') / 1e6:.1f} / "
+                f"{med('net_tx_bytes_per_s_median') / 1e6:.1f}",
+                "net rx/tx kpkt/s": f"{med('net_rx_packets_per_s_median') / 1e3:.1f} / "
+                f"{med('net_tx_packets_per_s_median') / 1e3:.1f}",
+                "lo MB/s": round(med("lo_bytes_per_s_median") / 1e6, 1),
+                "note": note,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -229,14 +296,16 @@ def summarize(data: Results) -> pd.DataFrame:
     and the failed trials. Sorted by dataset, workload, map, key length, threads."""
     keys = data.config_columns
     grouped = data.trials.groupby(keys, dropna=False, sort=False)["ops_per_sec"]
-    summary = pd.DataFrame({
-        "n": grouped.size(),
-        "median": grouped.median(),
-        "q25": grouped.quantile(0.25),
-        "q75": grouped.quantile(0.75),
-        "min": grouped.min(),
-        "max": grouped.max(),
-    })
+    summary = pd.DataFrame(
+        {
+            "n": grouped.size(),
+            "median": grouped.median(),
+            "q25": grouped.quantile(0.25),
+            "q75": grouped.quantile(0.75),
+            "min": grouped.min(),
+            "max": grouped.max(),
+        }
+    )
     failed = data.failures.groupby(keys, dropna=False, sort=False).size().rename("failed")
     summary = summary.join(failed, how="outer")
     summary["n"] = summary["n"].fillna(0).astype(int)
@@ -249,9 +318,11 @@ def summarize(data: Results) -> pd.DataFrame:
 
 def _sort_order(frame: pd.DataFrame) -> list[str]:
     first = [DATASET, "set_frac", "map_type", "key_length"]
-    return [c for c in first if c in frame] + [c for c in frame.columns
-                                               if c in SPEC_ORDER and c not in first] + \
-        [c for c in THREADS if c in frame and c not in first]
+    return (
+        [c for c in first if c in frame]
+        + [c for c in frame.columns if c in SPEC_ORDER and c not in first]
+        + [c for c in THREADS if c in frame and c not in first]
+    )
 
 
 def _group_columns(summary: pd.DataFrame) -> list[str]:
@@ -277,7 +348,13 @@ def threading_impact(summary: pd.DataFrame, min_trials: int = 1) -> pd.DataFrame
     best = best_configurations(summary, min_trials)
     single = summary[(summary["server_threads"] == 1) & (summary["client_threads"] == 1)]
     single = single[keys + ["n", "median", "q25", "q75"]].rename(
-        columns={"n": "single_n", "median": "single_median", "q25": "single_q25", "q75": "single_q75"})
+        columns={
+            "n": "single_n",
+            "median": "single_median",
+            "q25": "single_q25",
+            "q75": "single_q75",
+        }
+    )
     impact = best.merge(single, on=keys, how="left")
     impact["speedup"] = impact["median"] / impact["single_median"]
     return impact
@@ -301,26 +378,36 @@ def incomplete(data: Results, expected: int | None = None) -> pd.DataFrame:
         got = have.get(key, set()) if len(have) else set()
         missing.append([i for i in range(int(row["expected"])) if i not in got])
     short["missing_trials"] = missing
-    columns = keys[:1] + ["workload", "key_space"] + keys[1:] + ["n", "failed", "expected", "missing_trials"]
+    columns = (
+        keys[:1]
+        + ["workload", "key_space"]
+        + keys[1:]
+        + ["n", "failed", "expected", "missing_trials"]
+    )
     return short[[c for c in columns if c in short]].reset_index(drop=True)
 
 
 # --- tables for people ------------------------------------------------------------------------
 
+
 def best_table(impact: pd.DataFrame) -> pd.DataFrame:
     """The best-configuration table as people read it: one row per (workload, map, key space)."""
-    table = pd.DataFrame({
-        "workload": impact["workload"],
-        "map": impact["map_type"],
-        "keys": impact["key_space"],
-        "server thr": impact["server_threads"],
-        "client thr": impact["client_threads"],
-        "median ops/s": impact["median"].map(_thousands),
-        "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(impact["q25"], impact["q75"])],
-        "trials": impact["n"],
-        "1×1 median": impact["single_median"].map(_thousands),
-        "speed-up": impact["speedup"].map(lambda x: "" if pd.isna(x) else f"{x:.2f}×"),
-    })
+    table = pd.DataFrame(
+        {
+            "workload": impact["workload"],
+            "map": impact["map_type"],
+            "keys": impact["key_space"],
+            "server thr": impact["server_threads"],
+            "client thr": impact["client_threads"],
+            "median ops/s": impact["median"].map(_thousands),
+            "IQR ops/s": [
+                f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(impact["q25"], impact["q75"])
+            ],
+            "trials": impact["n"],
+            "1×1 median": impact["single_median"].map(_thousands),
+            "speed-up": impact["speedup"].map(lambda x: "" if pd.isna(x) else f"{x:.2f}×"),
+        }
+    )
     if impact[DATASET].nunique() > 1:
         table.insert(0, "dataset", impact[DATASET])
     return table
@@ -332,19 +419,26 @@ def _thousands(x: float) -> str:
 
 def markdown(table: pd.DataFrame) -> str:
     """A GitHub Markdown table; numbers right-aligned."""
+
     def cell(v) -> str:
         return str(v).replace("|", "\\|")
 
-    numeric = [pd.api.types.is_numeric_dtype(table[c]) or table[c].astype(str).str.match(r"^[\d,.×–\s]*$").all()
-               for c in table.columns]
-    lines = ["| " + " | ".join(cell(c) for c in table.columns) + " |",
-             "|" + "|".join("---:" if n else "---" for n in numeric) + "|"]
+    numeric = [
+        pd.api.types.is_numeric_dtype(table[c])
+        or table[c].astype(str).str.match(r"^[\d,.×–\s]*$").all()
+        for c in table.columns
+    ]
+    lines = [
+        "| " + " | ".join(cell(c) for c in table.columns) + " |",
+        "|" + "|".join("---:" if n else "---" for n in numeric) + "|",
+    ]
     for row in table.itertuples(index=False):
         lines.append("| " + " | ".join(cell(v) for v in row) + " |")
     return "\n".join(lines)
 
 
 # The Redis comparison (scripts/compare_redis.py) ----------------------------------------------
+
 
 def load_redis_comparison(paths: Iterable[str | os.PathLike[str]]) -> pd.DataFrame:
     """The rows of compare_redis.py's JSONL files: one per server, test, command and pair."""
@@ -366,21 +460,31 @@ def redis_summary(frame: pd.DataFrame) -> pd.DataFrame:
     wide = frame.pivot_table(index=keys + ["pair"], columns="server", values="rps", aggfunc="first")
     wide = wide.dropna(subset=["redis", "dbf0"]).reset_index()
     wide["ratio"] = wide["dbf0"] / wide["redis"]
-    order = {column: {name: i for i, name in enumerate(dict.fromkeys(frame[column]))} for column in keys}
-    out = (wide.groupby(keys, sort=False)
-           .agg(redis_rps=("redis", "median"), dbf0_rps=("dbf0", "median"), ratio=("ratio", "median"),
-                pairs=("ratio", "size"))
-           .reset_index())
+    order = {
+        column: {name: i for i, name in enumerate(dict.fromkeys(frame[column]))} for column in keys
+    }
+    out = (
+        wide.groupby(keys, sort=False)
+        .agg(
+            redis_rps=("redis", "median"),
+            dbf0_rps=("dbf0", "median"),
+            ratio=("ratio", "median"),
+            pairs=("ratio", "size"),
+        )
+        .reset_index()
+    )
     if "records_per_fsync" in frame:
         dbf0 = frame[frame["server"] == "dbf0"].copy()
         dbf0["records_per_fsync"] = pd.to_numeric(dbf0["records_per_fsync"], errors="coerce")
         per = dbf0.groupby(keys, sort=False)["records_per_fsync"].median().reset_index()
         out = out.merge(per, on=keys, how="left")
-    return out.sort_values(keys, key=lambda c: c.map(order[c.name]) if c.name != "command" else c) \
-        .reset_index(drop=True)
+    return out.sort_values(
+        keys, key=lambda c: c.map(order[c.name]) if c.name != "command" else c
+    ).reset_index(drop=True)
 
 
 # Client modes and server models (presets steps and models) --------------------------------------
+
 
 def step_label(row, sep: str = " ") -> str:
     """A client mode as the step-by-step table names it, e.g. 'v2 pipelined, depth 128', and how
@@ -389,7 +493,9 @@ def step_label(row, sep: str = " ") -> str:
     mode = row.get("client_mode") if isinstance(row, dict) else getattr(row, "client_mode", None)
     get = (lambda k: row.get(k)) if isinstance(row, dict) else (lambda k: getattr(row, k, None))
     if mode == "per-op":
-        closer = "server closes first" if get("close_order") == "server-first" else "client closes first"
+        closer = (
+            "server closes first" if get("close_order") == "server-first" else "client closes first"
+        )
         label = f"v1 per-op,{sep}{closer}"
     elif mode == "pipelined":
         label = f"v2 pipelined,{sep}depth {int(get('pipeline'))}"
@@ -406,7 +512,14 @@ def step_label(row, sep: str = " ") -> str:
 
 
 _STEP_ORDER = ("per-op", "persistent", "pipelined", "batched")
-_MODE_FIELDS = ("server_model", "close_order", "pipeline", "batch", "client_thread_kind", "selector_threads")
+_MODE_FIELDS = (
+    "server_model",
+    "close_order",
+    "pipeline",
+    "batch",
+    "client_thread_kind",
+    "selector_threads",
+)
 
 
 def step_rank(row: dict) -> tuple:
@@ -428,7 +541,9 @@ def modes_table(data: Results) -> pd.DataFrame:
     if "client_mode" not in data.config_columns or data.trials["client_mode"].isna().all():
         return pd.DataFrame()
     if is_durability_study(data):
-        return pd.DataFrame()  # a row per policy would repeat each mode: durability_table sets them side by side
+        return (
+            pd.DataFrame()
+        )  # a row per policy would repeat each mode: durability_table sets them side by side
     summary = summarize(data)
     summary = summary[summary["client_mode"].notna()].copy()
     keys = [c for c in data.config_columns if c in summary]
@@ -441,7 +556,12 @@ def modes_table(data: Results) -> pd.DataFrame:
     if "server_model" not in summary:
         summary["server_model"] = "pool"  # results from before the Benchmark reported it
     if "p99_us" in data.trials:
-        p99 = data.trials.groupby(keys, dropna=False, sort=False)["p99_us"].median().rename("p99_us").reset_index()
+        p99 = (
+            data.trials.groupby(keys, dropna=False, sort=False)["p99_us"]
+            .median()
+            .rename("p99_us")
+            .reset_index()
+        )
         summary = summary.merge(p99, on=keys, how="left")
     else:
         summary["p99_us"] = float("nan")
@@ -452,17 +572,24 @@ def modes_table(data: Results) -> pd.DataFrame:
     summary = summary.sort_values(["_w", "_rank", "server_model", "client_threads"], kind="stable")
     first = summary.groupby("workload", sort=False)["median"].transform("first")
     summary["speedup"] = summary["median"] / first
-    return pd.DataFrame({
-        "workload": summary["workload"],
-        "client mode": summary["step"],
-        "server": [f"{m} ({int(t)} thr)" for m, t in zip(summary["server_model"], summary["server_threads"])],
-        "clients": summary["client_threads"].astype(int),
-        "median ops/s": summary["median"].map(_thousands),
-        "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(summary["q25"], summary["q75"])],
-        "p99 µs": summary["p99_us"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"),
-        "× first": summary["speedup"].map(lambda v: f"{v:.1f}×"),
-        "trials": summary["n"],
-    }).reset_index(drop=True)
+    return pd.DataFrame(
+        {
+            "workload": summary["workload"],
+            "client mode": summary["step"],
+            "server": [
+                f"{m} ({int(t)} thr)"
+                for m, t in zip(summary["server_model"], summary["server_threads"])
+            ],
+            "clients": summary["client_threads"].astype(int),
+            "median ops/s": summary["median"].map(_thousands),
+            "IQR ops/s": [
+                f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(summary["q25"], summary["q75"])
+            ],
+            "p99 µs": summary["p99_us"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"),
+            "× first": summary["speedup"].map(lambda v: f"{v:.1f}×"),
+            "trials": summary["n"],
+        }
+    ).reset_index(drop=True)
 
 
 # The write-ahead log (preset durability) -------------------------------------------------------
@@ -474,7 +601,10 @@ _MODEL_ORDER = {"pool": 0, "virtual": 1, "nio": 2}
 
 def is_durability_study(data: Results) -> bool:
     """Results whose specs vary the write-ahead log's fsync policy (the durability preset)."""
-    return "fsync" in data.config_columns and data.trials.get("fsync", pd.Series(dtype=object)).notna().any()
+    return (
+        "fsync" in data.config_columns
+        and data.trials.get("fsync", pd.Series(dtype=object)).notna().any()
+    )
 
 
 def durability_summary(data: Results) -> pd.DataFrame:
@@ -491,26 +621,42 @@ def durability_summary(data: Results) -> pd.DataFrame:
     keys = [c for c in data.config_columns if c in summary]
     trials = data.trials.copy()
     for column in ("p50_us", "p99_us", "wal_fsyncs_per_sec", "wal_records_per_fsync"):
-        trials[column] = pd.to_numeric(trials[column], errors="coerce") if column in trials else float("nan")
-    medians = (trials.groupby(keys, dropna=False, sort=False)
-               [["p50_us", "p99_us", "wal_fsyncs_per_sec", "wal_records_per_fsync"]].median().reset_index())
+        trials[column] = (
+            pd.to_numeric(trials[column], errors="coerce") if column in trials else float("nan")
+        )
+    medians = (
+        trials.groupby(keys, dropna=False, sort=False)[
+            ["p50_us", "p99_us", "wal_fsyncs_per_sec", "wal_records_per_fsync"]
+        ]
+        .median()
+        .reset_index()
+    )
     summary = summary.merge(medians, on=keys, how="left")
     group = [k for k in keys if k != "fsync"]
-    base = summary[summary["fsync"] == "none"][group + ["median"]].rename(columns={"median": "_none"})
-    summary = summary.merge(base, on=group, how="left") if group else summary.assign(_none=float("nan"))
+    base = summary[summary["fsync"] == "none"][group + ["median"]].rename(
+        columns={"median": "_none"}
+    )
+    summary = (
+        summary.merge(base, on=group, how="left") if group else summary.assign(_none=float("nan"))
+    )
     summary["vs_none"] = summary["median"] / summary["_none"]
     blank = pd.Series("", index=summary.index)
     summary["_mode"] = summary.get("client_mode", blank).map(_MODE_ORDER).fillna(9)
     summary["_model"] = summary.get("server_model", blank).map(_MODEL_ORDER).fillna(9)
-    summary["_policy"] = summary["fsync"].map({p: i for i, p in enumerate(POLICIES)}).fillna(len(POLICIES))
+    summary["_policy"] = (
+        summary["fsync"].map({p: i for i, p in enumerate(POLICIES)}).fillna(len(POLICIES))
+    )
     summary["_write"] = -summary["set_frac"].astype(float)
     order = [DATASET, "_mode", "_model", "_write", "_policy"]
     summary = summary.sort_values(order, kind="stable")
-    return summary.drop(columns=["_none", "_mode", "_model", "_policy", "_write"]).reset_index(drop=True)
+    return summary.drop(columns=["_none", "_mode", "_model", "_policy", "_write"]).reset_index(
+        drop=True
+    )
 
 
 def durability_table(data: Results) -> pd.DataFrame:
-    """The durability summary as people read it: one row per client mode, server, workload and policy."""
+    """The durability summary as people read it: one row per client mode, server, workload and
+    policy."""
     s = durability_summary(data)
     if s.empty:
         return s
@@ -519,26 +665,29 @@ def durability_table(data: Results) -> pd.DataFrame:
         return "" if pd.isna(v) else f"{v:,.{digits}f}"
 
     models = s["server_model"] if "server_model" in s else pd.Series("pool", index=s.index)
-    table = pd.DataFrame({
-        "client mode": s["client_mode"] if "client_mode" in s else "",
-        "server": [f"{m} ({int(t)} thr)" for m, t in zip(models, s["server_threads"])],
-        "workload": s["workload"],
-        "fsync": s["fsync"],
-        "median ops/s": s["median"].map(_thousands),
-        "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(s["q25"], s["q75"])],
-        "× no log": s["vs_none"].map(lambda v: "" if pd.isna(v) else f"{v:.2f}"),
-        "p50 µs": s["p50_us"].map(number),
-        "p99 µs": s["p99_us"].map(number),
-        "fsyncs/s": s["wal_fsyncs_per_sec"].map(number),
-        "records/fsync": s["wal_records_per_fsync"].map(lambda v: number(v, 1)),
-        "trials": s["n"],
-    })
+    table = pd.DataFrame(
+        {
+            "client mode": s.get("client_mode", ""),
+            "server": [f"{m} ({int(t)} thr)" for m, t in zip(models, s["server_threads"])],
+            "workload": s["workload"],
+            "fsync": s["fsync"],
+            "median ops/s": s["median"].map(_thousands),
+            "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(s["q25"], s["q75"])],
+            "× no log": s["vs_none"].map(lambda v: "" if pd.isna(v) else f"{v:.2f}"),
+            "p50 µs": s["p50_us"].map(number),
+            "p99 µs": s["p99_us"].map(number),
+            "fsyncs/s": s["wal_fsyncs_per_sec"].map(number),
+            "records/fsync": s["wal_records_per_fsync"].map(lambda v: number(v, 1)),
+            "trials": s["n"],
+        }
+    )
     if s[DATASET].nunique() > 1:
         table.insert(0, "dataset", s[DATASET])
     return table
 
 
-# Trials with roles (run_benchmarks.py --servers/--clients) ------------------------------------------
+# Trials with roles (run_benchmarks.py --servers/--clients) ----------------------------------------
+
 
 def cluster_table(data: Results) -> pd.DataFrame:
     """One row per node of every configuration that ran with roles: its role, and over the
@@ -549,11 +698,19 @@ def cluster_table(data: Results) -> pd.DataFrame:
         return pd.DataFrame()
     trials = data.trials[data.trials[NODES].notna()]
     keys = [c for c in data.config_columns if c in trials and trials[c].notna().any()]
-    varying = [k for k in keys if trials[k].nunique(dropna=False) > 1] or [k for k in ("shards",) if k in keys]
+    varying = [k for k in keys if trials[k].nunique(dropna=False) > 1] or [
+        k for k in ("shards",) if k in keys
+    ]
     rows = []
-    for config, g in trials.sort_values(varying, kind="stable").groupby(keys, dropna=False, sort=False):
+    for config, g in trials.sort_values(varying, kind="stable").groupby(
+        keys, dropna=False, sort=False
+    ):
         config = dict(zip(keys, config if isinstance(config, tuple) else (config,)))
-        name = ", ".join(f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}" for k, v in config.items() if k in varying)
+        name = ", ".join(
+            f"{k} {v:g}" if isinstance(v, float) else f"{k} {v}"
+            for k, v in config.items()
+            if k in varying
+        )
         per_node: dict[str, list[dict]] = {}
         for nodes in g[NODES]:
             for node, entry in nodes.items():
@@ -563,12 +720,26 @@ def cluster_table(data: Results) -> pd.DataFrame:
             ops = [e["ops_per_sec"] for e in entries if "ops_per_sec" in e]
             p99 = [e["p99_us"] for e in entries if "p99_us" in e]
             served = max((len(e.get("servers", [])) for e in entries), default=0)
-            rows.append({"configuration": name, "node": node, "role": role,
-                         "ops/s (median)": _thousands(pd.Series(ops).median()) if ops else "",
-                         "p99 µs (median)": f"{pd.Series(p99).median():,.0f}" if p99 else "",
-                         "servers": served or "", "trials": len(entries)})
-        rows.append({"configuration": name, "node": "**total**", "role": f"{g['client_hosts'].iloc[0]} client hosts",
-                     "ops/s (median)": _thousands(g["ops_per_sec"].median()),
-                     "p99 µs (median)": f"{g['p99_us'].median():,.0f}" if "p99_us" in g else "",
-                     "servers": int(g["shards"].iloc[0]), "trials": len(g)})
+            rows.append(
+                {
+                    "configuration": name,
+                    "node": node,
+                    "role": role,
+                    "ops/s (median)": _thousands(pd.Series(ops).median()) if ops else "",
+                    "p99 µs (median)": f"{pd.Series(p99).median():,.0f}" if p99 else "",
+                    "servers": served or "",
+                    "trials": len(entries),
+                }
+            )
+        rows.append(
+            {
+                "configuration": name,
+                "node": "**total**",
+                "role": f"{g['client_hosts'].iloc[0]} client hosts",
+                "ops/s (median)": _thousands(g["ops_per_sec"].median()),
+                "p99 µs (median)": f"{g['p99_us'].median():,.0f}" if "p99_us" in g else "",
+                "servers": int(g["shards"].iloc[0]),
+                "trials": len(g),
+            }
+        )
     return pd.DataFrame(rows)

@@ -1,10 +1,11 @@
-"""The command line of scripts/analyze.py: the best-configuration table as Markdown, and the figures."""
+"""The command line of scripts/analyze.py: the best-configuration table as Markdown, and the
+figures."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pandas as pd
 
@@ -17,30 +18,46 @@ FIGURES = REPO / "benchmarks" / "results" / "figures"  # git-ignored, like the s
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="analyze.py",
-        description="Prints the best thread configuration per (workload, map, key space) as a Markdown "
-                    "table, with its median and interquartile range of ops/s and its speed-up over one "
-                    "server and one client thread; reports failed and incomplete trials; writes the figures. "
-                    "Reads our results files and the 2020 study's [spec, counts] files alike.")
+        description="Prints the best thread configuration per (workload, map, key space) as a "
+        "Markdown table, with its median and interquartile range of ops/s and its speed-up over "
+        "one server and one client thread; reports failed and incomplete trials; writes the "
+        "figures. Reads our results files and the 2020 study's [spec, counts] files alike.",
+    )
     p.add_argument("results", nargs="+", type=Path, metavar="RESULTS.jsonl", help="results files")
-    p.add_argument("--figures", type=Path, metavar="DIR",
-                   help="where the PNG figures go (default: benchmarks/results/figures/NAME, which git "
-                        "ignores, NAME being the results file's name, or 'combined' for several files; the "
-                        "committed figures are redrawn with --figures benchmarks/figures/NAME)")
+    p.add_argument(
+        "--figures",
+        type=Path,
+        metavar="DIR",
+        help="where the PNG figures go (default: benchmarks/results/figures/NAME, which git "
+        "ignores, NAME being the results file's name, or 'combined' for several files; the "
+        "committed figures are redrawn with --figures benchmarks/figures/NAME)",
+    )
     p.add_argument("--no-figures", action="store_true", help="print the tables only")
-    p.add_argument("--pool", action="store_true",
-                   help="treat all files as one dataset (e.g. one sweep run in parts); by default each file "
-                        "is its own dataset and the tables say which row comes from which")
-    p.add_argument("--min-trials", type=int, default=1,
-                   help="configurations with fewer successful trials are not candidates for 'best' (default: 1)")
+    p.add_argument(
+        "--pool",
+        action="store_true",
+        help="treat all files as one dataset (e.g. one sweep run in parts); by default each file "
+        "is its own dataset and the tables say which row comes from which",
+    )
+    p.add_argument(
+        "--min-trials",
+        type=int,
+        default=1,
+        help="configurations with fewer successful trials are not candidates for 'best' "
+        "(default: 1)",
+    )
     return p
 
 
 def report(data: analysis.Results, min_trials: int = 1) -> str:
-    """The Markdown report: where it was measured, the best-configuration table, and what is missing."""
+    """The Markdown report: where it was measured, the best-configuration table, and what is
+    missing."""
     lines: list[str] = []
     for dataset in data.datasets:
         n_ok = int((data.trials[analysis.DATASET] == dataset).sum())
-        n_failed = int((data.failures[analysis.DATASET] == dataset).sum()) if len(data.failures) else 0
+        n_failed = (
+            int((data.failures[analysis.DATASET] == dataset).sum()) if len(data.failures) else 0
+        )
         lines.append(f"**{dataset}**: {n_ok} trials" + (f", {n_failed} failed" if n_failed else ""))
         if len(data.machines):
             own = data.machines[data.machines[analysis.DATASET] == dataset]
@@ -50,35 +67,71 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
     durability = analysis.durability_table(data)
     if len(durability):
         # every row differs by its policy, which the thread table has no column for
-        lines += ["### The write-ahead log: each fsync policy side by side", "", analysis.markdown(durability), "",
-                  "Median ops/s over trials, " + analysis.OPS_DEFINITION + "; IQR = 25th to 75th percentile; "
-                  "× no log = median ops/s / the same configuration's without a log; p50/p99 µs, fsyncs/s and "
-                  "records/fsync = medians over trials of each trial's figure, the last two counted by the log "
-                  "over the measured interval (empty where the policy forced nothing).", ""]
-    elif "shards" not in data.config_columns:  # with roles, the table of nodes below says it per shard count
+        lines += [
+            "### The write-ahead log: each fsync policy side by side",
+            "",
+            analysis.markdown(durability),
+            "",
+            "Median ops/s over trials, "
+            + analysis.OPS_DEFINITION
+            + "; IQR = 25th to 75th percentile; "
+            "× no log = median ops/s / the same configuration's without a log; p50/p99 µs, "
+            "fsyncs/s and records/fsync = medians over trials of each trial's figure, the last "
+            "two counted by the log over the measured interval (empty where the policy forced "
+            "nothing).",
+            "",
+        ]
+    elif (
+        "shards" not in data.config_columns
+    ):  # with roles, the table of nodes below says it per shard count
         summary = analysis.summarize(data)
         impact = analysis.threading_impact(summary, min_trials)
-        lines += ["### Best thread configuration per workload, map and key space", "",
-                  analysis.markdown(analysis.best_table(impact)), "",
-                  "Median ops/s over trials, " + analysis.OPS_DEFINITION + "; IQR = 25th to 75th percentile; "
-                  "speed-up = best median / median at 1 server and 1 client thread.", ""]
+        lines += [
+            "### Best thread configuration per workload, map and key space",
+            "",
+            analysis.markdown(analysis.best_table(impact)),
+            "",
+            "Median ops/s over trials, "
+            + analysis.OPS_DEFINITION
+            + "; IQR = 25th to 75th percentile; "
+            "speed-up = best median / median at 1 server and 1 client thread.",
+            "",
+        ]
     modes = analysis.modes_table(data)
     if len(modes):
-        lines += ["### Client modes, side by side", "", analysis.markdown(modes), "",
-                  "p99 µs = median over trials of each trial's 99th-percentile latency (HdrHistogram); "
-                  "× first = median ops/s over the workload's first row (the seed's v1 when measured).", ""]
+        lines += [
+            "### Client modes, side by side",
+            "",
+            analysis.markdown(modes),
+            "",
+            "p99 µs = median over trials of each trial's 99th-percentile latency (HdrHistogram); "
+            "× first = median ops/s over the workload's first row (the seed's v1 when measured).",
+            "",
+        ]
     roles = analysis.cluster_table(data)
     if len(roles):
-        lines += ["### Trials with servers and clients on separate hosts", "", analysis.markdown(roles), "",
-                  "Per node: a client's own ops/s and p99, or how many servers it ran; total: the sum of the "
-                  "clients' ops/s per trial, and the p99 of the trial's merged client histograms "
-                  "(percentiles of separate clients are never averaged); medians over trials.", ""]
+        lines += [
+            "### Trials with servers and clients on separate hosts",
+            "",
+            analysis.markdown(roles),
+            "",
+            "Per node: a client's own ops/s and p99, or how many servers it ran; total: the sum "
+            "of the clients' ops/s per trial, and the p99 of the trial's merged client histograms "
+            "(percentiles of separate clients are never averaged); medians over trials.",
+            "",
+        ]
     usage = analysis.utilisation_table(data)
     if len(usage):
-        lines += ["### Utilisation per node", "", analysis.markdown(usage), "",
-                  "Sampled from /proc once a second during each trial. CPU % is of all the node's cores; "
-                  "each figure is the median over trials of the trial's median (max: the highest one-second "
-                  "sample); net counts every interface but lo, lo MB/s the loopback traffic.", ""]
+        lines += [
+            "### Utilisation per node",
+            "",
+            analysis.markdown(usage),
+            "",
+            "Sampled from /proc once a second during each trial. CPU % is of all the node's "
+            "cores; each figure is the median over trials of the trial's median (max: the highest "
+            "one-second sample); net counts every interface but lo, lo MB/s the loopback traffic.",
+            "",
+        ]
         flagged = usage[usage["note"] != ""]
         for r in flagged.itertuples():
             lines.append(f"- {r.node} ({r.dataset}): {r.note}")
@@ -86,12 +139,17 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             lines.append("")
     gaps = analysis.incomplete(data)
     if len(gaps):
-        lines.append(f"Incomplete: {len(gaps)} configurations have fewer trials than the others "
-                     f"(their medians rest on fewer trials):")
+        lines.append(
+            f"Incomplete: {len(gaps)} configurations have fewer trials than the others "
+            f"(their medians rest on fewer trials):"
+        )
         shown = gaps.head(10)
-        lines += [f"- {r.workload}, {r.map_type}, {r.key_space}, {r.server_threads} server / "
-                  f"{r.client_threads} client threads: {r.n} of {r.expected} trials"
-                  + (f" ({r.failed} failed)" if r.failed else "") for r in shown.itertuples()]
+        lines += [
+            f"- {r.workload}, {r.map_type}, {r.key_space}, {r.server_threads} server / "
+            f"{r.client_threads} client threads: {r.n} of {r.expected} trials"
+            + (f" ({r.failed} failed)" if r.failed else "")
+            for r in shown.itertuples()
+        ]
         if len(gaps) > len(shown):
             lines.append(f"- ... and {len(gaps) - len(shown)} more")
         lines.append("")
@@ -99,13 +157,18 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
         warned = data.trials["warnings"].dropna()
         warned = warned[warned.map(lambda w: isinstance(w, list) and len(w) > 0)]
         if len(warned):
-            lines.append(f"Trials with a warning from the benchmark: {len(warned)} (their figures may mislead)")
+            lines.append(
+                f"Trials with a warning from the benchmark: {len(warned)} (their figures may "
+                "mislead)"
+            )
             for text, count in pd.Series([t for w in warned for t in w]).value_counts().items():
                 lines.append(f"- {count} x {text}")
             lines.append("")
     if len(data.outliers):
-        lines.append(f"Trials that look stalled: {len(data.outliers)} (named on stderr; "
-                     f"left out when their configuration has other trials)")
+        lines.append(
+            f"Trials that look stalled: {len(data.outliers)} (named on stderr; "
+            f"left out when their configuration has other trials)"
+        )
         for r in data.outliers.itertuples():
             lines.append(f"- {r.dataset} #{r.trial_index}: {r.outlier}")
         lines.append("")

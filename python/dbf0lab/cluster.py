@@ -19,6 +19,7 @@ and keeps each node's own figures under ``nodes``.
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import re
 import shutil
@@ -27,24 +28,33 @@ import subprocess
 import threading
 import time
 import uuid
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from . import histograms, utilisation
 from .hosts import KILL_GRACE_SECONDS, Completed, Host, LocalHost, SshHost, _kill_group, excerpt
 
 LISTENING = re.compile(r"dbf0 server listening on (?P<address>\S+) ")
 WILDCARDS = {"0.0.0.0", "::", "0:0:0:0:0:0:0:0"}
-START_SECONDS = 60.0          # how long a server may take to say it listens (a JVM start over SSH)
-NODES = "nodes"               # the result's per-node figures
-SERVERS = "servers"           # the result's list of server addresses, in shard order
+START_SECONDS = 60.0  # how long a server may take to say it listens (a JVM start over SSH)
+NODES = "nodes"  # the result's per-node figures
+SERVERS = "servers"  # the result's list of server addresses, in shard order
 COUNTS = ("set", "get", "found", "missingKey", "errors", "insert", "read_modify_write")
 PERCENTILES = (("p50_us", 50), ("p90_us", 90), ("p99_us", 99), ("p999_us", 99.9), ("max_us", 100))
 # What a client's JSON holds that is its own measurement, not a setting shared by all clients.
-PER_CLIENT = set(COUNTS) | {p for p, _ in PERCENTILES} | {"seconds", "ops_per_sec", "latency_hdr", "warnings"}
+PER_CLIENT = (
+    set(COUNTS)
+    | {p for p, _ in PERCENTILES}
+    | {"seconds", "ops_per_sec", "latency_hdr", "warnings"}
+)
 # The spec's axes that go to `dbf0 server` rather than to bench.
-SERVER_FLAGS = (("server_threads", "--threads"), ("server_model", "--server-model"), ("map_type", "--map"))
+SERVER_FLAGS = (
+    ("server_threads", "--threads"),
+    ("server_model", "--server-model"),
+    ("map_type", "--map"),
+)
 
 
 class ClusterError(Exception):
@@ -55,15 +65,19 @@ class ClusterError(Exception):
 class Layout:
     servers: list[Host]
     clients: list[Host]
-    bind: str = "127.0.0.1"     # what every server's --bind gets
-    port: int = 0               # first port on each server host; 0: any free one
+    bind: str = "127.0.0.1"  # what every server's --bind gets
+    port: int = 0  # first port on each server host; 0: any free one
 
     def hosts(self) -> list[Host]:
         """Every distinct host, servers first."""
         return list({id(h): h for h in [*self.servers, *self.clients]}.values())
 
     def role(self, host: Host) -> str:
-        roles = [r for r, hs in (("client", self.clients), ("server", self.servers)) if any(h is host for h in hs)]
+        roles = [
+            r
+            for r, hs in (("client", self.clients), ("server", self.servers))
+            if any(h is host for h in hs)
+        ]
         return "+".join(roles)
 
 
@@ -73,7 +87,10 @@ def server_args(spec: Mapping[str, Any], bind: str, port: int) -> list[str]:
         if axis in spec:
             args += [flag, str(spec[axis])]
         elif axis == "server_model":
-            args += [flag, "pool"]  # bench's default, which it reports; `dbf0 server` alone runs nio
+            args += [
+                flag,
+                "pool",
+            ]  # bench's default, which it reports; `dbf0 server` alone runs nio
     return args
 
 
@@ -114,13 +131,25 @@ class ServerProcess:
             # as over SSH: a sweep killed with SIGKILL cannot stop it, so it ends at its time limit
             argv = ["timeout", "-k", str(KILL_GRACE_SECONDS), str(int(limit) + 1), *argv]
         # its own process group, so that the terminal's Ctrl-C reaches the sweep, which stops it
-        self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, process_group=0)
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            process_group=0,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stdout: list[str] = []
         self.stderr: list[str] = []
-        self._readers = [threading.Thread(target=self._read, args=(self.proc.stdout, self.stdout, True), daemon=True),
-                         threading.Thread(target=self._read, args=(self.proc.stderr, self.stderr, False), daemon=True)]
+        self._readers = [
+            threading.Thread(
+                target=self._read, args=(self.proc.stdout, self.stdout, True), daemon=True
+            ),
+            threading.Thread(
+                target=self._read, args=(self.proc.stderr, self.stderr, False), daemon=True
+            ),
+        ]
         for t in self._readers:
             t.start()
         self.address: str | None = None
@@ -140,16 +169,20 @@ class ServerProcess:
                 raise ClusterError("cancelled")
             left = deadline - time.monotonic()
             if left <= 0:
-                raise ClusterError(f"{self.host.label}: the server did not say it listens within "
-                                   f"{START_SECONDS:g} s; stderr: {self.stderr_text()}")
+                raise ClusterError(
+                    f"{self.host.label}: the server did not say it listens within "
+                    f"{START_SECONDS:g} s; stderr: {self.stderr_text()}"
+                )
             try:
                 line = self.lines.get(timeout=min(left, 0.2))
             except queue.Empty:
                 continue
             if line is None:
                 self.proc.wait(KILL_GRACE_SECONDS)
-                raise ClusterError(f"{self.host.label}: the server exited ({self.proc.returncode}) before it "
-                                   f"listened: {self.stderr_text() or ''.join(self.stdout).strip()}")
+                raise ClusterError(
+                    f"{self.host.label}: the server exited ({self.proc.returncode}) before it "
+                    f"listened: {self.stderr_text() or ''.join(self.stdout).strip()}"
+                )
             match = LISTENING.search(line)
             if match:
                 self.address = connect_address(match.group("address"), self.host)
@@ -161,11 +194,10 @@ class ServerProcess:
     def stop(self) -> str:
         """Ends the server (on the far host too) and returns what it said on the way out."""
         if isinstance(self.host, SshHost):
-            self.host.cancel_remote(self.run_id)  # SIGTERM there: its shutdown hook prints its summary
-            try:
+            # SIGTERM there: its shutdown hook prints its summary
+            self.host.cancel_remote(self.run_id)
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.proc.wait(KILL_GRACE_SECONDS + 5)
-            except subprocess.TimeoutExpired:
-                pass
         if self.proc.poll() is None:
             _kill_group(self.proc)
         for t in self._readers:
@@ -176,6 +208,7 @@ class ServerProcess:
 @dataclass
 class Running:
     """What a trial has running, so that an interrupt can stop it from another thread."""
+
     servers: list[ServerProcess] = field(default_factory=list)
     cancelled: threading.Event = field(default_factory=threading.Event)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -191,13 +224,23 @@ class Running:
             servers, self.servers = self.servers, []
         if len(servers) <= 1:
             return [s.stop() for s in servers]
-        with ThreadPoolExecutor(max_workers=len(servers)) as pool:  # one SSH round trip each: together
+        with ThreadPoolExecutor(
+            max_workers=len(servers)
+        ) as pool:  # one SSH round trip each: together
             return list(pool.map(ServerProcess.stop, servers))
 
 
-def run_trial(spec: Mapping[str, Any], bench_args: Sequence[str], layout: Layout, java_opts: Sequence[str],
-              limit: float, running: Running, sample: bool,
-              sampler: Callable[[Host, float], Any], log: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
+def run_trial(
+    spec: Mapping[str, Any],
+    bench_args: Sequence[str],
+    layout: Layout,
+    java_opts: Sequence[str],
+    limit: float,
+    running: Running,
+    sample: bool,
+    sampler: Callable[[Host, float], Any],
+    log: Callable[[str], None] = lambda text: None,
+) -> dict[str, Any]:
     """Starts the servers, runs every client against all of them, stops the servers; the merged
     result, or ``{"error": ...}``."""
     shards = int(spec.get("shards", len(layout.servers)))
@@ -208,7 +251,9 @@ def run_trial(spec: Mapping[str, Any], bench_args: Sequence[str], layout: Layout
     try:
         deadline = time.monotonic() + START_SECONDS
         for host, port in placement(layout, shards):
-            server = ServerProcess(host, java_opts, server_args(spec, layout.bind, port), limit + START_SECONDS)
+            server = ServerProcess(
+                host, java_opts, server_args(spec, layout.bind, port), limit + START_SECONDS
+            )
             running.add(server)
             servers.append(server)
         addresses = [s.wait_listening(deadline, running.cancelled) for s in servers]
@@ -216,8 +261,14 @@ def run_trial(spec: Mapping[str, Any], bench_args: Sequence[str], layout: Layout
         if sample:
             samplers = {h.label: sampler(h, limit) for h in layout.hosts()}
         args = [*bench_args, "--connect", ",".join(addresses)]
-        threads = [threading.Thread(target=lambda h=h: done.__setitem__(h.label, h.run_bench(java_opts, args, limit)),
-                                    name=f"client {h.label}", daemon=True) for h in layout.clients]
+        threads = [
+            threading.Thread(
+                target=lambda h=h: done.__setitem__(h.label, h.run_bench(java_opts, args, limit)),
+                name=f"client {h.label}",
+                daemon=True,
+            )
+            for h in layout.clients
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -229,11 +280,18 @@ def run_trial(spec: Mapping[str, Any], bench_args: Sequence[str], layout: Layout
         samples = {label: s.stop() for label, s in samplers.items()}
     if running.cancelled.is_set() or any(c.cancelled for c in done.values()):
         return {"error": "cancelled", "cancelled": True}
-    return merge(layout, addresses, {h.label: done[h.label] for h in layout.clients}, stopped, samples)
+    return merge(
+        layout, addresses, {h.label: done[h.label] for h in layout.clients}, stopped, samples
+    )
 
 
-def merge(layout: Layout, addresses: list[str], done: Mapping[str, Completed], stopped: Sequence[str],
-          samples: Mapping[str, list[dict[str, float]]]) -> dict[str, Any]:
+def merge(
+    layout: Layout,
+    addresses: list[str],
+    done: Mapping[str, Completed],
+    stopped: Sequence[str],
+    samples: Mapping[str, list[dict[str, float]]],
+) -> dict[str, Any]:
     """One trial's record from every client's output: totals, merged percentiles, and per node."""
     from .sweep import parse_bench_output  # the single-host parser; imported here to avoid a cycle
 
@@ -243,7 +301,9 @@ def merge(layout: Layout, addresses: list[str], done: Mapping[str, Completed], s
         label, first = next(iter(failed.items()))
         return {"error": f"client {label}: {first['error']}", "failed_clients": failed}
     clients = list(parsed.values())
-    total: dict[str, Any] = {k: sum(c.get(k, 0) for c in clients) for k in COUNTS if any(k in c for c in clients)}
+    total: dict[str, Any] = {
+        k: sum(c.get(k, 0) for c in clients) for k in COUNTS if any(k in c for c in clients)
+    }
     total["seconds"] = max(c["seconds"] for c in clients)
     # each client measured its own interval: the cluster's rate is the sum of the clients' rates
     total["ops_per_sec"] = round(sum(c["ops_per_sec"] for c in clients), 1)
@@ -263,11 +323,22 @@ def merge(layout: Layout, addresses: list[str], done: Mapping[str, Completed], s
         if own:
             entry[SERVERS] = own
         nodes[host.label] = entry
-    result = {**shared, **total, "shards": len(addresses), "client_hosts": len(layout.clients),
-              SERVERS: addresses, NODES: nodes, "server_exits": [s for s in stopped if s]}
+    result = {
+        **shared,
+        **total,
+        "shards": len(addresses),
+        "client_hosts": len(layout.clients),
+        SERVERS: addresses,
+        NODES: nodes,
+        "server_exits": [s for s in stopped if s],
+    }
     if samples:
-        result["utilisation"] = {label: utilisation.summarize(s, layout.role(h))
-                                 for h in layout.hosts() for label, s in samples.items() if label == h.label}
+        result["utilisation"] = {
+            label: utilisation.summarize(s, layout.role(h))
+            for h in layout.hosts()
+            for label, s in samples.items()
+            if label == h.label
+        }
     return result
 
 

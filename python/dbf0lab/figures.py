@@ -10,8 +10,8 @@ notebook shows it with ``figures.show(data, "its-name", figures_dir)``.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import matplotlib
 import numpy as np
@@ -23,8 +23,13 @@ from matplotlib.ticker import FuncFormatter, NullLocator
 from . import analysis
 from .analysis import DATASET, Results
 
-MAP_COLORS = {"concurrent": "#1f77b4", "hashtable": "#ff7f0e", "synchronized": "#2ca02c",
-              "skiplist": "#9467bd", "hashmap": "#d62728"}
+MAP_COLORS = {
+    "concurrent": "#1f77b4",
+    "hashtable": "#ff7f0e",
+    "synchronized": "#2ca02c",
+    "skiplist": "#9467bd",
+    "hashmap": "#d62728",
+}
 
 
 def _color(map_type: str) -> str:
@@ -52,16 +57,31 @@ def best_configurations(data: Results) -> Figure | None:
     if _mode_study(data):
         return None
     best = analysis.best_configurations(analysis.summarize(data))
-    labels = [(f"{r[DATASET]} · " if _several(best) else "") +
-              f"{r.workload} · {r.map_type} · {r.key_space}" for r in best.itertuples()]
+    labels = [
+        (f"{r[DATASET]} · " if _several(best) else "")
+        + f"{r.workload} · {r.map_type} · {r.key_space}"
+        for r in best.itertuples()
+    ]
     y = np.arange(len(best))[::-1]
     fig = Figure(figsize=(9, 1.2 + 0.32 * len(best)), layout="constrained")
     ax = fig.subplots()
     err = np.vstack([best["median"] - best["q25"], best["q75"] - best["median"]])
-    ax.barh(y, best["median"], xerr=err, color=[_color(m) for m in best["map_type"]], capsize=3, height=0.7)
+    ax.barh(
+        y,
+        best["median"],
+        xerr=err,
+        color=[_color(m) for m in best["map_type"]],
+        capsize=3,
+        height=0.7,
+    )
     for yi, r in zip(y, best.itertuples()):
-        ax.text(r.q75, yi, f"  {r.server_threads} server / {r.client_threads} client thr, n={r.n}",
-                va="center", fontsize=8)
+        ax.text(
+            r.q75,
+            yi,
+            f"  {r.server_threads} server / {r.client_threads} client thr, n={r.n}",
+            va="center",
+            fontsize=8,
+        )
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_xlabel("ops/s (median over trials; bars: 25th–75th percentile)")
     ax.set_xlim(0, best["q75"].max() * 1.45)
@@ -79,28 +99,56 @@ def threading_impact(data: Results) -> Figure | None:
     impact = analysis.threading_impact(analysis.summarize(data))
     workloads = list(dict.fromkeys(impact["workload"]))
     fig = Figure(figsize=(4.2 * len(workloads), 4.2), layout="constrained")
-    axes = fig.subplots(1, len(workloads), squeeze=False, sharey=True)  # workloads compared on one scale
+    axes = fig.subplots(
+        1, len(workloads), squeeze=False, sharey=True
+    )  # workloads compared on one scale
     for ax, workload in zip(axes[0], workloads):
         part = impact[impact["workload"] == workload]
         x = np.arange(len(part))
         width = 0.38
-        single_err = np.vstack([part["single_median"] - part["single_q25"], part["single_q75"] - part["single_median"]])
+        single_err = np.vstack(
+            [part["single_median"] - part["single_q25"], part["single_q75"] - part["single_median"]]
+        )
         best_err = np.vstack([part["median"] - part["q25"], part["q75"] - part["median"]])
-        ax.bar(x - width / 2, part["single_median"], width, yerr=single_err, capsize=2, color="#bbbbbb",
-               label="1 server, 1 client thread")
-        ax.bar(x + width / 2, part["median"], width, yerr=best_err, capsize=2,
-               color=[_color(m) for m in part["map_type"]])
+        ax.bar(
+            x - width / 2,
+            part["single_median"],
+            width,
+            yerr=single_err,
+            capsize=2,
+            color="#bbbbbb",
+            label="1 server, 1 client thread",
+        )
+        ax.bar(
+            x + width / 2,
+            part["median"],
+            width,
+            yerr=best_err,
+            capsize=2,
+            color=[_color(m) for m in part["map_type"]],
+        )
         for xi, r in zip(x, part.itertuples()):
             if not pd.isna(r.speedup):
-                ax.text(xi + width / 2, r.q75, f"{r.speedup:.1f}×", ha="center", va="bottom", fontsize=8)
-        ax.set_xticks(x, [(f"{r[DATASET]}\n" if _several(part) else "") + f"{r.map_type}\n{r.key_length} B keys"
-                          for r in part.itertuples()], fontsize=7)
+                ax.text(
+                    xi + width / 2, r.q75, f"{r.speedup:.1f}×", ha="center", va="bottom", fontsize=8
+                )
+        ax.set_xticks(
+            x,
+            [
+                (f"{r[DATASET]}\n" if _several(part) else "")
+                + f"{r.map_type}\n{r.key_length} B keys"
+                for r in part.itertuples()
+            ],
+            fontsize=7,
+        )
         ax.set_title(workload)
         ax.grid(axis="y", alpha=0.3)
     axes[0][0].set_ylabel("ops/s (median, IQR)")
     # every colour: grey is single-threaded, the others the best setting on each map
-    handles = [Patch(color="#bbbbbb", label="1 server, 1 client thread")] + \
-        [Patch(color=_color(m), label=f"best thread setting, {m}") for m in dict.fromkeys(impact["map_type"])]
+    handles = [Patch(color="#bbbbbb", label="1 server, 1 client thread")] + [
+        Patch(color=_color(m), label=f"best thread setting, {m}")
+        for m in dict.fromkeys(impact["map_type"])
+    ]
     fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize=8)
     fig.suptitle("Threading impact: best thread setting against single-threaded")
     return fig
@@ -125,20 +173,32 @@ def ops_vs_client_threads(data: Results) -> Figure | None:
     for i, workload in enumerate(workloads):
         for j, panel in enumerate(panels):
             ax = axes[i][j]
-            part = summary[(summary["workload"] == workload) &
-                           (summary[columns].apply(tuple, axis=1) == panel)]
+            part = summary[
+                (summary["workload"] == workload) & (summary[columns].apply(tuple, axis=1) == panel)
+            ]
             for k, s in enumerate(servers):
                 line = part[part["server_threads"] == s].sort_values("client_threads")
                 if line.empty:
                     continue
                 color = cmap(0.8 * k / max(1, len(servers) - 1))  # not viridis's pale yellow end
-                ax.plot(line["client_threads"], line["median"], marker="o", ms=3, color=color, label=f"{s}")
-                ax.fill_between(line["client_threads"], line["q25"], line["q75"], color=color, alpha=0.2)
+                ax.plot(
+                    line["client_threads"],
+                    line["median"],
+                    marker="o",
+                    ms=3,
+                    color=color,
+                    label=f"{s}",
+                )
+                ax.fill_between(
+                    line["client_threads"], line["q25"], line["q75"], color=color, alpha=0.2
+                )
             ax.set_xscale("log", base=2)
             ax.set_ylim(bottom=0)
             ax.grid(alpha=0.3)
-            title = " · ".join(analysis.key_space_name(v) if c == "key_length" else str(v)
-                               for c, v in zip(columns, panel))
+            title = " · ".join(
+                analysis.key_space_name(v) if c == "key_length" else str(v)
+                for c, v in zip(columns, panel)
+            )
             ax.set_title(f"{workload}: {title}", fontsize=9)
             if j == 0:
                 ax.set_ylabel("ops/s (median, IQR)")
@@ -177,9 +237,13 @@ def client_modes(data: Results) -> Figure | None:
     summary = summary.sort_values("_rank", kind="stable")
     summary["step"] = [analysis.step_label(r, "\n") for r in summary.to_dict("records")]
     clash = summary.duplicated(["workload", "step"], keep=False)
-    summary.loc[clash, "step"] += [f"\n{r.server_model}, {int(r.client_threads)} conn." for r in summary[clash].itertuples()]
+    summary.loc[clash, "step"] += [
+        f"\n{r.server_model}, {int(r.client_threads)} conn." for r in summary[clash].itertuples()
+    ]
     steps = list(dict.fromkeys(summary["step"]))
-    workloads = [w for w in ("read-heavy", "balanced", "write-heavy") if w in set(summary["workload"])]
+    workloads = [
+        w for w in ("read-heavy", "balanced", "write-heavy") if w in set(summary["workload"])
+    ]
     fig = Figure(figsize=(10, 4.2), layout="constrained")
     ax = fig.subplots()
     width = 0.8 / max(1, len(workloads))
@@ -189,12 +253,33 @@ def client_modes(data: Results) -> Figure | None:
         rows = summary[summary["workload"] == workload].set_index("step").reindex(steps)
         err = np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]])
         pos = x + (i - (len(workloads) - 1) / 2) * width
-        ax.bar(pos, rows["median"], width, yerr=err, capsize=2, color=colors.get(workload), label=workload)
+        ax.bar(
+            pos,
+            rows["median"],
+            width,
+            yerr=err,
+            capsize=2,
+            color=colors.get(workload),
+            label=workload,
+        )
         for px, value in zip(pos, rows["median"]):
             if pd.notna(value):
-                ax.text(px, value * 1.08, analysis._thousands(value), ha="center", va="bottom", fontsize=6, rotation=90)
-    _log_bars_axes(ax, x, steps, "ops/s (median over trials, log scale; bars: IQR)",
-                   "One bottleneck at a time: from the seed's v1 to batched v2")
+                ax.text(
+                    px,
+                    value * 1.08,
+                    analysis._thousands(value),
+                    ha="center",
+                    va="bottom",
+                    fontsize=6,
+                    rotation=90,
+                )
+    _log_bars_axes(
+        ax,
+        x,
+        steps,
+        "ops/s (median over trials, log scale; bars: IQR)",
+        "One bottleneck at a time: from the seed's v1 to batched v2",
+    )
     return fig
 
 
@@ -215,21 +300,33 @@ def server_models(data: Results) -> Figure | None:
     summary = summary[summary["server_model"].notna()].copy()
     model_order = {"pool": 0, "virtual": 1, "nio": 2}
     summary["_m"] = summary["server_model"].map(model_order).fillna(len(model_order))
-    summary["_k"] = [("platform", "virtual", "selector").index(_client_kind(r)) for r in summary.to_dict("records")]
+    summary["_k"] = [
+        ("platform", "virtual", "selector").index(_client_kind(r))
+        for r in summary.to_dict("records")
+    ]
     summary = summary.sort_values(["_m", "client_threads", "_k"], kind="stable")
     # how the clients ran: a platform thread each (plain bar), a virtual thread each (//), or
     # one selector thread for all of them (..)
     kinds = [_client_kind(r) for r in summary.to_dict("records")]
-    labels = [f"{r.server_model}\n{int(r.client_threads):,} conn." + {"platform": "", "virtual": "\nvirtual clients",
-                                                                      "selector": "\nselector client"}[k]
-              for r, k in zip(summary.itertuples(), kinds)]
-    fig = Figure(figsize=(max(8.0, 1.05 * len(summary)), 3.8), layout="constrained")  # room for every label
+    labels = [
+        f"{r.server_model}\n{int(r.client_threads):,} conn."
+        + {"platform": "", "virtual": "\nvirtual clients", "selector": "\nselector client"}[k]
+        for r, k in zip(summary.itertuples(), kinds)
+    ]
+    fig = Figure(
+        figsize=(max(8.0, 1.05 * len(summary)), 3.8), layout="constrained"
+    )  # room for every label
     ax = fig.subplots()
     x = np.arange(len(summary))
     err = np.vstack([summary["median"] - summary["q25"], summary["q75"] - summary["median"]])
     model_colors = {"pool": "#7f7f7f", "virtual": "#9467bd", "nio": "#1f77b4"}
-    bars = ax.bar(x, summary["median"], yerr=err, capsize=3,
-                  color=[model_colors.get(m, "#333") for m in summary["server_model"]])
+    bars = ax.bar(
+        x,
+        summary["median"],
+        yerr=err,
+        capsize=3,
+        color=[model_colors.get(m, "#333") for m in summary["server_model"]],
+    )
     for bar, kind in zip(bars, kinds):
         bar.set_hatch({"platform": "", "virtual": "//", "selector": ".."}[kind])
     for xi, value in zip(x, summary["median"]):
@@ -242,8 +339,13 @@ def server_models(data: Results) -> Figure | None:
 
 
 MAP_LADDER = ("hashtable", "synchronized", "rwlock", "striped", "concurrent")
-KEY_DIST_COLORS = {"uniform": "#1f77b4", "zipfian": "#d62728", "hotspot": "#ff7f0e", "latest": "#2ca02c",
-                   "exponential": "#9467bd"}
+KEY_DIST_COLORS = {
+    "uniform": "#1f77b4",
+    "zipfian": "#d62728",
+    "hotspot": "#ff7f0e",
+    "latest": "#2ca02c",
+    "exponential": "#9467bd",
+}
 
 
 def maps(data: Results) -> Figure | None:
@@ -252,40 +354,79 @@ def maps(data: Results) -> Figure | None:
     ops/s with IQR error bars and the median written on each bar. None for results that do not
     vary the map over a keyed workload."""
     summary = analysis.summarize(data)
-    if "key_dist" not in summary or summary["key_dist"].isna().all() or summary["map_type"].nunique() < 2:
+    if (
+        "key_dist" not in summary
+        or summary["key_dist"].isna().all()
+        or summary["map_type"].nunique() < 2
+    ):
         return None
     summary = summary[summary["key_dist"].notna() & (summary["n"] > 0)].copy()
     order = {m: i for i, m in enumerate(MAP_LADDER)}
     maps_present = sorted(summary["map_type"].unique(), key=lambda m: (order.get(m, len(order)), m))
-    dists = [d for d in KEY_DIST_COLORS if d in set(summary["key_dist"])] + \
-        sorted(set(summary["key_dist"]) - set(KEY_DIST_COLORS))
+    dists = [d for d in KEY_DIST_COLORS if d in set(summary["key_dist"])] + sorted(
+        set(summary["key_dist"]) - set(KEY_DIST_COLORS)
+    )
     panel_columns = [DATASET, "workload"] if _several(summary) else ["workload"]
-    panels = list(dict.fromkeys(summary.sort_values("set_frac")[panel_columns].itertuples(index=False, name=None)))
-    fig = Figure(figsize=(max(6.0, 1.3 * len(maps_present)) * len(panels) / 1.6, 4.0), layout="constrained")
+    panels = list(
+        dict.fromkeys(
+            summary.sort_values("set_frac")[panel_columns].itertuples(index=False, name=None)
+        )
+    )
+    fig = Figure(
+        figsize=(max(6.0, 1.3 * len(maps_present)) * len(panels) / 1.6, 4.0), layout="constrained"
+    )
     axes = fig.subplots(1, len(panels), squeeze=False, sharey=True)
     x = np.arange(len(maps_present))
     width = 0.8 / len(dists)
     for ax, panel in zip(axes[0], panels):
         part = summary[summary[panel_columns].apply(tuple, axis=1) == panel]
         for i, dist in enumerate(dists):
-            # several rows per (map, dist) would be other axes varying: the preset fixes them, so take the first
-            rows = part[part["key_dist"] == dist].drop_duplicates("map_type").set_index("map_type").reindex(maps_present)
+            # several rows per (map, dist) would be other axes varying: the preset
+            # fixes them, so take the first
+            rows = (
+                part[part["key_dist"] == dist]
+                .drop_duplicates("map_type")
+                .set_index("map_type")
+                .reindex(maps_present)
+            )
             err = np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]])
             pos = x + (i - (len(dists) - 1) / 2) * width
-            ax.bar(pos, rows["median"], width, yerr=err, capsize=2, color=KEY_DIST_COLORS.get(dist, "#7f7f7f"),
-                   label=f"{dist} keys")
+            ax.bar(
+                pos,
+                rows["median"],
+                width,
+                yerr=err,
+                capsize=2,
+                color=KEY_DIST_COLORS.get(dist, "#7f7f7f"),
+                label=f"{dist} keys",
+            )
             for px, value in zip(pos, rows["median"]):
                 if pd.notna(value):  # inside the bar, from its foot: clear of the error bars
-                    ax.text(px, 0, " " + analysis._thousands(value), ha="center", va="bottom", fontsize=6,
-                            rotation=90, color="white")
+                    ax.text(
+                        px,
+                        0,
+                        " " + analysis._thousands(value),
+                        ha="center",
+                        va="bottom",
+                        fontsize=6,
+                        rotation=90,
+                        color="white",
+                    )
         ax.set_xticks(x, maps_present, fontsize=8, rotation=20)
         ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: analysis._thousands(v)))
         ax.set_title(" · ".join(str(v) for v in panel), fontsize=10)
         ax.grid(axis="y", alpha=0.3)
     axes[0][0].set_ylabel("ops/s (median over trials; bars: IQR)")
     axes[0][0].set_ylim(bottom=0)
-    fig.legend(*axes[0][0].get_legend_handles_labels(), loc="outside lower center", ncols=len(dists), fontsize=8)
-    fig.suptitle("The map ladder: one global lock → a read/write lock → 16 stripes → ConcurrentHashMap")
+    fig.legend(
+        *axes[0][0].get_legend_handles_labels(),
+        loc="outside lower center",
+        ncols=len(dists),
+        fontsize=8,
+    )
+    fig.suptitle(
+        "The map ladder: one global lock → a read/write lock → 16 stripes → ConcurrentHashMap"
+    )
     return fig
 
 
@@ -308,12 +449,19 @@ def durability(data: Results) -> Figure | None:
     s = analysis.durability_summary(data)
     if s.empty:
         return None
-    group_columns = [c for c in (DATASET, "client_mode", "server_model", "workload")
-                     if c in s and (c != DATASET or _several(s))]
-    s["_group"] = ["\n".join(str(v) for v in row) for row in s[group_columns].itertuples(index=False, name=None)]
+    group_columns = [
+        c
+        for c in (DATASET, "client_mode", "server_model", "workload")
+        if c in s and (c != DATASET or _several(s))
+    ]
+    s["_group"] = [
+        "\n".join(str(v) for v in row)
+        for row in s[group_columns].itertuples(index=False, name=None)
+    ]
     groups = list(dict.fromkeys(s["_group"]))
-    policies = [p for p in analysis.POLICIES if p in set(s["fsync"])] + \
-        sorted(set(s["fsync"]) - set(analysis.POLICIES))
+    policies = [p for p in analysis.POLICIES if p in set(s["fsync"])] + sorted(
+        set(s["fsync"]) - set(analysis.POLICIES)
+    )
     fig = Figure(figsize=(max(10.0, 1.3 * len(groups) * 2), 8.2), layout="constrained")
     axes = fig.subplots(2, 2)
     x = np.arange(len(groups))
@@ -324,29 +472,68 @@ def durability(data: Results) -> Figure | None:
         for i, policy in enumerate(shown):
             rows = s[s["fsync"] == policy].set_index("_group").reindex(groups)
             pos = x + (i - (len(shown) - 1) / 2) * (0.8 / max(1, len(shown)))
-            err = np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]]) if errors else None
-            ax.bar(pos, rows[column], 0.8 / max(1, len(shown)), yerr=err, capsize=2,
-                   color=POLICY_COLORS.get(policy, "#7f7f7f"), label=policy)
+            err = (
+                np.vstack([rows["median"] - rows["q25"], rows["q75"] - rows["median"]])
+                if errors
+                else None
+            )
+            ax.bar(
+                pos,
+                rows[column],
+                0.8 / max(1, len(shown)),
+                yerr=err,
+                capsize=2,
+                color=POLICY_COLORS.get(policy, "#7f7f7f"),
+                label=policy,
+            )
             if label_values:
                 for px, value in zip(pos, rows[column]):
                     if pd.notna(value) and value > 0:
-                        ax.text(px, value * 1.1, analysis._thousands(value), ha="center", va="bottom",
-                                fontsize=6, rotation=90)
+                        ax.text(
+                            px,
+                            value * 1.1,
+                            analysis._thousands(value),
+                            ha="center",
+                            va="bottom",
+                            fontsize=6,
+                            rotation=90,
+                        )
         return shown
 
     bars(axes[0][0], "median", policies, errors=True, label_values=True)
-    _log_bars_axes(axes[0][0], x, groups, "ops/s (median; bars: IQR)", "Throughput per fsync policy")
+    _log_bars_axes(
+        axes[0][0], x, groups, "ops/s (median; bars: IQR)", "Throughput per fsync policy"
+    )
     bars(axes[0][1], "p99_us", policies)
     for i, policy in enumerate(policies):  # the p50 as a mark inside each p99 bar
         rows = s[s["fsync"] == policy].set_index("_group").reindex(groups)
-        axes[0][1].plot(x + (i - (len(policies) - 1) / 2) * width, rows["p50_us"], "k_", ms=8,
-                        label="p50" if i == 0 else None)
-    _log_bars_axes(axes[0][1], x, groups, "latency, µs (median over trials)", "p99 latency (bars), p50 (marks)")
-    forced = [p for p in policies if s.loc[s["fsync"] == p, "wal_fsyncs_per_sec"].fillna(0).gt(0).any()]
+        axes[0][1].plot(
+            x + (i - (len(policies) - 1) / 2) * width,
+            rows["p50_us"],
+            "k_",
+            ms=8,
+            label="p50" if i == 0 else None,
+        )
+    _log_bars_axes(
+        axes[0][1], x, groups, "latency, µs (median over trials)", "p99 latency (bars), p50 (marks)"
+    )
+    forced = [
+        p for p in policies if s.loc[s["fsync"] == p, "wal_fsyncs_per_sec"].fillna(0).gt(0).any()
+    ]
     for ax, column, ylabel, title in (
-            (axes[1][0], "wal_fsyncs_per_sec", "fsyncs per second (median)", "How often the log was forced"),
-            (axes[1][1], "wal_records_per_fsync", "records per fsync (median)",
-             "Group commit: records made durable per fsync")):
+        (
+            axes[1][0],
+            "wal_fsyncs_per_sec",
+            "fsyncs per second (median)",
+            "How often the log was forced",
+        ),
+        (
+            axes[1][1],
+            "wal_records_per_fsync",
+            "records per fsync (median)",
+            "Group commit: records made durable per fsync",
+        ),
+    ):
         if forced:
             bars(ax, column, forced, label_values=True)
             _log_bars_axes(ax, x, groups, ylabel, title)
@@ -393,9 +580,17 @@ def scaling_clients(data: Results) -> Figure | None:
             if line.empty:
                 continue
             color = cmap(0.8 * k / max(1, len(shard_counts) - 1))  # not viridis's pale yellow end
-            ax.plot(line["client_threads"], line["median"], marker="o", ms=4, color=color,
-                    label=f"{shards} server{'s' if shards > 1 else ''}")
-            ax.fill_between(line["client_threads"], line["q25"], line["q75"], color=color, alpha=0.2)
+            ax.plot(
+                line["client_threads"],
+                line["median"],
+                marker="o",
+                ms=4,
+                color=color,
+                label=f"{shards} server{'s' if shards > 1 else ''}",
+            )
+            ax.fill_between(
+                line["client_threads"], line["q25"], line["q75"], color=color, alpha=0.2
+            )
         clients = sorted(part["client_threads"].unique())
         ax.set_xscale("log", base=2)
         ax.set_xticks(clients, [str(int(c)) for c in clients])
@@ -430,13 +625,27 @@ def scaling_shards(data: Results) -> Figure | None:
                 continue
             color = cmap(0.85 * k / max(1, len(threads) - 1))
             err = np.vstack([line["median"] - line["q25"], line["q75"] - line["median"]])
-            ax.errorbar(line["shards"], line["median"], yerr=err, marker="o", ms=4, capsize=3, color=color,
-                        label=f"{int(t)} client thr")
+            ax.errorbar(
+                line["shards"],
+                line["median"],
+                yerr=err,
+                marker="o",
+                ms=4,
+                capsize=3,
+                color=color,
+                label=f"{int(t)} client thr",
+            )
             if t == threads[-1] and (line["shards"] == 1).any():
                 one = float(line.loc[line["shards"] == 1, "median"].iloc[0])
                 xs = np.array(sorted(line["shards"]))
-                ax.plot(xs, one * xs, linestyle="--", color=color, alpha=0.6,
-                        label=f"linear from 1 server ({int(t)} thr)")
+                ax.plot(
+                    xs,
+                    one * xs,
+                    linestyle="--",
+                    color=color,
+                    alpha=0.6,
+                    label=f"linear from 1 server ({int(t)} thr)",
+                )
         shards = sorted(part["shards"].unique())
         ax.set_xticks(shards, [str(s) for s in shards])
         ax.set_ylim(bottom=0)
@@ -466,8 +675,10 @@ def redis_comparison(frame: pd.DataFrame) -> Figure:
     """dbf0 against Redis with the same redis-benchmark runs (scripts/compare_redis.py): requests
     per second of each, and the median of the pair ratios written above each pair of bars."""
     summary = analysis.redis_summary(frame)
-    labels = [(f"appendfsync {r.policy}\n" if "policy" in summary else "") + f"{r.test}\n{r.command}"
-              for r in summary.itertuples()]
+    labels = [
+        (f"appendfsync {r.policy}\n" if "policy" in summary else "") + f"{r.test}\n{r.command}"
+        for r in summary.itertuples()
+    ]
     x = np.arange(len(summary))
     fig = Figure(figsize=(9, 3.8), layout="constrained")
     ax = fig.subplots()
@@ -475,8 +686,13 @@ def redis_comparison(frame: pd.DataFrame) -> Figure:
     ax.bar(x + 0.2, summary["dbf0_rps"], 0.4, label="dbf0", color="#1f77b4")
     for xi, r in zip(x, summary.itertuples()):
         ax.text(xi, max(r.redis_rps, r.dbf0_rps) * 1.05, f"{r.ratio:.2f}x", ha="center", fontsize=8)
-    _log_bars_axes(ax, x, labels, "requests/s (median of pairs, log scale)",
-                   "dbf0 vs Redis: redis-benchmark -d 64 -r 100000 (dbf0/Redis above each pair)")
+    _log_bars_axes(
+        ax,
+        x,
+        labels,
+        "requests/s (median of pairs, log scale)",
+        "dbf0 vs Redis: redis-benchmark -d 64 -r 100000 (dbf0/Redis above each pair)",
+    )
     return fig
 
 
@@ -498,7 +714,9 @@ def write_all(data: Results, directory: str | os.PathLike[str]) -> list[Path]:
     return paths
 
 
-def show(data: Results, name: str, directory: str | os.PathLike[str] | None = None) -> Figure | None:
+def show(
+    data: Results, name: str, directory: str | os.PathLike[str] | None = None
+) -> Figure | None:
     """For the notebook: makes one figure, saves it when a directory is given, and returns it, so
     that a cell ending in this call displays it."""
     fig = FIGURES[name](data)

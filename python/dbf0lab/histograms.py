@@ -19,18 +19,23 @@ import base64
 import math
 import struct
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 COMPRESSED_COOKIE = 0x1C849304  # V2 compressed encoding
-ENCODING_COOKIE = 0x1C849303    # V2 encoding
-WORD_SIZE_BITS = 0xF0           # the cookies' bits 4-7 carry a word size (0x10 in V2): not the format's identity
-HEADER = struct.Struct(">iiiiqqd")  # cookie, payload length, index offset, digits, lowest, highest, ratio
+ENCODING_COOKIE = 0x1C849303  # V2 encoding
+WORD_SIZE_BITS = (
+    0xF0  # the cookies' bits 4-7 carry a word size (0x10 in V2): not the format's identity
+)
+HEADER = struct.Struct(
+    ">iiiiqqd"
+)  # cookie, payload length, index offset, digits, lowest, highest, ratio
 
 
 @dataclass
 class Histogram:
     """Counts per bucket index of one HdrHistogram layout (significant digits and lowest value)."""
+
     digits: int
     lowest: int
     counts: dict[int, int] = field(default_factory=dict)
@@ -41,7 +46,7 @@ class Histogram:
 
     # The bucket layout, as HdrHistogram computes it from the digits and the lowest value.
     def _layout(self) -> tuple[int, int]:
-        largest_single_unit = 2 * 10 ** self.digits
+        largest_single_unit = 2 * 10**self.digits
         sub_bucket_count_magnitude = math.ceil(math.log2(largest_single_unit))
         half_magnitude = max(sub_bucket_count_magnitude, 1) - 1
         unit_magnitude = int(math.floor(math.log2(self.lowest)))
@@ -60,7 +65,8 @@ class Histogram:
         return low, low + (1 << (bucket + unit)) - 1
 
     def percentile(self, p: float) -> int:
-        """Java's getValueAtPercentile: the highest value of the bucket where the count reaches p %."""
+        """Java's getValueAtPercentile: the highest value of the bucket where the count reaches
+        p %."""
         requested = min(max(math.nextafter(p, -math.inf), 0.0), 100.0)
         wanted = max(1, math.ceil(requested * self.total / 100.0))
         seen = 0
@@ -71,7 +77,7 @@ class Histogram:
                 return low if p == 0 else high
         return 0
 
-    def add(self, other: "Histogram") -> None:
+    def add(self, other: Histogram) -> None:
         if (other.digits, other.lowest) != (self.digits, self.lowest):
             raise ValueError("histograms of different layouts cannot be added bucket by bucket")
         for index, count in other.counts.items():
@@ -101,7 +107,7 @@ def decode(text: str) -> Histogram:
     cookie, length = struct.unpack_from(">ii", raw)
     if cookie & ~WORD_SIZE_BITS != COMPRESSED_COOKIE:
         raise ValueError(f"not a compressed V2 HdrHistogram (cookie {cookie:#x})")
-    body = zlib.decompress(raw[8:8 + length])
+    body = zlib.decompress(raw[8 : 8 + length])
     cookie, payload, offset, digits, lowest, _highest, _ratio = HEADER.unpack_from(body)
     if cookie & ~WORD_SIZE_BITS != ENCODING_COOKIE:
         raise ValueError(f"not a V2 HdrHistogram encoding (cookie {cookie:#x})")

@@ -13,6 +13,7 @@ background and disturbing the next one.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -22,9 +23,10 @@ import subprocess
 import tempfile
 import threading
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from . import machine
 from .grid import DATA_DIR, needs_data_dir
@@ -50,14 +52,20 @@ class Completed:
 @dataclass
 class SshSettings:
     identity: str | None = None
-    options: Sequence[str] = ()          # "Key=Value", each passed as -o Key=Value
+    options: Sequence[str] = ()  # "Key=Value", each passed as -o Key=Value
     remote_java: str = "java"
-    remote_dir: str = ".dbf0-bench"      # relative to the remote home, or absolute
+    remote_dir: str = ".dbf0-bench"  # relative to the remote home, or absolute
     connect_timeout: int = 15
 
     def common_args(self) -> list[str]:
-        args = ["-o", "BatchMode=yes", "-o", f"ConnectTimeout={self.connect_timeout}",
-                "-o", "ServerAliveInterval=15"]
+        args = [
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            f"ConnectTimeout={self.connect_timeout}",
+            "-o",
+            "ServerAliveInterval=15",
+        ]
         if self.identity:
             args += ["-i", self.identity]
         for option in self.options:
@@ -79,14 +87,29 @@ class Host:
     def prepare(self, jar: Path, jar_sha256: str) -> None:
         raise NotImplementedError
 
-    def jar_command(self, verb: str, java_opts: Sequence[str], args: Sequence[str], timeout: float,
-                    run_id: str, data_root: str | None = None) -> list[str]:
-        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server); grid.DATA_DIR in
-        args becomes a fresh directory under data_root, removed when the command ends."""
+    def jar_command(
+        self,
+        verb: str,
+        java_opts: Sequence[str],
+        args: Sequence[str],
+        timeout: float,
+        run_id: str,
+        data_root: str | None = None,
+    ) -> list[str]:
+        """``java -jar dbf0.jar VERB ARGS`` here or on the host (verb: bench, server).
+
+        grid.DATA_DIR in args becomes a fresh directory under data_root, removed when the command
+        ends."""
         raise NotImplementedError
 
-    def bench_command(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float,
-                      run_id: str, data_root: str | None = None) -> list[str]:
+    def bench_command(
+        self,
+        java_opts: Sequence[str],
+        bench_args: Sequence[str],
+        timeout: float,
+        run_id: str,
+        data_root: str | None = None,
+    ) -> list[str]:
         return self.jar_command("bench", java_opts, bench_args, timeout, run_id, data_root)
 
     def probe_command(self) -> list[str]:
@@ -106,8 +129,14 @@ class Host:
         with self._lock:
             if self._cancelled:
                 return Completed(None, "", "", cancelled=True)
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True, process_group=0)
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                process_group=0,
+            )
             self._proc = proc
         try:
             out, err = proc.communicate(timeout=timeout)
@@ -121,15 +150,24 @@ class Host:
                 self._proc = None
         with self._lock:
             cancelled = self._cancelled
-        return Completed(proc.returncode, out, err, timed_out=timed_out and not cancelled, cancelled=cancelled)
+        return Completed(
+            proc.returncode, out, err, timed_out=timed_out and not cancelled, cancelled=cancelled
+        )
 
-    def run_bench(self, java_opts: Sequence[str], bench_args: Sequence[str], timeout: float,
-                  data_root: str | None = None) -> Completed:
+    def run_bench(
+        self,
+        java_opts: Sequence[str],
+        bench_args: Sequence[str],
+        timeout: float,
+        data_root: str | None = None,
+    ) -> Completed:
         """Runs one trial. When its arguments hold grid.DATA_DIR, the trial gets a fresh data
         directory under data_root (default: the host's temporary directory), removed afterwards."""
         run_id = uuid.uuid4().hex
-        done = self.run(self.bench_command(java_opts, bench_args, timeout, run_id, data_root),
-                        timeout + self.local_grace())
+        done = self.run(
+            self.bench_command(java_opts, bench_args, timeout, run_id, data_root),
+            timeout + self.local_grace(),
+        )
         if done.timed_out or done.cancelled:
             self.cancel_remote(run_id)
         return done
@@ -137,11 +175,16 @@ class Host:
     def probe(self, jar_info: dict[str, Any]) -> dict[str, Any]:
         done = self.run(self.probe_command(), 120)
         if done.exit_code != 0:
-            raise HostError(f"{self.label}: could not describe the host: {excerpt(done.stderr) or done.exit_code}")
+            raise HostError(
+                f"{self.label}: could not describe the host: "
+                f"{excerpt(done.stderr) or done.exit_code}"
+            )
         info = machine.parse_probe(done.stdout)
         if not info.get("dbf0_version"):
-            raise HostError(f"{self.label}: '{info.get('java_version') or 'java'}' cannot run the jar; "
-                            "dbf0 needs a JDK 21+ there (see --java / --remote-java)")
+            raise HostError(
+                f"{self.label}: '{info.get('java_version') or 'java'}' cannot run the jar; "
+                "dbf0 needs a JDK 21+ there (see --java / --remote-java)"
+            )
         return {"kind": MACHINE, "host": self.label, **info, **jar_info}
 
     def cancel(self) -> None:
@@ -186,7 +229,8 @@ class LocalHost(Host):
         self.jar = jar.resolve()
 
     def jar_command(self, verb, java_opts, args, timeout, run_id, data_root=None):
-        # a DATA_DIR in args was replaced by run_bench already: the directory is made here, in Python
+        # a DATA_DIR in args was replaced by run_bench already: the directory is made
+        # here, in Python
         return [self.java, *java_opts, "-jar", str(self.jar), verb, *args]
 
     def run_bench(self, java_opts, bench_args, timeout, data_root=None):
@@ -216,7 +260,9 @@ class SshHost(Host):
         self.label = label
         self.settings = settings
         self.destination = f"{user}@{host}" if user else host  # as ssh and scp take it
-        self.hostname = host  # where other nodes reach a server this host runs on a wildcard address
+        self.hostname = (
+            host  # where other nodes reach a server this host runs on a wildcard address
+        )
         self.port = int(port) if port else None
         self.jar: str | None = None
         self.copied_jar = False  # whether prepare() had to send the jar
@@ -227,14 +273,25 @@ class SshHost(Host):
 
     def scp(self, local: Path, remote: str) -> list[str]:
         port = ["-P", str(self.port)] if self.port else []
-        return ["scp", "-q", *self.settings.common_args(), *port, str(local), f"{self.destination}:{remote}"]
+        return [
+            "scp",
+            "-q",
+            *self.settings.common_args(),
+            *port,
+            str(local),
+            f"{self.destination}:{remote}",
+        ]
 
     def _check(self, argv: list[str], what: str, timeout: float = 300) -> str:
         done = self.run(argv, timeout)
         if done.cancelled:
             raise HostError(f"{self.label}: cancelled")
         if done.exit_code != 0:
-            why = "timed out" if done.timed_out else excerpt(done.stderr) or f"exit code {done.exit_code}"
+            why = (
+                "timed out"
+                if done.timed_out
+                else excerpt(done.stderr) or f"exit code {done.exit_code}"
+            )
             raise HostError(f"{self.label}: {what} failed: {why}")
         return done.stdout
 
@@ -244,8 +301,13 @@ class SshHost(Host):
         name = f"dbf0-{jar_sha256[:16]}.jar"
         target = f"{rdir}/{name}"
         q = shlex.quote
-        state = self._check(self.ssh(f"mkdir -p {q(rdir)} && if [ -f {q(target)} ]; then echo present; "
-                                     f"else echo absent; fi"), "connecting")
+        state = self._check(
+            self.ssh(
+                f"mkdir -p {q(rdir)} && if [ -f {q(target)} ]; then echo present; "
+                f"else echo absent; fi"
+            ),
+            "connecting",
+        )
         if state.strip() != "present":
             part = f"{target}.part-{uuid.uuid4().hex[:8]}"
             self._check(self.scp(jar, part), "copying the jar")
@@ -255,15 +317,19 @@ class SshHost(Host):
 
     def probe_command(self):
         q = shlex.quote
-        return self.ssh(f"sh -c {q(machine.PROBE_SCRIPT)} sh {q(self.settings.remote_java)} {q(self.jar)}")
+        return self.ssh(
+            f"sh -c {q(machine.PROBE_SCRIPT)} sh {q(self.settings.remote_java)} {q(self.jar)}"
+        )
 
     def _pidfile(self, run_id: str) -> str:
         return f"{self.settings.remote_dir.rstrip('/') or '.'}/run-{run_id}.pid"
 
     def jar_command(self, verb, java_opts, args, timeout, run_id, data_root=None):
         q = shlex.quote
-        java = " ".join(q(a) if a != DATA_DIR else '"$d"'
-                        for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, verb, *args])
+        java = " ".join(
+            q(a) if a != DATA_DIR else '"$d"'
+            for a in [self.settings.remote_java, *java_opts, "-jar", self.jar, verb, *args]
+        )
         pidfile = q(self._pidfile(run_id))
         limit = f"{int(timeout) + 1}"
         setup = cleanup = ""
@@ -271,12 +337,16 @@ class SshHost(Host):
             # a fresh directory on the host, removed however the trial ends (a cancelled trial's
             # shell gets SIGTERM or SIGHUP from the dropped connection)
             root = q(data_root) if data_root else '"${TMPDIR:-/tmp}"'
-            setup = (f"d=$(mktemp -d {root}/dbf0-wal-XXXXXX) || exit 1; "
-                     "trap 'rm -rf \"$d\"' EXIT; trap 'rm -rf \"$d\"; exit 143' HUP INT TERM; ")
+            setup = (
+                f"d=$(mktemp -d {root}/dbf0-wal-XXXXXX) || exit 1; "
+                "trap 'rm -rf \"$d\"' EXIT; trap 'rm -rf \"$d\"; exit 143' HUP INT TERM; "
+            )
             cleanup = 'rm -rf "$d"; '
-        script = (f"{setup}if command -v timeout >/dev/null 2>&1; then t='timeout -k {KILL_GRACE_SECONDS} {limit}'; "
-                  f"else t=''; fi; $t {java} & echo $! > {pidfile}; wait $!; rc=$?; rm -f {pidfile}; "
-                  f"{cleanup}exit $rc")
+        script = (
+            f"{setup}if command -v timeout >/dev/null 2>&1; "
+            f"then t='timeout -k {KILL_GRACE_SECONDS} {limit}'; else t=''; fi; "
+            f"$t {java} & echo $! > {pidfile}; wait $!; rc=$?; rm -f {pidfile}; {cleanup}exit $rc"
+        )
         return self.ssh(script)
 
     def local_grace(self) -> float:
@@ -284,11 +354,12 @@ class SshHost(Host):
 
     def cancel_remote(self, run_id: str) -> None:
         pidfile = shlex.quote(self._pidfile(run_id))
-        argv = self.ssh(f"if [ -f {pidfile} ]; then kill -TERM $(cat {pidfile}) 2>/dev/null; rm -f {pidfile}; fi")
-        try:
+        argv = self.ssh(
+            f"if [ -f {pidfile} ]; "
+            f"then kill -TERM $(cat {pidfile}) 2>/dev/null; rm -f {pidfile}; fi"
+        )
+        with contextlib.suppress(OSError, subprocess.TimeoutExpired):
             subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
-        except (OSError, subprocess.TimeoutExpired):
-            pass
 
 
 def parse_hosts(names: Sequence[str], java: str, ssh: SshSettings) -> list[Host]:

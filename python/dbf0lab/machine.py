@@ -22,7 +22,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo 2>/dev/null | head 
 echo "cpu_model=$cpu"
 echo "cores=$(nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null)"
 mem=$(sed -n 's/^MemTotal:[[:space:]]*\([0-9]*\) kB/\1/p' /proc/meminfo 2>/dev/null)
-if [ -n "$mem" ]; then echo "memory_bytes=$((mem * 1024))"; else echo "memory_bytes=$(sysctl -n hw.memsize 2>/dev/null)"; fi
+if [ -n "$mem" ]; then echo "memory_bytes=$((mem * 1024))"
+else echo "memory_bytes=$(sysctl -n hw.memsize 2>/dev/null)"; fi
 os=$( (. /etc/os-release && echo "$PRETTY_NAME") 2>/dev/null)
 [ -n "$os" ] || os="$(sw_vers -productName 2>/dev/null) $(sw_vers -productVersion 2>/dev/null)"
 echo "os=$os"
@@ -52,9 +53,12 @@ def parse_probe(text: str) -> dict[str, Any]:
 def git_commit(repo: Path) -> dict[str, Any]:
     """The commit the jar was built from (as far as the working tree tells) and whether the tree
     had uncommitted changes. Both None outside a git checkout."""
+
     def git(*args: str) -> str | None:
         try:
-            done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=20)
+            done = subprocess.run(
+                ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=20
+            )
         except (OSError, subprocess.TimeoutExpired):
             return None
         return done.stdout.strip() if done.returncode == 0 else None
@@ -83,7 +87,10 @@ def describe(info: dict[str, Any]) -> str:
         if info.get(key):
             parts.append(str(info[key]))
     if info.get("git_commit"):
-        parts.append(f"commit {info['git_commit'][:10]}" + (" (+ local changes)" if info.get("git_dirty") else ""))
+        parts.append(
+            f"commit {info['git_commit'][:10]}"
+            + (" (+ local changes)" if info.get("git_dirty") else "")
+        )
     return ", ".join(parts)
 
 
@@ -102,7 +109,8 @@ def filesystem_of(path: str | Path, mounts: str = "/proc/mounts") -> str:
         if len(fields) < 3:
             continue
         device, point, kind = fields[0], fields[1].replace("\\040", " "), fields[2]
-        if target == Path(point) or Path(point) in target.parents:
-            if best is None or len(point) > best[0]:
-                best = (len(point), f"{kind} on {device}")
+        if (target == Path(point) or Path(point) in target.parents) and (
+            best is None or len(point) > best[0]
+        ):
+            best = (len(point), f"{kind} on {device}")
     return best[1] if best else "unknown file system"

@@ -13,8 +13,9 @@ import os
 import re
 import sys
 import tempfile
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import nbformat
 from jupyter_client.manager import KernelManager
@@ -44,7 +45,9 @@ def inject(nb: nbformat.NotebookNode, values: Mapping[str, Any]) -> None:
     where = next((i for i, c in enumerate(nb.cells) if PARAMETERS_TAG in _tags(c)), None)
     if where is None:
         raise ValueError("the notebook has no cell tagged 'parameters'")
-    source = "# Parameters given to this run\n" + "".join(f"{k} = {v!r}\n" for k, v in values.items())
+    source = "# Parameters given to this run\n" + "".join(
+        f"{k} = {v!r}\n" for k, v in values.items()
+    )
     cell = nbformat.v4.new_code_cell(source, metadata={"tags": [INJECTED_TAG]})
     nb.cells.insert(where + 1, cell)
 
@@ -64,18 +67,28 @@ def kernel_manager(socket_dir: str) -> KernelManager:
     its loopback traffic is not encrypted; where there are no Unix sockets (Windows) we say once
     what that warning means."""
     if os.name == "posix":
-        return KernelManager(kernel_name="python3", transport="ipc", ip=os.path.join(socket_dir, "kernel"))
-    print("run_notebook: the kernel is local and listens on 127.0.0.1 only; its warning about TCP "
-          "without encryption concerns other users of this machine", file=sys.stderr)
+        return KernelManager(
+            kernel_name="python3", transport="ipc", ip=os.path.join(socket_dir, "kernel")
+        )
+    print(
+        "run_notebook: the kernel is local and listens on 127.0.0.1 only; its warning about TCP "
+        "without encryption concerns other users of this machine",
+        file=sys.stderr,
+    )
     return KernelManager(kernel_name="python3")
 
 
-def execute(results: Sequence[str | os.PathLike[str]] | None = None,
-            figures_dir: str | os.PathLike[str] | None = None,
-            notebook: Path = NOTEBOOK, output: Path | None = None, timeout: int = 600,
-            extra: Mapping[str, Any] | None = None) -> nbformat.NotebookNode:
+def execute(
+    results: Sequence[str | os.PathLike[str]] | None = None,
+    figures_dir: str | os.PathLike[str] | None = None,
+    notebook: Path = NOTEBOOK,
+    output: Path | None = None,
+    timeout: int = 600,
+    extra: Mapping[str, Any] | None = None,
+) -> nbformat.NotebookNode:
     """Executes the notebook in its own folder; writes the executed copy to output if given.
-    ``extra`` sets further parameters by name (paths are passed as they are, so make them absolute)."""
+    ``extra`` sets further parameters by name (paths are passed as they are, so make them
+    absolute)."""
     nb = nbformat.read(notebook, as_version=4)
     values: dict[str, Any] = dict(extra or {})
     if results:
@@ -84,8 +97,13 @@ def execute(results: Sequence[str | os.PathLike[str]] | None = None,
         values["figures_dir"] = _relative(figures_dir, notebook.parent)
     inject(nb, values)
     with tempfile.TemporaryDirectory(prefix="dbf0-kernel-") as sockets:
-        client = NotebookClient(nb, timeout=timeout, kernel_name="python3", km=kernel_manager(sockets),
-                                resources={"metadata": {"path": str(notebook.parent)}})
+        client = NotebookClient(
+            nb,
+            timeout=timeout,
+            kernel_name="python3",
+            km=kernel_manager(sockets),
+            resources={"metadata": {"path": str(notebook.parent)}},
+        )
         client.execute()
     if output is not None:
         nbformat.write(nb, output)
@@ -95,20 +113,33 @@ def execute(results: Sequence[str | os.PathLike[str]] | None = None,
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(
         prog="run_notebook.py",
-        description="Executes benchmarks/analysis.ipynb headless with the given results files, saving "
-                    "its figures; writes the executed notebook to --output, or back into the notebook "
-                    "with --in-place.")
-    p.add_argument("results", nargs="*", type=Path, metavar="RESULTS.jsonl",
-                   help="results files (default: the ones named in the notebook's parameters cell)")
-    p.add_argument("--figures", type=Path, metavar="DIR",
-                   help="where the notebook saves its figures (default with --output: "
-                        "benchmarks/results/figures/notebook, which git ignores; with --in-place: the "
-                        "committed folders under benchmarks/figures). With --output, the figures the "
-                        f"notebook draws from the committed reference data go to DIR/{REFERENCE_SUBFOLDER}")
+        description="Executes benchmarks/analysis.ipynb headless with the given results files, "
+        "saving its figures; writes the executed notebook to --output, or back into the notebook "
+        "with --in-place.",
+    )
+    p.add_argument(
+        "results",
+        nargs="*",
+        type=Path,
+        metavar="RESULTS.jsonl",
+        help="results files (default: the ones named in the notebook's parameters cell)",
+    )
+    p.add_argument(
+        "--figures",
+        type=Path,
+        metavar="DIR",
+        help="where the notebook saves its figures (default with --output: "
+        "benchmarks/results/figures/notebook, which git ignores; with --in-place: the "
+        "committed folders under benchmarks/figures). With --output, the figures the "
+        f"notebook draws from the committed reference data go to DIR/{REFERENCE_SUBFOLDER}",
+    )
     where = p.add_mutually_exclusive_group(required=True)
     where.add_argument("--output", type=Path, help="write the executed notebook here")
-    where.add_argument("--in-place", action="store_true",
-                       help="write it back to benchmarks/analysis.ipynb (to refresh the committed copy)")
+    where.add_argument(
+        "--in-place",
+        action="store_true",
+        help="write it back to benchmarks/analysis.ipynb (to refresh the committed copy)",
+    )
     args = p.parse_args(argv)
     missing = [str(path) for path in args.results if not path.is_file()]
     if missing:
@@ -123,18 +154,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         execute(args.results, figures_dir, output=output, extra=extra)
     except CellExecutionError as e:
-        print(f"run_notebook.py: a cell of {NOTEBOOK.name} failed: {_last_line(e)}", file=sys.stderr)
+        print(
+            f"run_notebook.py: a cell of {NOTEBOOK.name} failed: {_last_line(e)}", file=sys.stderr
+        )
         return 1
-    print(f"executed {NOTEBOOK} on {', '.join(map(str, args.results)) or 'its default results'} -> {output}; "
-          f"figures in {figures_dir or 'benchmarks/figures'}")
+    print(
+        f"executed {NOTEBOOK} on {', '.join(map(str, args.results)) or 'its default results'} -> "
+        f"{output}; figures in {figures_dir or 'benchmarks/figures'}"
+    )
     if "modes_figures_dir" in extra:
-        print(f"figures drawn from the committed reference data (client modes, server models, maps, scaling, "
-              f"durability, Redis): {extra['modes_figures_dir']}")
+        print(
+            "figures drawn from the committed reference data (client modes, server models, maps, "
+            f"scaling, durability, Redis): {extra['modes_figures_dir']}"
+        )
     return 0
 
 
 def _last_line(error: Exception) -> str:
-    """The exception line of a cell's traceback (nbclient puts the whole traceback in the message)."""
+    """The exception line of a cell's traceback (nbclient puts the whole traceback in the
+    message)."""
     lines = [line for line in str(error).splitlines() if line.strip()]
     named = [line for line in lines if re.match(r"^\w*(Error|Exception|Interrupt)\b", line)]
     return (named or lines or ["unknown error"])[-1].strip()

@@ -1,5 +1,6 @@
 """One process's CPU time, read from Linux's /proc, for the scripts that split a run's CPU between
 its server and client processes (scripts/cpu-split.py, scripts/shard_loopback.py)."""
+
 from __future__ import annotations
 
 import os

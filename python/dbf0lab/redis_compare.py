@@ -21,7 +21,8 @@ connections with and without -P 16.
 
 (python3 scripts/compare_redis.py is the same program.) Needs redis-server and redis-benchmark
 (scripts/install-test-tools.sh installs them) and target/dbf0.jar (./build.sh).
-"""
+"""  # noqa: E501 (--help prints this docstring verbatim)
+
 from __future__ import annotations
 
 import argparse
@@ -33,9 +34,10 @@ import socket
 import subprocess
 import tempfile
 import time
-from datetime import datetime, timezone
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 import pandas as pd
 
@@ -59,8 +61,8 @@ SERVERS = ("redis", "dbf0")
 # (docs/3-durability.md, "Experiment 2")
 AOF_TO_DBF0 = {"always": "always", "everysec": "interval", "no": "never"}
 AOF_TESTS = "c50,c50-P16"
-AOF_REQUESTS = 200_000          # per run with --aof, unless --requests says otherwise
-ALWAYS_SHARE = 4                # appendfsync always runs get a quarter of that: they are the slow ones
+AOF_REQUESTS = 200_000  # per run with --aof, unless --requests says otherwise
+ALWAYS_SHARE = 4  # appendfsync always runs get a quarter of that: they are the slow ones
 
 
 def choose_policies(spec: str) -> list[str]:
@@ -69,13 +71,16 @@ def choose_policies(spec: str) -> list[str]:
     wanted = [name.strip() for name in spec.split(",") if name.strip()]
     unknown = sorted(set(wanted) - set(AOF_TO_DBF0))
     if unknown or not wanted:
-        raise ValueError(f"unknown appendfsync polic(ies) {', '.join(unknown) or '(none given)'}; "
-                         f"choose from {', '.join(AOF_TO_DBF0)}")
+        raise ValueError(
+            f"unknown appendfsync polic(ies) {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(AOF_TO_DBF0)}"
+        )
     return [p for p in AOF_TO_DBF0 if p in wanted]
 
 
-def aof_schedule(policies: Sequence[str], tests: Sequence[dict[str, Any]],
-                 pairs: int) -> Iterator[tuple[int, str, dict[str, Any], str]]:
+def aof_schedule(
+    policies: Sequence[str], tests: Sequence[dict[str, Any]], pairs: int
+) -> Iterator[tuple[int, str, dict[str, Any], str]]:
     """The --aof runs in order: pair by pair, policy by policy, test by test, Redis then dbf0."""
     for pair in range(pairs):
         for policy in policies:
@@ -100,8 +105,11 @@ def log_figures(before: dict[str, str], after: dict[str, str]) -> dict[str, Any]
     records written per fsync (None when it forced nothing, as under never)."""
     records = int(after.get("dbf0_records_written", 0)) - int(before.get("dbf0_records_written", 0))
     fsyncs = int(after.get("dbf0_fsyncs", 0)) - int(before.get("dbf0_fsyncs", 0))
-    return {"log_records": records, "log_fsyncs": fsyncs,
-            "records_per_fsync": round(records / fsyncs, 2) if fsyncs > 0 else None}
+    return {
+        "log_records": records,
+        "log_fsyncs": fsyncs,
+        "records_per_fsync": round(records / fsyncs, 2) if fsyncs > 0 else None,
+    }
 
 
 def choose_tests(spec: str) -> list[dict[str, Any]]:
@@ -110,12 +118,16 @@ def choose_tests(spec: str) -> list[dict[str, Any]]:
     wanted = [name.strip() for name in spec.split(",") if name.strip()]
     unknown = sorted(set(wanted) - {t["name"] for t in ALL_TESTS})
     if unknown or not wanted:
-        raise ValueError(f"unknown test(s) {', '.join(unknown) or '(none given)'}; "
-                         f"choose from {', '.join(t['name'] for t in ALL_TESTS)}")
+        raise ValueError(
+            f"unknown test(s) {', '.join(unknown) or '(none given)'}; "
+            f"choose from {', '.join(t['name'] for t in ALL_TESTS)}"
+        )
     return [t for t in ALL_TESTS if t["name"] in wanted]
 
 
-def schedule(tests: Sequence[dict[str, Any]], pairs: int) -> Iterator[tuple[int, dict[str, Any], str]]:
+def schedule(
+    tests: Sequence[dict[str, Any]], pairs: int
+) -> Iterator[tuple[int, dict[str, Any], str]]:
     """The measured runs in the order they are made: pair by pair, test by test, Redis then dbf0
     back to back, so that whatever drifts on the machine hits both servers of a pair alike."""
     for pair in range(pairs):
@@ -124,12 +136,36 @@ def schedule(tests: Sequence[dict[str, Any]], pairs: int) -> Iterator[tuple[int,
                 yield pair, test, server
 
 
-def benchmark_command(redis_benchmark: str, port: int, test: dict[str, Any], requests: int, value_size: int,
-                      keyspace: int, commands: str = "set,get") -> list[str]:
+def benchmark_command(
+    redis_benchmark: str,
+    port: int,
+    test: dict[str, Any],
+    requests: int,
+    value_size: int,
+    keyspace: int,
+    commands: str = "set,get",
+) -> list[str]:
     """One redis-benchmark run of the commands (SET and GET by default), printing CSV."""
-    return [redis_benchmark, "-h", "127.0.0.1", "-p", str(port), "-t", commands, "-d", str(value_size),
-            "-r", str(keyspace), "-n", str(requests), "-c", str(test["clients"]), "-P", str(test["pipeline"]),
-            "--csv"]
+    return [
+        redis_benchmark,
+        "-h",
+        "127.0.0.1",
+        "-p",
+        str(port),
+        "-t",
+        commands,
+        "-d",
+        str(value_size),
+        "-r",
+        str(keyspace),
+        "-n",
+        str(requests),
+        "-c",
+        str(test["clients"]),
+        "-P",
+        str(test["pipeline"]),
+        "--csv",
+    ]
 
 
 def parse_benchmark_csv(text: str) -> list[dict[str, Any]]:
@@ -137,12 +173,14 @@ def parse_benchmark_csv(text: str) -> list[dict[str, Any]]:
     (NaN where this redis-benchmark prints none). ValueError if there is no row."""
     rows = []
     for record in csv.DictReader(io.StringIO(text)):
-        rows.append({
-            "command": record["test"],
-            "rps": float(record["rps"]),
-            "p50_ms": float(record.get("p50_latency_ms") or "nan"),
-            "p99_ms": float(record.get("p99_latency_ms") or "nan"),
-        })
+        rows.append(
+            {
+                "command": record["test"],
+                "rps": float(record["rps"]),
+                "p50_ms": float(record.get("p50_latency_ms") or "nan"),
+                "p99_ms": float(record.get("p99_latency_ms") or "nan"),
+            }
+        )
     if not rows:
         raise ValueError(f"redis-benchmark printed no CSV rows: {text[:300]!r}")
     return rows
@@ -161,21 +199,37 @@ def summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
     """The summary as a Markdown table; with --aof, a column for the policies and one for dbf0's
     records per fsync."""
     if summary and "policy" in summary[0]:
-        lines = ["| Redis appendfsync / dbf0 --fsync | test | command | Redis req/s | dbf0 req/s | dbf0 / Redis "
-                 "| dbf0 records/fsync |", "|---|---|---|---:|---:|---:|---:|"]
+        lines = [
+            "| Redis appendfsync / dbf0 --fsync | test | command | Redis req/s | dbf0 req/s | "
+            "dbf0 / Redis | dbf0 records/fsync |",
+            "|---|---|---|---:|---:|---:|---:|",
+        ]
         for s in summary:
             per = s.get("records_per_fsync")
-            per = "" if per is None or per != per else f"{per:,.1f}"  # NaN != NaN: nothing was forced
-            lines.append(f"| {s['policy']} / {AOF_TO_DBF0.get(s['policy'], '?')} | {s['test']} | {s['command']} | "
-                         f"{s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} | {per} |")
+            per = (
+                "" if per is None or per != per else f"{per:,.1f}"
+            )  # NaN != NaN: nothing was forced
+            lines.append(
+                f"| {s['policy']} / {AOF_TO_DBF0.get(s['policy'], '?')} | {s['test']} | "
+                f"{s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} "
+                f"| {per} |"
+            )
         return lines
-    lines = ["| test | command | Redis req/s | dbf0 req/s | dbf0 / Redis |", "|---|---|---:|---:|---:|"]
+    lines = [
+        "| test | command | Redis req/s | dbf0 req/s | dbf0 / Redis |",
+        "|---|---|---:|---:|---:|",
+    ]
     for s in summary:
-        lines.append(f"| {s['test']} | {s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | {s['ratio']:.2f} |")
+        lines.append(
+            f"| {s['test']} | {s['command']} | {s['redis_rps']:,.0f} | {s['dbf0_rps']:,.0f} | "
+            f"{s['ratio']:.2f} |"
+        )
     return lines
 
 
-def retention(summary: Sequence[dict[str, Any]], many: str = "c1000", base: str = "c50") -> list[str]:
+def retention(
+    summary: Sequence[dict[str, Any]], many: str = "c1000", base: str = "c50"
+) -> list[str]:
     """How much of its 50-connection rate each server keeps with 1,000 connections, per command
     (nothing unless both tests ran)."""
     rates = {(s["test"], s["command"]): s for s in summary}
@@ -183,8 +237,10 @@ def retention(summary: Sequence[dict[str, Any]], many: str = "c1000", base: str 
     for (test, command), s in rates.items():
         if test == many and (base, command) in rates:
             b = rates[(base, command)]
-            lines.append(f"{command} with {s['test']} kept {s['redis_rps'] / b['redis_rps']:.0%} of {base}'s rate "
-                         f"on Redis and {s['dbf0_rps'] / b['dbf0_rps']:.0%} on dbf0")
+            lines.append(
+                f"{command} with {s['test']} kept {s['redis_rps'] / b['redis_rps']:.0%} of "
+                f"{base}'s rate on Redis and {s['dbf0_rps'] / b['dbf0_rps']:.0%} on dbf0"
+            )
     if lines:
         lines.insert(0, "")
     return lines
@@ -196,6 +252,7 @@ def redis_version(version_line: str) -> str:
 
 
 # Processes ---------------------------------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -209,7 +266,9 @@ def wait_for_ping(port: int, what: str, process: subprocess.Popen, timeout: floa
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise SystemExit(f"compare_redis: {what} exited with status {process.returncode} before answering")
+            raise SystemExit(
+                f"compare_redis: {what} exited with status {process.returncode} before answering"
+            )
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
                 s.sendall(b"*1\r\n$4\r\nPING\r\n")
@@ -218,19 +277,55 @@ def wait_for_ping(port: int, what: str, process: subprocess.Popen, timeout: floa
         except OSError:
             pass
         time.sleep(0.2)
-    raise SystemExit(f"compare_redis: {what} on port {port} did not answer PING within {timeout:.0f} s")
+    raise SystemExit(
+        f"compare_redis: {what} on port {port} did not answer PING within {timeout:.0f} s"
+    )
 
 
 def start_servers(args) -> tuple[dict[str, int], list[subprocess.Popen]]:
     redis_port, dbf0_port = free_port(), free_port()
     redis = subprocess.Popen(
-        [args.redis_server, "--port", str(redis_port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--daemonize", "no", "--protected-mode", "yes", "--loglevel", "warning"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            args.redis_server,
+            "--port",
+            str(redis_port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--loglevel",
+            "warning",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     dbf0 = subprocess.Popen(
-        [args.java, *args.jvm_option, "-jar", str(args.jar), "server", "--bind", "127.0.0.1", "--port", str(dbf0_port),
-         "--map", args.dbf0_map, "--server-model", args.dbf0_model, "--threads", str(args.dbf0_threads)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        [
+            args.java,
+            *args.jvm_option,
+            "-jar",
+            str(args.jar),
+            "server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(dbf0_port),
+            "--map",
+            args.dbf0_map,
+            "--server-model",
+            args.dbf0_model,
+            "--threads",
+            str(args.dbf0_threads),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     processes = [redis, dbf0]
     try:
         wait_for_ping(redis_port, "redis-server", redis)
@@ -247,14 +342,51 @@ def start_logged(args, server: str, policy: str, directory: Path) -> tuple[int, 
     a log this small either); returns its port once it answers PING."""
     port = free_port()
     if server == "redis":
-        argv = [args.redis_server, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes",
-                "--appendfsync", policy, "--dir", str(directory), "--daemonize", "no", "--protected-mode", "yes",
-                "--loglevel", "warning"]
+        argv = [
+            args.redis_server,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "yes",
+            "--appendfsync",
+            policy,
+            "--dir",
+            str(directory),
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "yes",
+            "--loglevel",
+            "warning",
+        ]
     else:
-        argv = [args.java, *args.jvm_option, "-jar", str(args.jar), "server", "--bind", "127.0.0.1", "--port",
-                str(port), "--map", args.dbf0_map, "--server-model", args.dbf0_model, "--threads",
-                str(args.dbf0_threads), "--data-dir", str(directory), "--fsync", AOF_TO_DBF0[policy],
-                "--rewrite-growth", "0"]
+        argv = [
+            args.java,
+            *args.jvm_option,
+            "-jar",
+            str(args.jar),
+            "server",
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--map",
+            args.dbf0_map,
+            "--server-model",
+            args.dbf0_model,
+            "--threads",
+            str(args.dbf0_threads),
+            "--data-dir",
+            str(directory),
+            "--fsync",
+            AOF_TO_DBF0[policy],
+            "--rewrite-growth",
+            "0",
+        ]
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_ping(port, f"{server} ({policy})", process)
@@ -276,7 +408,7 @@ def info_persistence(port: int) -> dict[str, str]:
             data += chunk
             header, sep, rest = data.partition(b"\r\n")
             if sep and header.startswith(b"$") and len(rest) >= int(header[1:]) + 2:
-                return parse_info(rest[:int(header[1:])].decode())
+                return parse_info(rest[: int(header[1:])].decode())
     raise RuntimeError(f"no INFO reply from port {port}")
 
 
@@ -291,60 +423,125 @@ def stop(processes: Sequence[subprocess.Popen]) -> None:
             p.kill()
 
 
-def run_benchmark(args, port: int, test: dict[str, Any], requests: int, commands: str = "set,get") -> list[dict[str, Any]]:
+def run_benchmark(
+    args, port: int, test: dict[str, Any], requests: int, commands: str = "set,get"
+) -> list[dict[str, Any]]:
     """One redis-benchmark run; one row per command (SET, GET) with its rate and latencies."""
-    command = benchmark_command(args.redis_benchmark, port, test, requests, args.value_size, args.keyspace, commands)
+    command = benchmark_command(
+        args.redis_benchmark, port, test, requests, args.value_size, args.keyspace, commands
+    )
     result = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
     if result.returncode != 0:
-        raise RuntimeError(f"redis-benchmark failed ({result.returncode}): {result.stderr.strip()[:300]}")
+        raise RuntimeError(
+            f"redis-benchmark failed ({result.returncode}): {result.stderr.strip()[:300]}"
+        )
     return parse_benchmark_csv(result.stdout)
 
 
 def describe_machine(java: str, jar: Path) -> dict[str, Any]:
     """The same description of this machine as the sweep records (machine.PROBE_SCRIPT), plus
     Redis's version and the time."""
-    probe = subprocess.run(["sh", "-c", machine.PROBE_SCRIPT, "sh", java, str(jar)], capture_output=True, text=True)
-    version = subprocess.run(["redis-server", "--version"], capture_output=True, text=True).stdout.strip()
-    return {**machine.parse_probe(probe.stdout), "redis": version,
-            "when": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    probe = subprocess.run(
+        ["sh", "-c", machine.PROBE_SCRIPT, "sh", java, str(jar)], capture_output=True, text=True
+    )
+    version = subprocess.run(
+        ["redis-server", "--version"], capture_output=True, text=True
+    ).stdout.strip()
+    return {
+        **machine.parse_probe(probe.stdout),
+        "redis": version,
+        "when": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
 
 
 # The command line --------------------------------------------------------------------------------
 
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="dbf0-compare-redis", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--pairs", type=int, default=3, help="Redis/dbf0 pairs per test (default: %(default)s)")
-    parser.add_argument("--requests", type=int, default=None,
-                        help=f"redis-benchmark -n (default: 1000000; with --aof {AOF_REQUESTS}, and a quarter of "
-                             "it under appendfsync always)")
-    parser.add_argument("--value-size", type=int, default=64, help="redis-benchmark -d, bytes (default: %(default)s)")
-    parser.add_argument("--keyspace", type=int, default=100_000, help="redis-benchmark -r (default: %(default)s)")
-    parser.add_argument("--tests", default=None,
-                        help="comma-separated tests: c50, c50-P16 and c1 (the default: all three; with --aof "
-                             f"{AOF_TESTS}), and c1000 (1,000 connections)")
-    parser.add_argument("--aof", metavar="POLICIES",
-                        help="compare the logs instead: Redis's append-only file under these appendfsync policies "
-                             "(always, everysec, no; comma-separated) against dbf0's write-ahead log under the "
-                             "matching --fsync (always, interval, never); SET only, fresh servers and data "
-                             "directories for every run")
-    parser.add_argument("--data-root", type=Path, default=None,
-                        help="--aof: where the runs' data directories go (default: the temporary directory); "
-                             "what an fsync costs depends on this disk")
-    parser.add_argument("--dbf0-model", default="nio", choices=["pool", "virtual", "nio"],
-                        help="dbf0's server model (default: %(default)s)")
-    parser.add_argument("--dbf0-threads", type=int, default=2, help="dbf0's threads or event loops (default: %(default)s)")
-    parser.add_argument("--dbf0-map", default="concurrent", help="dbf0's map backend (default: %(default)s)")
-    parser.add_argument("--jvm-option", action="append", default=[], help="extra JVM option for dbf0 (repeatable)")
-    parser.add_argument("--jar", type=Path, default=REPO / "target" / "dbf0.jar", help="dbf0's runnable jar")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="JSONL file to append to (default: benchmarks/results/redis-compare-HOST.jsonl)")
-    parser.add_argument("--timeout", type=float, default=600, help="seconds allowed per redis-benchmark run")
-    parser.add_argument("--warmup-requests", type=int, default=None,
-                        help="requests of a first, discarded pass against both servers, so that dbf0's JIT "
-                             "compiler has done its work before anything is measured (default: 300000; 0: none; "
-                             "with --aof, 0: its runs each start fresh servers, and a warm-up would run against "
-                             "every one of them)")
+    parser = argparse.ArgumentParser(
+        prog="dbf0-compare-redis",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--pairs", type=int, default=3, help="Redis/dbf0 pairs per test (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--requests",
+        type=int,
+        default=None,
+        help=f"redis-benchmark -n (default: 1000000; with --aof {AOF_REQUESTS}, and a quarter of "
+        "it under appendfsync always)",
+    )
+    parser.add_argument(
+        "--value-size",
+        type=int,
+        default=64,
+        help="redis-benchmark -d, bytes (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--keyspace", type=int, default=100_000, help="redis-benchmark -r (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--tests",
+        default=None,
+        help="comma-separated tests: c50, c50-P16 and c1 (the default: all three; with --aof "
+        f"{AOF_TESTS}), and c1000 (1,000 connections)",
+    )
+    parser.add_argument(
+        "--aof",
+        metavar="POLICIES",
+        help="compare the logs instead: Redis's append-only file under these appendfsync policies "
+        "(always, everysec, no; comma-separated) against dbf0's write-ahead log under the "
+        "matching --fsync (always, interval, never); SET only, fresh servers and data "
+        "directories for every run",
+    )
+    parser.add_argument(
+        "--data-root",
+        type=Path,
+        default=None,
+        help="--aof: where the runs' data directories go (default: the temporary directory); "
+        "what an fsync costs depends on this disk",
+    )
+    parser.add_argument(
+        "--dbf0-model",
+        default="nio",
+        choices=["pool", "virtual", "nio"],
+        help="dbf0's server model (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--dbf0-threads",
+        type=int,
+        default=2,
+        help="dbf0's threads or event loops (default: %(default)s)",
+    )
+    parser.add_argument(
+        "--dbf0-map", default="concurrent", help="dbf0's map backend (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--jvm-option", action="append", default=[], help="extra JVM option for dbf0 (repeatable)"
+    )
+    parser.add_argument(
+        "--jar", type=Path, default=REPO / "target" / "dbf0.jar", help="dbf0's runnable jar"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="JSONL file to append to (default: benchmarks/results/redis-compare-HOST.jsonl)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=600, help="seconds allowed per redis-benchmark run"
+    )
+    parser.add_argument(
+        "--warmup-requests",
+        type=int,
+        default=None,
+        help="requests of a first, discarded pass against both servers, so that dbf0's JIT "
+        "compiler has done its work before anything is measured (default: 300000; 0: none; "
+        "with --aof, 0: its runs each start fresh servers, and a warm-up would run against "
+        "every one of them)",
+    )
     return parser
 
 
@@ -353,7 +550,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         policies = choose_policies(args.aof) if args.aof is not None else None
-        tests = choose_tests(args.tests or (AOF_TESTS if policies else ",".join(t["name"] for t in STANDARD_TESTS)))
+        tests = choose_tests(
+            args.tests or (AOF_TESTS if policies else ",".join(t["name"] for t in STANDARD_TESTS))
+        )
     except ValueError as e:
         parser.exit(2, f"compare_redis: {e}\n")
     if args.requests is None:
@@ -371,12 +570,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.jar.is_file():
         parser.exit(2, f"compare_redis: {args.jar} not found: run ./build.sh first\n")
     args.java = find_local_java()
-    out = args.out or REPO / "benchmarks" / "results" / f"redis-compare-{socket.gethostname()}.jsonl"
+    out = (
+        args.out or REPO / "benchmarks" / "results" / f"redis-compare-{socket.gethostname()}.jsonl"
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
 
     where = describe_machine(args.java, args.jar)
-    setup = {"dbf0_model": args.dbf0_model, "dbf0_threads": args.dbf0_threads, "dbf0_map": args.dbf0_map,
-             "requests": args.requests, "value_size": args.value_size, "keyspace": args.keyspace}
+    setup = {
+        "dbf0_model": args.dbf0_model,
+        "dbf0_threads": args.dbf0_threads,
+        "dbf0_map": args.dbf0_map,
+        "requests": args.requests,
+        "value_size": args.value_size,
+        "keyspace": args.keyspace,
+    }
     if policies:
         return compare_logs(args, policies, tests, out, where, setup)
     ports, processes = start_servers(args)
@@ -386,42 +593,70 @@ def main(argv: Sequence[str] | None = None) -> int:
             for server in SERVERS:
                 for test in tests:
                     run_benchmark(args, ports[server], test, args.warmup_requests)
-            print(f"warm-up: {args.warmup_requests:,} requests per test against each server, not counted", flush=True)
+            print(
+                f"warm-up: {args.warmup_requests:,} requests per test against each server, not "
+                "counted",
+                flush=True,
+            )
         with out.open("a") as sink:
             for pair, test, server in schedule(tests, args.pairs):
                 started = time.monotonic()
                 measured = run_benchmark(args, ports[server], test, args.requests)
                 for r in measured:
-                    row = {"server": server, "test": test["name"], "clients": test["clients"],
-                           "pipeline": test["pipeline"], "pair": pair, **r, **setup, "machine": where}
+                    row = {
+                        "server": server,
+                        "test": test["name"],
+                        "clients": test["clients"],
+                        "pipeline": test["pipeline"],
+                        "pair": pair,
+                        **r,
+                        **setup,
+                        "machine": where,
+                    }
                     rows.append(row)
                     sink.write(json.dumps(row) + "\n")
                     sink.flush()
-                print(f"pair {pair + 1}/{args.pairs} {test['name']:8} {server:5} "
-                      f"{time.monotonic() - started:5.1f} s  " +
-                      "  ".join(f"{r['command']} {r['rps']:,.0f}/s" for r in measured), flush=True)
+                print(
+                    f"pair {pair + 1}/{args.pairs} {test['name']:8} {server:5} "
+                    f"{time.monotonic() - started:5.1f} s  "
+                    + "  ".join(f"{r['command']} {r['rps']:,.0f}/s" for r in measured),
+                    flush=True,
+                )
     finally:
         stop(processes)
 
     summary = summarize(rows)
-    print(f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) vs Redis {redis_version(where['redis'])},"
-          f" {where.get('cores')} cores, medians of {args.pairs} pairs; results in {out}\n")
+    print(
+        f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) vs Redis "
+        f"{redis_version(where['redis'])}, {where.get('cores')} cores, medians of {args.pairs} "
+        f"pairs; results in {out}\n"
+    )
     for line in summary_table(summary) + retention(summary):
         print(line)
     return 0
 
 
-def compare_logs(args, policies: Sequence[str], tests: Sequence[dict[str, Any]], out: Path,
-                 where: dict[str, Any], setup: dict[str, Any]) -> int:
+def compare_logs(
+    args,
+    policies: Sequence[str],
+    tests: Sequence[dict[str, Any]],
+    out: Path,
+    where: dict[str, Any],
+    setup: dict[str, Any],
+) -> int:
     """--aof: every run on a fresh server with an empty data directory, Redis then dbf0 in turn."""
     where = {**where, "data_fs": machine.filesystem_of(args.data_root or tempfile.gettempdir())}
     rows: list[dict[str, Any]] = []
     total = len(policies) * len(tests) * len(SERVERS) * args.pairs
     with out.open("a") as sink:
-        for n, (pair, policy, test, server) in enumerate(aof_schedule(policies, tests, args.pairs), 1):
+        for n, (pair, policy, test, server) in enumerate(
+            aof_schedule(policies, tests, args.pairs), 1
+        ):
             requests = args.requests // ALWAYS_SHARE if policy == "always" else args.requests
             started = time.monotonic()
-            with tempfile.TemporaryDirectory(prefix=f"dbf0-aof-{server}-", dir=args.data_root) as directory:
+            with tempfile.TemporaryDirectory(
+                prefix=f"dbf0-aof-{server}-", dir=args.data_root
+            ) as directory:
                 port, process = start_logged(args, server, policy, Path(directory))
                 try:
                     if args.warmup_requests > 0:
@@ -432,21 +667,36 @@ def compare_logs(args, policies: Sequence[str], tests: Sequence[dict[str, Any]],
                 finally:
                     stop([process])
             for r in measured:
-                row = {"server": server, "test": test["name"], "clients": test["clients"],
-                       "pipeline": test["pipeline"], "pair": pair, "policy": policy,
-                       "dbf0_fsync": AOF_TO_DBF0[policy], **r, **log, **setup, "requests": requests,
-                       "machine": where}
+                row = {
+                    "server": server,
+                    "test": test["name"],
+                    "clients": test["clients"],
+                    "pipeline": test["pipeline"],
+                    "pair": pair,
+                    "policy": policy,
+                    "dbf0_fsync": AOF_TO_DBF0[policy],
+                    **r,
+                    **log,
+                    **setup,
+                    "requests": requests,
+                    "machine": where,
+                }
                 rows.append(row)
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
-            print(f"[{n}/{total}] pair {pair + 1} appendfsync {policy:8} {test['name']:8} {server:5} "
-                  f"{time.monotonic() - started:5.1f} s  " + "  ".join(f"{r['command']} {r['rps']:,.0f}/s"
-                                                                       for r in measured)
-                  + (f"  {log['log_fsyncs']} fsyncs" if log else ""), flush=True)
+            print(
+                f"[{n}/{total}] pair {pair + 1} appendfsync {policy:8} {test['name']:8} {server:5} "
+                f"{time.monotonic() - started:5.1f} s  "
+                + "  ".join(f"{r['command']} {r['rps']:,.0f}/s" for r in measured)
+                + (f"  {log['log_fsyncs']} fsyncs" if log else ""),
+                flush=True,
+            )
     summary = summarize(rows)
-    print(f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) write-ahead log vs Redis "
-          f"{redis_version(where['redis'])} AOF, data on {where['data_fs']}, {where.get('cores')} cores, medians "
-          f"of {args.pairs} pairs; results in {out}\n")
+    print(
+        f"\ndbf0 ({args.dbf0_model}, {args.dbf0_threads} threads) write-ahead log vs Redis "
+        f"{redis_version(where['redis'])} AOF, data on {where['data_fs']}, {where.get('cores')} "
+        f"cores, medians of {args.pairs} pairs; results in {out}\n"
+    )
     for line in summary_table(summary):
         print(line)
     return 0

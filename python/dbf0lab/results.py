@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 MACHINE = "machine"
 
@@ -47,33 +48,43 @@ OPS_COUNTED = ("set", "get", "insert", "read_modify_write")
 # trials finish and by the analysis, which names such trials and leaves them out of its medians.
 # A trial is compared with its twins (the other trials of its configuration): a latency every
 # twin shares is the configuration's behaviour, not a stall.
-STALL_MAX_US = 500_000   # one operation took half a second or more, where the twins' median did not
-STALL_FRACTION = 0.2     # ops/s below a fifth of the median of the twins' ops/s
+STALL_MAX_US = 500_000  # one operation took half a second or more, where the twins' median did not
+STALL_FRACTION = 0.2  # ops/s below a fifth of the median of the twins' ops/s
 
 
 def trial_ops_per_sec(spec: Mapping[str, Any], result: Mapping[str, Any]) -> float:
-    """A successful trial's ops/s: the counted operations over the measured (else planned) seconds."""
+    """A successful trial's ops/s: the counted operations over the measured (else planned)
+    seconds."""
     if "nodes" in result:  # a trial with roles: the sum of its clients' rates (cluster.merge)
         return float(result["ops_per_sec"])
     counted = sum(result.get(op) or 0 for op in OPS_COUNTED)
     return counted / float(result.get("seconds") or spec["seconds"])
 
 
-def stall_reason(ops_per_sec: float, max_us: float | None,
-                 twins: Sequence[tuple[float, float | None]]) -> str | None:
+def stall_reason(
+    ops_per_sec: float, max_us: float | None, twins: Sequence[tuple[float, float | None]]
+) -> str | None:
     """Why a trial looks stalled, or None. ``twins``: (ops/s, max_us) of the other trials of its
     configuration, as many as there are (none: only its own max_us can tell)."""
     reasons = []
     twin_max = _median([m for _, m in twins if m is not None and m == m])
-    if (max_us is not None and max_us == max_us and max_us >= STALL_MAX_US
-            and (twin_max is None or twin_max < STALL_MAX_US)):
-        reasons.append(f"its slowest operation took {max_us / 1000:,.0f} ms (>= {STALL_MAX_US / 1000:,.0f} ms"
-                       + (f"; its twins' median {twin_max / 1000:,.0f} ms)" if twin_max is not None else ")"))
+    if (
+        max_us is not None
+        and max_us == max_us
+        and max_us >= STALL_MAX_US
+        and (twin_max is None or twin_max < STALL_MAX_US)
+    ):
+        reasons.append(
+            f"its slowest operation took {max_us / 1000:,.0f} ms (>= {STALL_MAX_US / 1000:,.0f} ms"
+            + (f"; its twins' median {twin_max / 1000:,.0f} ms)" if twin_max is not None else ")")
+        )
     twin_ops = _median([o for o, _ in twins if o == o])
     if twin_ops is not None and ops_per_sec < STALL_FRACTION * twin_ops:
         n = len(twins)
-        reasons.append(f"{ops_per_sec:,.0f} ops/s is below 1/{round(1 / STALL_FRACTION)} of the median "
-                       f"{twin_ops:,.0f} of its configuration's other {n} " + ("trial" if n == 1 else "trials"))
+        reasons.append(
+            f"{ops_per_sec:,.0f} ops/s is below 1/{round(1 / STALL_FRACTION)} of the median "
+            f"{twin_ops:,.0f} of its configuration's other {n} " + ("trial" if n == 1 else "trials")
+        )
     return "; ".join(reasons) or None
 
 
@@ -107,22 +118,33 @@ def read(path: str | os.PathLike[str]) -> ResultsContent:
             try:
                 value = json.loads(line)
             except json.JSONDecodeError as e:
-                content.bad_lines.append((number, f"not JSON ({e.msg}); a sweep killed while writing?"))
+                content.bad_lines.append(
+                    (number, f"not JSON ({e.msg}); a sweep killed while writing?")
+                )
                 continue
-            if (isinstance(value, list) and len(value) == 2
-                    and isinstance(value[0], dict) and isinstance(value[1], dict)):
+            if (
+                isinstance(value, list)
+                and len(value) == 2
+                and isinstance(value[0], dict)
+                and isinstance(value[1], dict)
+            ):
                 content.trials.append((value[0], value[1]))
             elif isinstance(value, dict) and "kind" in value:
                 content.records.append(value)
             else:
-                content.bad_lines.append((number, "neither [spec, result] nor a record with a 'kind'"))
+                content.bad_lines.append(
+                    (number, "neither [spec, result] nor a record with a 'kind'")
+                )
     return content
 
 
 def done_keys(content: ResultsContent, retry_failed: bool) -> set[str]:
     """The trials a resumed sweep skips: every recorded one, or only the successful ones."""
-    return {spec_key(spec) for spec, result in content.trials
-            if not (retry_failed and is_failure(result))}
+    return {
+        spec_key(spec)
+        for spec, result in content.trials
+        if not (retry_failed and is_failure(result))
+    }
 
 
 class Appender:
@@ -131,7 +153,8 @@ class Appender:
     def __init__(self, path: str | os.PathLike[str]):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._file = open(self.path, "a+b")
+        # open for the Appender's whole life: close() (or the with block) closes it
+        self._file = open(self.path, "a+b")  # noqa: SIM115
         self._file.seek(0, os.SEEK_END)
         if self._file.tell() > 0:
             self._file.seek(-1, os.SEEK_END)
@@ -152,7 +175,7 @@ class Appender:
     def close(self) -> None:
         self._file.close()
 
-    def __enter__(self) -> "Appender":
+    def __enter__(self) -> Appender:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -15,11 +15,12 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from tqdm import tqdm
 
@@ -27,9 +28,9 @@ from . import machine, results, utilisation
 from .grid import Grid, benchmark_args, shuffled
 from .hosts import SSH_EXIT_CONNECTION, Completed, Host, HostError, SshHost, excerpt
 
-JVM_OVERHEAD_SECONDS = 1.5   # start, warm-up and shutdown of one trial's JVM, for the estimate
-SSH_OVERHEAD_SECONDS = 0.5   # one ssh connection per trial
-HOST_RETIRE_AFTER = 3        # consecutive connection failures before a host is given up
+JVM_OVERHEAD_SECONDS = 1.5  # start, warm-up and shutdown of one trial's JVM, for the estimate
+SSH_OVERHEAD_SECONDS = 0.5  # one ssh connection per trial
+HOST_RETIRE_AFTER = 3  # consecutive connection failures before a host is given up
 UTILISATION = "utilisation"  # the result's field: per node, medians and maxima of its /proc samples
 
 
@@ -41,9 +42,9 @@ def default_timeout(seconds: float) -> float:
 class Plan:
     grid: Grid
     out: Path
-    todo: list[dict[str, Any]]   # in the order they will be handed out
+    todo: list[dict[str, Any]]  # in the order they will be handed out
     total: int
-    already: int                 # trials of this grid found in the file
+    already: int  # trials of this grid found in the file
 
     def estimated_seconds(self, hosts: Sequence[Host]) -> float:
         per = [s["seconds"] + JVM_OVERHEAD_SECONDS for s in self.todo]
@@ -73,15 +74,25 @@ def format_seconds(seconds: float) -> str:
 
 
 def describe_spec(spec: dict[str, Any]) -> str:
-    text = (f"S{spec['server_threads']} C{spec['client_threads']} {spec['map_type']} "
-            f"key {spec['key_length']} value {spec['value_length']} set {spec['set_frac']:g} "
-            f"{spec['seconds']:g}s")
+    text = (
+        f"S{spec['server_threads']} C{spec['client_threads']} {spec['map_type']} "
+        f"key {spec['key_length']} value {spec['value_length']} set {spec['set_frac']:g} "
+        f"{spec['seconds']:g}s"
+    )
     extra = [f"{k}={v}" for k, v in spec.items() if k not in DESCRIBED]
     return " ".join([text, *extra])
 
 
-DESCRIBED = {"server_threads", "client_threads", "map_type", "key_length", "value_length", "set_frac",
-             "seconds", "trial_index"}
+DESCRIBED = {
+    "server_threads",
+    "client_threads",
+    "map_type",
+    "key_length",
+    "value_length",
+    "set_frac",
+    "seconds",
+    "trial_index",
+}
 
 
 def parse_bench_output(done: Completed) -> dict[str, Any]:
@@ -89,35 +100,46 @@ def parse_bench_output(done: Completed) -> dict[str, Any]:
     if done.timed_out:
         return {"error": "timed out", "exit_code": done.exit_code, "stderr": excerpt(done.stderr)}
     if done.exit_code != 0:
-        return {"error": f"exit code {done.exit_code}", "exit_code": done.exit_code,
-                "stderr": excerpt(done.stderr)}
+        return {
+            "error": f"exit code {done.exit_code}",
+            "exit_code": done.exit_code,
+            "stderr": excerpt(done.stderr),
+        }
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     try:
         value = json.loads(lines[-1]) if lines else None
     except json.JSONDecodeError:
         value = None
     if not isinstance(value, dict) or not {"set", "get"} <= value.keys():
-        return {"error": "no JSON result on stdout", "exit_code": done.exit_code,
-                "stdout": excerpt(done.stdout), "stderr": excerpt(done.stderr)}
+        return {
+            "error": "no JSON result on stdout",
+            "exit_code": done.exit_code,
+            "stdout": excerpt(done.stdout),
+            "stderr": excerpt(done.stderr),
+        }
     return value
 
 
 @dataclass
 class Options:
     java_opts: Sequence[str] = ()
-    timeout: float | None = None          # per trial; None: default_timeout(seconds)
-    progress: bool | None = None          # None: a bar when stderr is a terminal, else one line a trial
-    utilisation: bool = True              # sample each node's /proc once a second during every trial
-    data_root: str | None = None          # where trials with a log get their fresh data dirs (None: temp dir)
-    log: Callable[[str], None] = field(default=lambda text: print(text, file=sys.stderr, flush=True))
+    timeout: float | None = None  # per trial; None: default_timeout(seconds)
+    progress: bool | None = None  # None: a bar when stderr is a terminal, else one line a trial
+    utilisation: bool = True  # sample each node's /proc once a second during every trial
+    data_root: str | None = (
+        None  # where trials with a log get their fresh data dirs (None: temp dir)
+    )
+    log: Callable[[str], None] = field(
+        default=lambda text: print(text, file=sys.stderr, flush=True)
+    )
 
 
 @dataclass
 class Outcome:
     ran: int = 0
     failed: int = 0
-    warned: int = 0      # trials whose result carries the Benchmark's "warnings", or stalled
-    stalled: int = 0     # trials that look stalled (results.stall_reason)
+    warned: int = 0  # trials whose result carries the Benchmark's "warnings", or stalled
+    stalled: int = 0  # trials that look stalled (results.stall_reason)
     # per configuration, (ops/s, max_us) of this run's trials so far: a new trial's twins
     twins: dict[str, list[tuple[float, float | None]]] = field(default_factory=dict)
     interrupted: bool = False
@@ -125,8 +147,12 @@ class Outcome:
     retired: list[str] = field(default_factory=list)
 
 
-def _prepare_hosts(hosts: Sequence[Host], jar: Path, repo: Path, log) -> list[tuple[Host, dict[str, Any]]]:
-    """Copies the jar to every host and describes each, in parallel. Hosts that fail are left out."""
+def _prepare_hosts(
+    hosts: Sequence[Host], jar: Path, repo: Path, log
+) -> list[tuple[Host, dict[str, Any]]]:
+    """Copies the jar to every host and describes each, in parallel.
+
+    Hosts that fail are left out."""
     jar_info = {"jar_sha256": machine.sha256_of(jar), **machine.git_commit(repo)}
 
     def one(host: Host):
@@ -151,11 +177,16 @@ def _prepare_hosts(hosts: Sequence[Host], jar: Path, repo: Path, log) -> list[tu
     return ready
 
 
-def _record_machines(out: results.Appender, described: list[dict[str, Any]], existing: list[dict[str, Any]]):
+def _record_machines(
+    out: results.Appender, described: list[dict[str, Any]], existing: list[dict[str, Any]]
+):
     """Appends each host's description unless the file's last one for that host says the same."""
+
     def same(a, b):
         drop = {"recorded_at"}
-        return {k: v for k, v in a.items() if k not in drop} == {k: v for k, v in b.items() if k not in drop}
+        return {k: v for k, v in a.items() if k not in drop} == {
+            k: v for k, v in b.items() if k not in drop
+        }
 
     latest = {m.get("host"): m for m in existing}
     for info in described:
@@ -164,7 +195,7 @@ def _record_machines(out: results.Appender, described: list[dict[str, Any]], exi
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def run(plan: Plan, hosts: Sequence[Host], jar: Path, repo: Path, options: Options) -> Outcome:
@@ -195,7 +226,9 @@ def _raise_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Appender, outcome: Outcome):
+def _run_trials(
+    plan: Plan, hosts: list[Host], options: Options, out: results.Appender, outcome: Outcome
+):
     todo: queue.Queue[dict[str, Any]] = queue.Queue()
     for spec in plan.todo:
         todo.put(spec)
@@ -214,14 +247,19 @@ def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Ap
             limit = options.timeout or default_timeout(spec["seconds"])
             sampler = _sampler(host, limit) if options.utilisation else None
             try:
-                done = host.run_bench(options.java_opts, benchmark_args(spec), limit, options.data_root)
+                done = host.run_bench(
+                    options.java_opts, benchmark_args(spec), limit, options.data_root
+                )
             finally:
                 samples = sampler.stop() if sampler else []
             if done.cancelled or stop.is_set():
                 return
             result = parse_bench_output(done)
-            result.update(host=host.label, started_at=started_at,
-                          wall_seconds=round(time.monotonic() - started, 3))
+            result.update(
+                host=host.label,
+                started_at=started_at,
+                wall_seconds=round(time.monotonic() - started, 3),
+            )
             if sampler and not results.is_failure(result):
                 # the bench JVM runs the clients and, unless it connects elsewhere, the server too
                 role = "client" if spec.get("connect") else "client+server"
@@ -235,9 +273,18 @@ def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Ap
             else:
                 connection_failures = 0
 
-    bar = tqdm(total=len(plan.todo), unit="trial", desc="sweep", dynamic_ncols=True, smoothing=0.1,
-               disable=not _want_bar(options.progress))
-    threads = [threading.Thread(target=worker, args=(h,), name=f"host {h.label}", daemon=True) for h in hosts]
+    bar = tqdm(
+        total=len(plan.todo),
+        unit="trial",
+        desc="sweep",
+        dynamic_ncols=True,
+        smoothing=0.1,
+        disable=not _want_bar(options.progress),
+    )
+    threads = [
+        threading.Thread(target=worker, args=(h,), name=f"host {h.label}", daemon=True)
+        for h in hosts
+    ]
     for t in threads:
         t.start()
     try:
@@ -248,7 +295,9 @@ def _run_trials(plan: Plan, hosts: list[Host], options: Options, out: results.Ap
                 continue
             if item[0] == "retired":
                 outcome.retired.append(item[1])
-                bar.write(f"giving up on {item[1]} after {HOST_RETIRE_AFTER} connection failures in a row")
+                bar.write(
+                    f"giving up on {item[1]} after {HOST_RETIRE_AFTER} connection failures in a row"
+                )
                 continue
             spec, result = item
             out.trial(spec, result)
@@ -281,7 +330,9 @@ def _config_key(spec: dict[str, Any]) -> str:
     return results.spec_key({k: v for k, v in spec.items() if k != "trial_index"})
 
 
-def _report(bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str, Any], total: int) -> None:
+def _report(
+    bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str, Any], total: int
+) -> None:
     warnings = list(result.get("warnings") or [])
     if results.is_failure(result):
         outcome.failed += 1
@@ -298,7 +349,10 @@ def _report(bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str,
     if warnings:
         outcome.warned += 1
         what += "; warning: " + "; ".join(warnings)
-    line = f"[{outcome.ran}/{total}] {describe_spec(spec)} #{spec['trial_index']} on {result['host']}: {what}"
+    line = (
+        f"[{outcome.ran}/{total}] {describe_spec(spec)} #{spec['trial_index']} "
+        f"on {result['host']}: {what}"
+    )
     if bar.disable or results.is_failure(result) or warnings:
         bar.write(line, file=sys.stderr)
     if not bar.disable:
@@ -313,8 +367,13 @@ CLUSTER_HOST = "cluster"  # the trial's "host" field: it ran on all of them
 
 def estimated_cluster_seconds(plan: Plan, remote: bool) -> float:
     """Serial trials: each trial's duration and warm-up, a server JVM start, a client JVM."""
-    per = [s["seconds"] + s.get("warmup", 0) + 2 * JVM_OVERHEAD_SECONDS + (2 * SSH_OVERHEAD_SECONDS if remote else 0)
-           for s in plan.todo]
+    per = [
+        s["seconds"]
+        + s.get("warmup", 0)
+        + 2 * JVM_OVERHEAD_SECONDS
+        + (2 * SSH_OVERHEAD_SECONDS if remote else 0)
+        for s in plan.todo
+    ]
     return sum(per)
 
 
@@ -340,20 +399,37 @@ def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> 
             if lost:  # a trial needs every server and client host it was planned for
                 raise HostError(f"cannot run trials without {', '.join(sorted(lost))}")
             _record_machines(out, [info for _, info in ready], existing)
-            bar = tqdm(total=len(plan.todo), unit="trial", desc="sweep", dynamic_ncols=True, smoothing=0.1,
-                       disable=not _want_bar(options.progress))
+            bar = tqdm(
+                total=len(plan.todo),
+                unit="trial",
+                desc="sweep",
+                dynamic_ncols=True,
+                smoothing=0.1,
+                disable=not _want_bar(options.progress),
+            )
             try:
                 for spec in plan.todo:
                     finished: queue.Queue[dict[str, Any]] = queue.Queue()
                     started, started_at = time.monotonic(), now()
-                    limit = options.timeout or default_timeout(spec["seconds"] + spec.get("warmup", 0))
+                    limit = options.timeout or default_timeout(
+                        spec["seconds"] + spec.get("warmup", 0)
+                    )
 
                     def trial(spec=spec, limit=limit, finished=finished):
                         try:
-                            finished.put(cluster.run_trial(spec, benchmark_args(spec), layout, options.java_opts,
-                                                           limit, running, options.utilisation,
-                                                           cluster.local_or_remote_sampler,
-                                                           lambda text: bar.write(text, file=sys.stderr)))
+                            finished.put(
+                                cluster.run_trial(
+                                    spec,
+                                    benchmark_args(spec),
+                                    layout,
+                                    options.java_opts,
+                                    limit,
+                                    running,
+                                    options.utilisation,
+                                    cluster.local_or_remote_sampler,
+                                    lambda text: bar.write(text, file=sys.stderr),
+                                )
+                            )
                         except Exception as e:  # recorded as the trial's failure; the sweep goes on
                             finished.put({"error": f"{type(e).__name__}: {e}"})
 
@@ -368,8 +444,11 @@ def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> 
                     worker.join()
                     if result.get("cancelled"):
                         break
-                    result.update(host=CLUSTER_HOST, started_at=started_at,
-                                  wall_seconds=round(time.monotonic() - started, 3))
+                    result.update(
+                        host=CLUSTER_HOST,
+                        started_at=started_at,
+                        wall_seconds=round(time.monotonic() - started, 3),
+                    )
                     out.trial(spec, result)
                     outcome.ran += 1
                     _report(bar, outcome, spec, result, len(plan.todo))

@@ -9,8 +9,9 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from . import cluster, machine, sweep
 from . import grid as grids
@@ -52,14 +53,22 @@ def preset_estimate(name: str) -> str:
     grid = PRESETS[name].grid
     specs = grid.specs()
     plan = sweep.Plan(grid, Path(), specs, total=len(specs), already=0)
-    seconds = estimated_seconds(plan, parse_hosts(["local"], "java", SshSettings()), grid_needs_roles(grid))
+    seconds = estimated_seconds(
+        plan, parse_hosts(["local"], "java", SshSettings()), grid_needs_roles(grid)
+    )
     return f"({len(specs):,} trials, estimated time {sweep.format_seconds(seconds)} on one host)"
 
 
 def preset_help() -> str:
-    return "\n".join(textwrap.fill(f"{p.help} {preset_estimate(name)}", width=96,
-                                   initial_indent=f"  {name:8} ", subsequent_indent=" " * 11)
-                     for name, p in PRESETS.items())
+    return "\n".join(
+        textwrap.fill(
+            f"{p.help} {preset_estimate(name)}",
+            width=96,
+            initial_indent=f"  {name:8} ",
+            subsequent_indent=" " * 11,
+        )
+        for name, p in PRESETS.items()
+    )
 
 
 EPILOG = """\
@@ -89,6 +98,7 @@ def comma_list(parse):
             return [parse(item) for item in text.split(",") if item.strip()]
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
+
     return convert
 
 
@@ -103,84 +113,179 @@ def thread_pairs(text: str) -> list[tuple[int, int]]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="run_benchmarks.py", description=DESCRIPTION,
-                                epilog=EPILOG.format(presets=preset_help()),
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        prog="run_benchmarks.py",
+        description=DESCRIPTION,
+        epilog=EPILOG.format(presets=preset_help()),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     g = p.add_argument_group("the grid")
-    g.add_argument("--preset", choices=sorted(PRESETS), default="quick",
-                   help="the grid to start from (default: quick); see the list below")
+    g.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        default="quick",
+        help="the grid to start from (default: quick); see the list below",
+    )
     for axis in grids.AXES:
-        g.add_argument(axis.option, dest=axis.name, type=comma_list(axis.parse), metavar="V[,V...]",
-                       help=f"{axis.help} (replaces the preset's)")
-    g.add_argument("--thread-pairs", type=thread_pairs, metavar="S:C[,S:C...]",
-                   help="server:client thread pairs instead of a cross product, e.g. 1:1,4:8,8:16")
+        g.add_argument(
+            axis.option,
+            dest=axis.name,
+            type=comma_list(axis.parse),
+            metavar="V[,V...]",
+            help=f"{axis.help} (replaces the preset's)",
+        )
+    g.add_argument(
+        "--thread-pairs",
+        type=thread_pairs,
+        metavar="S:C[,S:C...]",
+        help="server:client thread pairs instead of a cross product, e.g. 1:1,4:8,8:16",
+    )
     g.add_argument("--trials", type=int, help="trials per configuration (replaces the preset's)")
 
     r = p.add_argument_group("running")
-    r.add_argument("--out", type=Path,
-                   help="the results file (JSONL) to append to and resume from "
-                        "(default: benchmarks/results/PRESET-HOST.jsonl)")
-    r.add_argument("--dry-run", action="store_true",
-                   help="print the plan (trial count, trials already done, estimated time) and run nothing")
-    r.add_argument("--order-seed", type=int, default=1,
-                   help="seed of the shuffled trial order (default: 1)")
-    r.add_argument("--timeout", type=float,
-                   help="seconds one trial may take before it is killed and recorded as timed out "
-                        "(default: twice its duration + 30)")
-    r.add_argument("--retry-failed", action="store_true",
-                   help="on resume, run again the trials that are in the file only as failures")
-    r.add_argument("--jar", type=Path, default=REPO / "target" / "dbf0.jar",
-                   help="the dbf0 jar to run (default: target/dbf0.jar; ./build.sh makes it)")
-    r.add_argument("--no-utilisation", dest="utilisation", action="store_false",
-                   help="do not sample CPU, memory and network from /proc during each trial (by default every "
-                        "node is sampled once a second and the result records per-node medians and maxima)")
-    r.add_argument("--data-root", metavar="DIR",
-                   help="--fsync trials: the directory on each host under which every trial gets its fresh data "
-                        "directory, removed when the trial ends (default: the host's temporary directory, $TMPDIR "
-                        "or /tmp). fsync costs what this directory's disk and file system make it cost: a tmpfs "
-                        "makes every policy free")
-    r.add_argument("--java", help="java for local trials (default: a JDK 21+ found like ./build.sh does)")
-    r.add_argument("--java-opt", action="append", default=[], metavar="OPT",
-                   help="a JVM option for every trial, e.g. --java-opt=-Xmx1g (repeatable)")
+    r.add_argument(
+        "--out",
+        type=Path,
+        help="the results file (JSONL) to append to and resume from "
+        "(default: benchmarks/results/PRESET-HOST.jsonl)",
+    )
+    r.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the plan (trial count, trials already done, estimated time) and run nothing",
+    )
+    r.add_argument(
+        "--order-seed", type=int, default=1, help="seed of the shuffled trial order (default: 1)"
+    )
+    r.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds one trial may take before it is killed and recorded as timed out "
+        "(default: twice its duration + 30)",
+    )
+    r.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="on resume, run again the trials that are in the file only as failures",
+    )
+    r.add_argument(
+        "--jar",
+        type=Path,
+        default=REPO / "target" / "dbf0.jar",
+        help="the dbf0 jar to run (default: target/dbf0.jar; ./build.sh makes it)",
+    )
+    r.add_argument(
+        "--no-utilisation",
+        dest="utilisation",
+        action="store_false",
+        help="do not sample CPU, memory and network from /proc during each trial (by default every "
+        "node is sampled once a second and the result records per-node medians and maxima)",
+    )
+    r.add_argument(
+        "--data-root",
+        metavar="DIR",
+        help="--fsync trials: the directory on each host under which every trial gets its fresh "
+        "data directory, removed when the trial ends (default: the host's temporary directory, "
+        "$TMPDIR or /tmp). fsync costs what this directory's disk and file system make it cost: a "
+        "tmpfs makes every policy free",
+    )
+    r.add_argument(
+        "--java", help="java for local trials (default: a JDK 21+ found like ./build.sh does)"
+    )
+    r.add_argument(
+        "--java-opt",
+        action="append",
+        default=[],
+        metavar="OPT",
+        help="a JVM option for every trial, e.g. --java-opt=-Xmx1g (repeatable)",
+    )
     bar = r.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="always show the progress bar (default: only on a terminal; "
-                          "elsewhere one line per trial)")
-    bar.add_argument("--no-progress", dest="progress", action="store_false",
-                     help="one line per trial instead of the bar")
+    bar.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="always show the progress bar (default: only on a terminal; "
+        "elsewhere one line per trial)",
+    )
+    bar.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_false",
+        help="one line per trial instead of the bar",
+    )
 
     h = p.add_argument_group("remote hosts")
-    h.add_argument("--hosts", type=comma_list(str), default=[], metavar="H[,H...]",
-                   help="where trials run: [user@]host[:port] reached over SSH, or 'local' (default: local)")
-    h.add_argument("--hosts-file", type=Path, help="hosts one per line ('#' starts a comment), added to --hosts")
+    h.add_argument(
+        "--hosts",
+        type=comma_list(str),
+        default=[],
+        metavar="H[,H...]",
+        help="where trials run: [user@]host[:port] reached over SSH, or 'local' (default: local)",
+    )
+    h.add_argument(
+        "--hosts-file",
+        type=Path,
+        help="hosts one per line ('#' starts a comment), added to --hosts",
+    )
     h.add_argument("--identity", help="ssh private key file (ssh -i)")
-    h.add_argument("--ssh-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="an ssh/scp option (ssh -o), e.g. StrictHostKeyChecking=accept-new (repeatable)")
-    h.add_argument("--remote-java", default="java", help="java on the remote hosts; must be 21+ (default: java)")
-    h.add_argument("--remote-dir", default=".dbf0-bench",
-                   help="where the jar goes on remote hosts, relative to the login directory or absolute "
-                        "(default: .dbf0-bench)")
+    h.add_argument(
+        "--ssh-option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an ssh/scp option (ssh -o), e.g. StrictHostKeyChecking=accept-new (repeatable)",
+    )
+    h.add_argument(
+        "--remote-java",
+        default="java",
+        help="java on the remote hosts; must be 21+ (default: java)",
+    )
+    h.add_argument(
+        "--remote-dir",
+        default=".dbf0-bench",
+        help="where the jar goes on remote hosts, relative to the login directory or absolute "
+        "(default: .dbf0-bench)",
+    )
     c = p.add_argument_group("servers and clients on separate hosts")
-    c.add_argument("--servers", type=comma_list(str), metavar="H[,H...]",
-                   help="run each trial's `dbf0 server` processes on these hosts ('local' or [user@]host[:port]), "
-                        "one per host or --shards of them round-robin; the trial waits until each listens and "
-                        "stops them all when it ends (default with --clients or --shards: local)")
-    c.add_argument("--clients", type=comma_list(str), metavar="H[,H...]",
-                   help="run `bench --connect <every server>` on each of these hosts at once; the trial's result "
-                        "adds up their throughput and merges their latency histograms (default with --servers "
-                        "or --shards: local)")
-    c.add_argument("--server-bind", default="127.0.0.1", metavar="ADDRESS",
-                   help="the address every server listens on (server --bind; default: 127.0.0.1, reachable "
-                        "from its own host only). On a cluster, a private address or 0.0.0.0: the servers have "
-                        "no authentication, so keep the port away from untrusted networks")
-    c.add_argument("--server-port", type=int, default=0, metavar="PORT",
-                   help="the port of the first server on each host, the next ones counting up from it "
-                        "(default: 0, any free port, read from the line each server prints)")
+    c.add_argument(
+        "--servers",
+        type=comma_list(str),
+        metavar="H[,H...]",
+        help="run each trial's `dbf0 server` processes on these hosts ('local' or "
+        "[user@]host[:port]), one per host or --shards of them round-robin; the trial waits until "
+        "each listens and stops them all when it ends (default with --clients or --shards: local)",
+    )
+    c.add_argument(
+        "--clients",
+        type=comma_list(str),
+        metavar="H[,H...]",
+        help="run `bench --connect <every server>` on each of these hosts at once; the trial's "
+        "result adds up their throughput and merges their latency histograms (default with "
+        "--servers or --shards: local)",
+    )
+    c.add_argument(
+        "--server-bind",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="the address every server listens on (server --bind; default: 127.0.0.1, reachable "
+        "from its own host only). On a cluster, a private address or 0.0.0.0: the servers have "
+        "no authentication, so keep the port away from untrusted networks",
+    )
+    c.add_argument(
+        "--server-port",
+        type=int,
+        default=0,
+        metavar="PORT",
+        help="the port of the first server on each host, the next ones counting up from it "
+        "(default: 0, any free port, read from the line each server prints)",
+    )
     return p
 
 
 def cluster_mode(args: argparse.Namespace, grid: Grid) -> bool:
-    """Trials with roles: asked for by --servers/--clients, or by a grid that varies the shard count."""
+    """Trials with roles: asked for by --servers/--clients, or by a grid that varies the shard
+    count."""
     return bool(args.servers or args.clients) or grid_needs_roles(grid)
 
 
@@ -212,7 +317,9 @@ def default_out(preset: str, host_names: Sequence[str]) -> Path:
     else:
         first = host_names[0].rpartition("@")[2].split(":")[0]
         where = first + (f"-and-{len(host_names) - 1}-more" if len(host_names) > 1 else "")
-    return REPO / "benchmarks" / "results" / f"{preset}-{re.sub(r'[^A-Za-z0-9._-]', '_', where)}.jsonl"
+    return (
+        REPO / "benchmarks" / "results" / f"{preset}-{re.sub(r'[^A-Za-z0-9._-]', '_', where)}.jsonl"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -224,7 +331,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     bad = grids.grid_problems(grid)
     if bad:  # before any planning: a value the Benchmark rejects would fail trial after trial
-        print("run_benchmarks.py: error: the grid has values the benchmark cannot run:", file=sys.stderr)
+        print(
+            "run_benchmarks.py: error: the grid has values the benchmark cannot run:",
+            file=sys.stderr,
+        )
         for problem in bad:
             print(f"  {problem}", file=sys.stderr)
         return 2
@@ -232,21 +342,33 @@ def main(argv: Sequence[str] | None = None) -> int:
     roles = cluster_mode(args, grid)
     if roles and any(v != grids.NO_LOG for v in grid.axis_values().get("fsync", [])):
         # the log belongs to the bench's own server; servers started by role get no --data-dir (yet)
-        print("run_benchmarks.py: error: --fsync needs each trial's own server: it cannot go with "
-              "--servers/--clients or --shards", file=sys.stderr)
+        print(
+            "run_benchmarks.py: error: --fsync needs each trial's own server: it cannot go with "
+            "--servers/--clients or --shards",
+            file=sys.stderr,
+        )
         return 2
     if roles:
         if names:
-            print("run_benchmarks.py: error: --hosts runs whole trials on each host; with --servers/--clients "
-                  "(or --shards) name the hosts by role instead", file=sys.stderr)
+            print(
+                "run_benchmarks.py: error: --hosts runs whole trials on each host; with "
+                "--servers/--clients (or --shards) name the hosts by role instead",
+                file=sys.stderr,
+            )
             return 2
         if not 0 <= args.server_port <= 65535:
-            print(f"run_benchmarks.py: error: --server-port must be 0..65535, got {args.server_port}", file=sys.stderr)
+            print(
+                f"run_benchmarks.py: error: --server-port must be 0..65535, got {args.server_port}",
+                file=sys.stderr,
+            )
             return 2
         server_names, client_names = args.servers or ["local"], args.clients or ["local"]
         for what, listed in (("--servers", server_names), ("--clients", client_names)):
             if len(listed) != len(set(listed)):
-                print(f"run_benchmarks.py: error: a host is named twice in {what}: {listed}", file=sys.stderr)
+                print(
+                    f"run_benchmarks.py: error: a host is named twice in {what}: {listed}",
+                    file=sys.stderr,
+                )
                 return 2
         # a host in both lists is one host: one jar copy, one sampler, its role "client+server"
         names = list(dict.fromkeys([*server_names, *client_names]))
@@ -256,48 +378,71 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     needs_java = "local" in names and not args.dry_run
     java = args.java or (find_local_java() if needs_java else "java")
-    ssh = SshSettings(identity=args.identity, options=args.ssh_option, remote_java=args.remote_java,
-                      remote_dir=args.remote_dir)
+    ssh = SshSettings(
+        identity=args.identity,
+        options=args.ssh_option,
+        remote_java=args.remote_java,
+        remote_dir=args.remote_dir,
+    )
     try:
         hosts = parse_hosts(names, java, ssh)
     except ValueError as e:
-        raise SystemExit(f"run_benchmarks.py: {e}")
+        raise SystemExit(f"run_benchmarks.py: {e}") from e
 
     layout = None
     if roles:
         by_name = {h.label: h for h in hosts}
-        layout = cluster.Layout([by_name[n] for n in server_names], [by_name[n] for n in client_names],
-                                bind=args.server_bind, port=args.server_port)
+        layout = cluster.Layout(
+            [by_name[n] for n in server_names],
+            [by_name[n] for n in client_names],
+            bind=args.server_bind,
+            port=args.server_port,
+        )
     configs = len(grid.configurations())
-    print(f"plan: {plan.total} trials = {configs} configurations x {grid.trials} trials "
-          f"(preset {args.preset}{', changed' if plan.grid != PRESETS[args.preset].grid else ''})",
-          )
+    print(
+        f"plan: {plan.total} trials = {configs} configurations x {grid.trials} trials "
+        f"(preset {args.preset}{', changed' if plan.grid != PRESETS[args.preset].grid else ''})",
+    )
     for line in grid.describe():
         print(f"  {line}")
-    print(f"results: {out}" + (f" ({plan.already} of these trials already there: skipped)" if plan.already else ""),
-          )
+    print(
+        f"results: {out}"
+        + (f" ({plan.already} of these trials already there: skipped)" if plan.already else ""),
+    )
     if layout is not None:
-        print(f"to run: {len(plan.todo)} trials, one at a time, servers on {', '.join(h.label for h in layout.servers)} "
-              f"(bind {args.server_bind}), clients on {', '.join(h.label for h in layout.clients)}; "
-              f"estimated time {sweep.format_seconds(estimated_seconds(plan, hosts, True))}")
+        print(
+            f"to run: {len(plan.todo)} trials, one at a time, servers on "
+            f"{', '.join(h.label for h in layout.servers)} (bind {args.server_bind}), clients on "
+            f"{', '.join(h.label for h in layout.clients)}; estimated time "
+            f"{sweep.format_seconds(estimated_seconds(plan, hosts, True))}"
+        )
     else:
-        print(f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): {', '.join(h.label for h in hosts)}; "
-              f"estimated time {sweep.format_seconds(estimated_seconds(plan, hosts, False))}")
+        print(
+            f"to run: {len(plan.todo)} trials on {len(hosts)} host(s): "
+            f"{', '.join(h.label for h in hosts)}; estimated time "
+            f"{sweep.format_seconds(estimated_seconds(plan, hosts, False))}"
+        )
     logged = [v for v in grid.axis_values().get("fsync", []) if v != grids.NO_LOG]
     if logged and "local" in names:
         root = args.data_root or tempfile.gettempdir()
-        print(f"data dirs (fsync {', '.join(logged)}): fresh under {root} for each trial, on "
-              f"{machine.filesystem_of(root)}")
+        print(
+            f"data dirs (fsync {', '.join(logged)}): fresh under {root} for each trial, on "
+            f"{machine.filesystem_of(root)}"
+        )
     if args.dry_run:
         if plan.todo and layout is not None:
             first = plan.todo[0]
             shards = first.get("shards", len(layout.servers))
-            print(f"first trial: {shards} x java -jar {args.jar} server "
-                  f"{' '.join(cluster.server_args(first, args.server_bind, args.server_port))}, then on each client "
-                  f"java -jar {args.jar} bench {' '.join(benchmark_args(first))} --connect <the {shards} servers>")
+            print(
+                f"first trial: {shards} x java -jar {args.jar} server "
+                f"{' '.join(cluster.server_args(first, args.server_bind, args.server_port))}, then "
+                f"on each client java -jar {args.jar} bench {' '.join(benchmark_args(first))} "
+                f"--connect <the {shards} servers>"
+            )
         elif plan.todo:
-            print(f"first trial: java -jar {args.jar} bench {' '.join(benchmark_args(plan.todo[0]))}",
-                  )
+            print(
+                f"first trial: java -jar {args.jar} bench {' '.join(benchmark_args(plan.todo[0]))}",
+            )
         print("dry run: nothing was run")
         return 0
 
@@ -305,28 +450,49 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(f"run_benchmarks.py: no jar at {args.jar}; build it with ./build.sh")
     if args.data_root is not None and "local" in names and not Path(args.data_root).is_dir():
         raise SystemExit(f"run_benchmarks.py: --data-root {args.data_root} is not a directory")
-    options = sweep.Options(java_opts=args.java_opt, timeout=args.timeout, progress=args.progress,
-                            utilisation=args.utilisation, data_root=args.data_root)
+    options = sweep.Options(
+        java_opts=args.java_opt,
+        timeout=args.timeout,
+        progress=args.progress,
+        utilisation=args.utilisation,
+        data_root=args.data_root,
+    )
     try:
         if layout is not None:
             outcome = sweep.run_cluster(plan, layout, args.jar, REPO, options)
         else:
             outcome = sweep.run(plan, hosts, args.jar, REPO, options)
     except HostError as e:
-        raise SystemExit(f"run_benchmarks.py: {e}")
+        raise SystemExit(f"run_benchmarks.py: {e}") from e
     if outcome.interrupted:
-        print(f"stopped: {outcome.ran} trials recorded in {out}, {outcome.not_run} not run. "
-              "Run the same command again to resume.")
+        print(
+            f"stopped: {outcome.ran} trials recorded in {out}, {outcome.not_run} not run. "
+            "Run the same command again to resume."
+        )
         return 130
-    print(f"done: {outcome.ran} trials recorded in {out}, {outcome.failed} failed"
-          + (f"; {outcome.not_run} not run (hosts given up: {', '.join(outcome.retired)})" if outcome.not_run else ""),
-          )
+    print(
+        f"done: {outcome.ran} trials recorded in {out}, {outcome.failed} failed"
+        + (
+            f"; {outcome.not_run} not run (hosts given up: {', '.join(outcome.retired)})"
+            if outcome.not_run
+            else ""
+        ),
+    )
     if outcome.ran and outcome.failed == outcome.ran:
-        print(f"run_benchmarks.py: every trial failed ({outcome.failed}); their errors are above and in {out}",
-              file=sys.stderr)
+        print(
+            f"run_benchmarks.py: every trial failed ({outcome.failed}); their errors are above and "
+            f"in {out}",
+            file=sys.stderr,
+        )
         return 1
     if outcome.warned:
-        print(f"{outcome.warned} trials ran with a warning (see above); the analysis counts them too"
-              + (f", except the {outcome.stalled} that look stalled: it names them and leaves them out"
-                 if outcome.stalled else ""))
+        print(
+            f"{outcome.warned} trials ran with a warning (see above); the analysis counts them too"
+            + (
+                f", except the {outcome.stalled} that look stalled: it names them and leaves them "
+                "out"
+                if outcome.stalled
+                else ""
+            )
+        )
     return 0 if not outcome.not_run else 1

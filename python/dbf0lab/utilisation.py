@@ -23,28 +23,41 @@ import statistics
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 INTERVAL_SECONDS = 1.0
 # What a node's entry holds besides the metrics.
 ROLE = "role"
 SAMPLES = "samples"
 # The metrics, in the order the analysis shows them.
-METRICS = ("cpu_user_pct", "cpu_system_pct", "cpu_iowait_pct", "cpu_busy_pct", "mem_used_bytes",
-           "net_rx_bytes_per_s", "net_tx_bytes_per_s", "net_rx_packets_per_s", "net_tx_packets_per_s",
-           "lo_bytes_per_s")
+METRICS = (
+    "cpu_user_pct",
+    "cpu_system_pct",
+    "cpu_iowait_pct",
+    "cpu_busy_pct",
+    "mem_used_bytes",
+    "net_rx_bytes_per_s",
+    "net_tx_bytes_per_s",
+    "net_rx_packets_per_s",
+    "net_tx_packets_per_s",
+    "lo_bytes_per_s",
+)
 SECTION = "@@dbf0-section "  # marks where one file ends and the next begins in the remote stream
 
 
 @dataclass(frozen=True)
 class Reading:
     """One reading of the counters, as the kernel keeps them since boot."""
-    at: float                        # seconds, monotonic
-    cpu: tuple[int, int, int, int]   # jiffies: user, system, iowait, total
-    mem_used: int                    # bytes
-    net: Mapping[str, tuple[int, int, int, int]]  # interface -> rx bytes, rx packets, tx bytes, tx packets
+
+    at: float  # seconds, monotonic
+    cpu: tuple[int, int, int, int]  # jiffies: user, system, iowait, total
+    mem_used: int  # bytes
+    net: Mapping[
+        str, tuple[int, int, int, int]
+    ]  # interface -> rx bytes, rx packets, tx bytes, tx packets
 
 
 def parse_stat(text: str) -> tuple[int, int, int, int]:
@@ -62,7 +75,8 @@ def parse_stat(text: str) -> tuple[int, int, int, int]:
 
 
 def parse_meminfo(text: str) -> int:
-    """Bytes in use: MemTotal - MemAvailable (kernels before 3.14 lack MemAvailable: then MemFree)."""
+    """Bytes in use: MemTotal - MemAvailable (kernels before 3.14 lack MemAvailable: then
+    MemFree)."""
     kib: dict[str, int] = {}
     for line in text.splitlines():
         name, _, rest = line.partition(":")
@@ -76,7 +90,8 @@ def parse_meminfo(text: str) -> int:
 
 
 def parse_net_dev(text: str) -> dict[str, tuple[int, int, int, int]]:
-    """Per interface: received bytes and packets, sent bytes and packets (two header lines first)."""
+    """Per interface: received bytes and packets, sent bytes and packets (two header lines
+    first)."""
     counters = {}
     for line in text.splitlines()[2:]:
         name, sep, rest = line.partition(":")
@@ -92,8 +107,12 @@ def parse_net_dev(text: str) -> dict[str, tuple[int, int, int, int]]:
 def read(proc: str | Path = "/proc", clock: Callable[[], float] = time.monotonic) -> Reading:
     """Reads the three files under ``proc`` (a fake directory in tests)."""
     proc = Path(proc)
-    return Reading(clock(), parse_stat((proc / "stat").read_text()), parse_meminfo((proc / "meminfo").read_text()),
-                   parse_net_dev((proc / "net" / "dev").read_text()))
+    return Reading(
+        clock(),
+        parse_stat((proc / "stat").read_text()),
+        parse_meminfo((proc / "meminfo").read_text()),
+        parse_net_dev((proc / "net" / "dev").read_text()),
+    )
 
 
 def sample(before: Reading, after: Reading) -> dict[str, float]:
@@ -115,11 +134,15 @@ def sample(before: Reading, after: Reading) -> dict[str, float]:
     lo = ["lo"] if "lo" in after.net else []
     user, system, iowait = pct(0), pct(1), pct(2)
     return {
-        "cpu_user_pct": user, "cpu_system_pct": system, "cpu_iowait_pct": iowait,
+        "cpu_user_pct": user,
+        "cpu_system_pct": system,
+        "cpu_iowait_pct": iowait,
         "cpu_busy_pct": user + system,
         "mem_used_bytes": float(after.mem_used),
-        "net_rx_bytes_per_s": rate(nodes, 0), "net_rx_packets_per_s": rate(nodes, 1),
-        "net_tx_bytes_per_s": rate(nodes, 2), "net_tx_packets_per_s": rate(nodes, 3),
+        "net_rx_bytes_per_s": rate(nodes, 0),
+        "net_rx_packets_per_s": rate(nodes, 1),
+        "net_tx_bytes_per_s": rate(nodes, 2),
+        "net_tx_packets_per_s": rate(nodes, 3),
         # a loopback packet is both sent and received: count it once
         "lo_bytes_per_s": rate(lo, 0),
     }
@@ -131,7 +154,10 @@ def summarize(samples: Sequence[Mapping[str, float]], role: str) -> dict[str, An
     for metric in METRICS:
         values = [s[metric] for s in samples if metric in s]
         if values:
-            entry[metric] = {"median": round(statistics.median(values), 2), "max": round(max(values), 2)}
+            entry[metric] = {
+                "median": round(statistics.median(values), 2),
+                "max": round(max(values), 2),
+            }
     return entry
 
 
@@ -145,7 +171,7 @@ class Sampler:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def start(self) -> "Sampler":
+    def start(self) -> Sampler:
         self._thread = threading.Thread(target=self._run, name="utilisation", daemon=True)
         self._thread.start()
         return self
@@ -169,9 +195,12 @@ class Sampler:
 
 # Prints the three files once a second, each preceded by a marker line, until killed or the time
 # limit; $1 is the limit in seconds. Only sh, cat and sleep: any Linux host has them.
-REMOTE_LOOP = ("end=$(( $(date +%s) + $1 )); while [ $(date +%s) -lt $end ]; do "
-               f"echo '{SECTION}stat'; cat /proc/stat; echo '{SECTION}meminfo'; cat /proc/meminfo; "
-               f"echo '{SECTION}netdev'; cat /proc/net/dev; echo '{SECTION}end'; sleep {INTERVAL_SECONDS:g}; done")
+REMOTE_LOOP = (
+    "end=$(( $(date +%s) + $1 )); while [ $(date +%s) -lt $end ]; do "
+    f"echo '{SECTION}stat'; cat /proc/stat; echo '{SECTION}meminfo'; cat /proc/meminfo; "
+    f"echo '{SECTION}netdev'; cat /proc/net/dev; echo '{SECTION}end'; "
+    f"sleep {INTERVAL_SECONDS:g}; done"
+)
 
 
 def remote_command(limit_seconds: float) -> str:
@@ -187,13 +216,18 @@ def parse_stream(text: str, arrived: Sequence[float] | None = None) -> list[Read
     current: list[str] | None = None
     for line in text.splitlines():
         if line.startswith(SECTION):
-            name = line[len(SECTION):].strip()
+            name = line[len(SECTION) :].strip()
             if name == "end":
                 if {"stat", "meminfo", "netdev"} <= parts.keys():
                     at = arrived[len(readings)] if arrived else len(readings) * INTERVAL_SECONDS
-                    readings.append(Reading(at, parse_stat("\n".join(parts["stat"])),
-                                            parse_meminfo("\n".join(parts["meminfo"])),
-                                            parse_net_dev("\n".join(parts["netdev"]))))
+                    readings.append(
+                        Reading(
+                            at,
+                            parse_stat("\n".join(parts["stat"])),
+                            parse_meminfo("\n".join(parts["meminfo"])),
+                            parse_net_dev("\n".join(parts["netdev"])),
+                        )
+                    )
                 parts, current = {}, None
             else:
                 current = parts.setdefault(name, [])
@@ -207,16 +241,23 @@ def samples_from(readings: Sequence[Reading]) -> list[dict[str, float]]:
 
 
 class RemoteSampler:
-    """Runs REMOTE_LOOP on a host over SSH alongside a trial; stop() ends it and parses what came."""
+    """Runs REMOTE_LOOP on a host over SSH alongside a trial; stop() ends it and parses what
+    came."""
 
     def __init__(self, ssh_argv: Callable[[str], list[str]], limit_seconds: float):
         self._argv = ssh_argv(remote_command(limit_seconds))
         self._proc: subprocess.Popen[str] | None = None
 
-    def start(self) -> "RemoteSampler":
+    def start(self) -> RemoteSampler:
         try:
-            self._proc = subprocess.Popen(self._argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                          stderr=subprocess.DEVNULL, text=True, process_group=0)
+            self._proc = subprocess.Popen(
+                self._argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                process_group=0,
+            )
         except OSError:
             self._proc = None
         return self

@@ -23,6 +23,7 @@ SSHD = Path("/usr/sbin/sshd")
 def java() -> str:
     """A JDK 21+ java, found like build.sh finds one."""
     from dbf0lab.sweep_cli import find_local_java
+
     try:
         return find_local_java()
     except SystemExit as e:
@@ -36,10 +37,17 @@ def jar() -> Path:
     return JAR
 
 
-def run_script(name: str, *args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
+def run_script(
+    name: str, *args: str, timeout: float = 120, **kwargs
+) -> subprocess.CompletedProcess[str]:
     """Runs scripts/NAME with this Python, as a user would."""
-    return subprocess.run([sys.executable, str(REPO / "scripts" / name), *args], capture_output=True, text=True,
-                          timeout=timeout, **kwargs)
+    return subprocess.run(
+        [sys.executable, str(REPO / "scripts" / name), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kwargs,
+    )
 
 
 def free_port() -> int:
@@ -56,24 +64,36 @@ class Sshd:
         self.directory = directory
         self.port = free_port()
         host_key = directory / "host_key"
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(host_key)], check=True)
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(host_key)], check=True
+        )
         config = directory / "sshd_config"
-        config.write_text("\n".join([
-            "ListenAddress 127.0.0.1",
-            f"HostKey {host_key}",
-            f"AuthorizedKeysFile {client_key}.pub",
-            f"PidFile {directory / 'sshd.pid'}",
-            "StrictModes no",
-            "UsePAM no",
-            "PubkeyAuthentication yes",
-            "PasswordAuthentication no",
-            "KbdInteractiveAuthentication no",
-            "PermitRootLogin prohibit-password",
-            "Subsystem sftp internal-sftp",  # scp speaks SFTP since OpenSSH 9
-            "", ""]))
-        self.log = open(directory / "sshd.log", "w")
-        self.proc = subprocess.Popen([str(SSHD), "-D", "-e", "-f", str(config), "-p", str(self.port)],
-                                     stdout=self.log, stderr=subprocess.STDOUT)
+        config.write_text(
+            "\n".join(
+                [
+                    "ListenAddress 127.0.0.1",
+                    f"HostKey {host_key}",
+                    f"AuthorizedKeysFile {client_key}.pub",
+                    f"PidFile {directory / 'sshd.pid'}",
+                    "StrictModes no",
+                    "UsePAM no",
+                    "PubkeyAuthentication yes",
+                    "PasswordAuthentication no",
+                    "KbdInteractiveAuthentication no",
+                    "PermitRootLogin prohibit-password",
+                    "Subsystem sftp internal-sftp",  # scp speaks SFTP since OpenSSH 9
+                    "",
+                    "",
+                ]
+            )
+        )
+        # open while sshd runs: stop() closes it
+        self.log = open(directory / "sshd.log", "w")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            [str(SSHD), "-D", "-e", "-f", str(config), "-p", str(self.port)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
         deadline = time.monotonic() + 10
         while True:
             if self.proc.poll() is not None:
@@ -101,6 +121,7 @@ class Sshd:
 
 def _user() -> str:
     import pwd
+
     return pwd.getpwuid(os.getuid()).pw_name
 
 
@@ -109,14 +130,19 @@ def sshd_factory(tmp_path_factory):
     """Starts real sshd servers on loopback (Debian's openssh-server): ssh_args() gives the sweep
     options that log in to them with a throwaway key and no known_hosts."""
     if not SSHD.exists():
-        pytest.skip("sshd is not installed (apt-get install openssh-server; .ci/run installs it under CI=true)")
+        pytest.skip(
+            "sshd is not installed (apt-get install openssh-server; .ci/run installs it under "
+            "CI=true)"
+        )
     if not shutil.which("ssh") or not shutil.which("ssh-keygen") or not shutil.which("scp"):
         pytest.skip("the OpenSSH client (ssh, scp, ssh-keygen) is not installed")
     if os.geteuid() == 0:
         Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation directory
     base = tmp_path_factory.mktemp("sshd")
     client_key = base / "client_key"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(client_key)], check=True)
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(client_key)], check=True
+    )
     servers: list[Sshd] = []
 
     class Factory:
@@ -127,8 +153,16 @@ def sshd_factory(tmp_path_factory):
             return servers[-1]
 
         def ssh_args(self) -> list[str]:
-            return ["--identity", str(client_key), "--ssh-option", "StrictHostKeyChecking=no",
-                    "--ssh-option", "UserKnownHostsFile=/dev/null", "--ssh-option", "LogLevel=ERROR"]
+            return [
+                "--identity",
+                str(client_key),
+                "--ssh-option",
+                "StrictHostKeyChecking=no",
+                "--ssh-option",
+                "UserKnownHostsFile=/dev/null",
+                "--ssh-option",
+                "LogLevel=ERROR",
+            ]
 
     yield Factory()
     for server in servers:

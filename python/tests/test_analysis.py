@@ -14,8 +14,16 @@ def write(path, lines):
 
 
 def spec(s, c, frac=0.1, m="concurrent", k=16, i=0, seconds=10):
-    return {"server_threads": s, "client_threads": c, "map_type": m, "key_length": k, "value_length": 64,
-            "set_frac": frac, "seconds": seconds, "trial_index": i}
+    return {
+        "server_threads": s,
+        "client_threads": c,
+        "map_type": m,
+        "key_length": k,
+        "value_length": 64,
+        "set_frac": frac,
+        "seconds": seconds,
+        "trial_index": i,
+    }
 
 
 @pytest.fixture
@@ -26,7 +34,9 @@ def tiny(tmp_path):
     for i, ops in enumerate([100, 200, 300]):
         lines.append([spec(1, 1, i=i), {"set": ops * 10 // 2, "get": ops * 10 // 2}])
     for i, ops in enumerate([1000, 2000, 4000, 5000]):
-        lines.append([spec(4, 8, i=i), {"set": 0, "get": ops * 5, "seconds": 5.0}])  # measured seconds win
+        lines.append(
+            [spec(4, 8, i=i), {"set": 0, "get": ops * 5, "seconds": 5.0}]
+        )  # measured seconds win
     lines.append([spec(4, 8, i=4), {"error": "timed out", "exit_code": None, "host": "local"}])
     lines.append([spec(2, 2, i=0), {"set": 45000, "get": 45000}])  # one trial only: incomplete
     return write(tmp_path / "tiny.jsonl", lines)
@@ -43,12 +53,19 @@ def test_ops_per_sec_is_set_plus_get_over_seconds(tiny):
 def test_ops_per_sec_counts_inserts_and_read_modify_writes(tmp_path):
     # YCSB D's inserts and F's read-modify-writes are counted by the Benchmark apart from set and
     # get; the analysis must count them too, or F would show only its reads.
-    path = write(tmp_path / "keyed.jsonl", [
-        [dict(spec(2, 16, frac=0.5), ycsb_workload="F"),
-         {"set": 0, "get": 500, "insert": 0, "read_modify_write": 500, "seconds": 2.0}],
-        [dict(spec(2, 16, frac=0.5), ycsb_workload="D"),
-         {"set": 0, "get": 950, "insert": 50, "read_modify_write": 0, "seconds": 1.0}],
-    ])
+    path = write(
+        tmp_path / "keyed.jsonl",
+        [
+            [
+                dict(spec(2, 16, frac=0.5), ycsb_workload="F"),
+                {"set": 0, "get": 500, "insert": 0, "read_modify_write": 500, "seconds": 2.0},
+            ],
+            [
+                dict(spec(2, 16, frac=0.5), ycsb_workload="D"),
+                {"set": 0, "get": 950, "insert": 50, "read_modify_write": 0, "seconds": 1.0},
+            ],
+        ],
+    )
     trials = analysis.load([path]).trials.set_index("ycsb_workload")
     assert trials.loc["F", "ops_per_sec"] == 500
     assert trials.loc["D", "ops_per_sec"] == 1000
@@ -68,7 +85,9 @@ def test_best_configuration_and_threading_impact(tiny):
     assert len(impact) == 1
     best = impact.iloc[0]
     assert (best["server_threads"], best["client_threads"], best["median"]) == (2, 2, 9000)
-    impact = analysis.threading_impact(summary, min_trials=2)  # the one-trial configuration drops out
+    impact = analysis.threading_impact(
+        summary, min_trials=2
+    )  # the one-trial configuration drops out
     best = impact.iloc[0]
     assert (best["server_threads"], best["client_threads"], best["median"]) == (4, 8, 3000)
     assert best["single_median"] == 200 and best["speedup"] == 15
@@ -98,6 +117,7 @@ def test_each_file_is_its_own_dataset_unless_pooled(tiny, tmp_path):
 
 def test_markdown_table():
     import pandas as pd
+
     text = analysis.markdown(pd.DataFrame({"map": ["concurrent"], "ops/s": ["61,823"]}))
     assert text.splitlines() == ["| map | ops/s |", "|---|---:|", "| concurrent | 61,823 |"]
 
@@ -117,11 +137,19 @@ def test_reproduces_the_2020_studys_published_medians():
     assert (best["server_threads"], best["client_threads"]) == (16, 32)
     assert best["median"] == pytest.approx(61_823, abs=1)
     for key, published in [(1, 47_000), (2, 56_000), (16, 62_000)]:
-        assert row.loc[("read-heavy", "concurrent", key), "median"] == pytest.approx(published, rel=0.02)
+        assert row.loc[("read-heavy", "concurrent", key), "median"] == pytest.approx(
+            published, rel=0.02
+        )
     assert row.xs("balanced")["median"].between(16_000, 18_500).all()
     assert row.xs("write-heavy")["median"].between(10_500, 11_500).all()
-    for workload, published in [("read-heavy", 20_000), ("balanced", 14_600), ("write-heavy", 8_800)]:
-        assert row.loc[(workload, "concurrent", 16), "single_median"] == pytest.approx(published, rel=0.02)
+    for workload, published in [
+        ("read-heavy", 20_000),
+        ("balanced", 14_600),
+        ("write-heavy", 8_800),
+    ]:
+        assert row.loc[(workload, "concurrent", 16), "single_median"] == pytest.approx(
+            published, rel=0.02
+        )
 
 
 def test_finds_the_2020_files_incomplete_configurations():
@@ -134,10 +162,16 @@ def test_redis_summary_is_the_median_of_the_pair_ratios(tmp_path):
     # Hand-made rates (not measurements): ratios per pair 0.5, 1.0, 0.5.
     rows = []
     for pair, (redis, dbf0) in enumerate([(100, 50), (100, 100), (200, 100)]):
-        rows += [{"server": "redis", "test": "c50", "command": "SET", "pair": pair, "rps": redis},
-                 {"server": "dbf0", "test": "c50", "command": "SET", "pair": pair, "rps": dbf0}]
-    rows.append({"server": "redis", "test": "c1", "command": "GET", "pair": 0, "rps": 10})  # no partner: ignored
-    summary = analysis.redis_summary(analysis.load_redis_comparison([write(tmp_path / "r.jsonl", rows)]))
+        rows += [
+            {"server": "redis", "test": "c50", "command": "SET", "pair": pair, "rps": redis},
+            {"server": "dbf0", "test": "c50", "command": "SET", "pair": pair, "rps": dbf0},
+        ]
+    rows.append(
+        {"server": "redis", "test": "c1", "command": "GET", "pair": 0, "rps": 10}
+    )  # no partner: ignored
+    summary = analysis.redis_summary(
+        analysis.load_redis_comparison([write(tmp_path / "r.jsonl", rows)])
+    )
     first = summary.iloc[0]
     assert (first["test"], first["command"]) == ("c50", "SET")
     assert first["ratio"] == 0.5

@@ -18,15 +18,33 @@ def test_bad_test_name_is_refused_with_the_choices(tmp_path):
 
 def test_one_pair_writes_rows_and_prints_ratios_and_retention(tmp_path, jar, java):
     if shutil.which("redis-server") is None or shutil.which("redis-benchmark") is None:
-        pytest.skip("redis-server/redis-benchmark are not installed (scripts/install-test-tools.sh installs them)")
+        pytest.skip(
+            "redis-server/redis-benchmark are not installed (scripts/install-test-tools.sh "
+            "installs them)"
+        )
     out = tmp_path / "compare.jsonl"
-    result = run_script("compare_redis.py", "--pairs", "1", "--requests", "3000", "--warmup-requests", "0",
-                        "--tests", "c50,c1000", "--out", str(out), "--jar", str(jar), timeout=300)
+    result = run_script(
+        "compare_redis.py",
+        "--pairs",
+        "1",
+        "--requests",
+        "3000",
+        "--warmup-requests",
+        "0",
+        "--tests",
+        "c50,c1000",
+        "--out",
+        str(out),
+        "--jar",
+        str(jar),
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     # two tests x two servers x SET and GET, each with a positive rate
     assert {(r["test"], r["server"], r["command"]) for r in rows} == {
-        (t, s, c) for t in ("c50", "c1000") for s in ("redis", "dbf0") for c in ("SET", "GET")}
+        (t, s, c) for t in ("c50", "c1000") for s in ("redis", "dbf0") for c in ("SET", "GET")
+    }
     assert all(r["rps"] > 0 for r in rows)
     assert {r["clients"] for r in rows if r["test"] == "c1000"} == {1000}
     assert "| c1000 | SET |" in result.stdout
@@ -35,17 +53,40 @@ def test_one_pair_writes_rows_and_prints_ratios_and_retention(tmp_path, jar, jav
 
 def test_aof_runs_fresh_logged_servers_and_reports_dbf0s_group_commit(tmp_path, jar, java):
     if shutil.which("redis-server") is None or shutil.which("redis-benchmark") is None:
-        pytest.skip("redis-server/redis-benchmark are not installed (scripts/install-test-tools.sh installs them)")
+        pytest.skip(
+            "redis-server/redis-benchmark are not installed (scripts/install-test-tools.sh "
+            "installs them)"
+        )
     out = tmp_path / "aof.jsonl"
     root = tmp_path / "data"
     root.mkdir()
-    result = run_script("compare_redis.py", "--aof", "always,no", "--tests", "c50", "--pairs", "1",
-                        "--requests", "2000", "--dbf0-model", "virtual", "--data-root", str(root),
-                        "--out", str(out), "--jar", str(jar), timeout=120)
+    result = run_script(
+        "compare_redis.py",
+        "--aof",
+        "always,no",
+        "--tests",
+        "c50",
+        "--pairs",
+        "1",
+        "--requests",
+        "2000",
+        "--dbf0-model",
+        "virtual",
+        "--data-root",
+        str(root),
+        "--out",
+        str(out),
+        "--jar",
+        str(jar),
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert {(r["policy"], r["dbf0_fsync"], r["server"], r["command"]) for r in rows} == {
-        (p, d, s, "SET") for p, d in (("always", "always"), ("no", "never")) for s in ("redis", "dbf0")}
+        (p, d, s, "SET")
+        for p, d in (("always", "always"), ("no", "never"))
+        for s in ("redis", "dbf0")
+    }
     assert all(r["rps"] > 0 for r in rows)
     always = next(r for r in rows if r["server"] == "dbf0" and r["policy"] == "always")
     # 500 SETs (a quarter of --requests under always), every one acknowledged after its fsync
@@ -53,5 +94,8 @@ def test_aof_runs_fresh_logged_servers_and_reports_dbf0s_group_commit(tmp_path, 
     assert 1 <= always["records_per_fsync"] <= always["log_records"]
     never = next(r for r in rows if r["server"] == "dbf0" and r["policy"] == "no")
     assert never["log_fsyncs"] == 0 and never["records_per_fsync"] is None
-    assert "| always / always | c50 | SET |" in result.stdout and "| no / never | c50 | SET |" in result.stdout
+    assert (
+        "| always / always | c50 | SET |" in result.stdout
+        and "| no / never | c50 | SET |" in result.stdout
+    )
     assert list(root.iterdir()) == [], "every run's data directory is removed"

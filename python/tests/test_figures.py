@@ -36,8 +36,11 @@ def test_threading_impact_explains_every_colour_and_shares_its_y_scale(data):
     fig = figures.threading_impact(data)
     assert len(fig.legends) == 1
     texts = legend_texts(fig.legends[0])
-    assert texts == ["1 server, 1 client thread", "best thread setting, concurrent",
-                     "best thread setting, hashtable"]
+    assert texts == [
+        "1 server, 1 client thread",
+        "best thread setting, concurrent",
+        "best thread setting, hashtable",
+    ]
     explained = {mcolors.to_hex(h.get_facecolor()) for h in fig.legends[0].legend_handles}
     panels = fig.axes
     assert len(panels) == 3
@@ -50,7 +53,9 @@ def test_threading_impact_explains_every_colour_and_shares_its_y_scale(data):
 
 def test_ops_vs_client_threads_has_a_title_and_no_pale_line(data):
     fig = figures.ops_vs_client_threads(data)
-    assert fig.get_suptitle() == "Throughput against client threads, one line per server thread count"
+    assert (
+        fig.get_suptitle() == "Throughput against client threads, one line per server thread count"
+    )
     for ax in fig.axes:
         for line in ax.get_lines():
             r, g, b = mcolors.to_rgb(line.get_color())

@@ -12,8 +12,27 @@ pytestmark = pytest.mark.slow  # starts bench JVMs
 
 
 def bench(java, jar, *flags):
-    done = subprocess.run([java, "-jar", str(jar), "bench", "1", "2", "concurrent", "16", "64", "0.5", "PT1S",
-                           "--server-model", "nio", *flags], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            java,
+            "-jar",
+            str(jar),
+            "bench",
+            "1",
+            "2",
+            "concurrent",
+            "16",
+            "64",
+            "0.5",
+            "PT1S",
+            "--server-model",
+            "nio",
+            *flags,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -24,7 +43,13 @@ def test_one_histogram_gives_back_the_benchs_percentiles_and_two_merge(java, jar
     ha, hb = histograms.decode(a["latency_hdr"]), histograms.decode(b["latency_hdr"])
     for result, h in ((a, ha), (b, hb)):
         assert h.total == result["set"] + result["get"]  # one entry per operation counted
-        for p, key in ((50, "p50_us"), (90, "p90_us"), (99, "p99_us"), (99.9, "p999_us"), (100, "max_us")):
+        for p, key in (
+            (50, "p50_us"),
+            (90, "p90_us"),
+            (99, "p99_us"),
+            (99.9, "p999_us"),
+            (100, "max_us"),
+        ):
             assert h.percentile(p) == result[key], key
     merged = histograms.merge([a["latency_hdr"], b["latency_hdr"]])
     assert merged.total == ha.total + hb.total

@@ -30,15 +30,21 @@ def applicable(path):
 def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
     out = tmp_path / "executed.ipynb"
     samples = SAMPLE.parent
-    notebook.execute([SAMPLE], tmp_path / "figures", output=out, extra={
-        "steps_results": [str(samples / "steps-sample.jsonl")],
-        "models_results": [str(samples / "models-sample.jsonl")],
-        "redis_results": [str(samples / "redis-compare-sample.jsonl")],
-        "maps_results": [str(samples / "maps-sample.jsonl")],
-        "scaling_results": [str(samples / "scaling-sample.jsonl")],
-        "durability_results": [str(samples / "durability-sample.jsonl")],
-        "aof_results": [str(samples.parent / "reference" / "redis-aof-nio-vm.jsonl")],
-        "modes_figures_dir": str(tmp_path / "modes")})
+    notebook.execute(
+        [SAMPLE],
+        tmp_path / "figures",
+        output=out,
+        extra={
+            "steps_results": [str(samples / "steps-sample.jsonl")],
+            "models_results": [str(samples / "models-sample.jsonl")],
+            "redis_results": [str(samples / "redis-compare-sample.jsonl")],
+            "maps_results": [str(samples / "maps-sample.jsonl")],
+            "scaling_results": [str(samples / "scaling-sample.jsonl")],
+            "durability_results": [str(samples / "durability-sample.jsonl")],
+            "aof_results": [str(samples.parent / "reference" / "redis-aof-nio-vm.jsonl")],
+            "modes_figures_dir": str(tmp_path / "modes"),
+        },
+    )
     nb = nbformat.read(out, as_version=4)
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
@@ -49,8 +55,15 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
     assert len(injected) == 1 and "sample.jsonl" in injected[0].source
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == applicable(SAMPLE)
     assert sorted(p.name for p in (tmp_path / "modes").rglob("*.png")) == [
-        "client-modes.png", "durability.png", "maps.png", "redis-comparison.png", "redis-comparison.png",
-        "scaling-clients.png", "scaling-shards.png", "server-models.png"]
+        "client-modes.png",
+        "durability.png",
+        "maps.png",
+        "redis-comparison.png",
+        "redis-comparison.png",
+        "scaling-clients.png",
+        "scaling-shards.png",
+        "server-models.png",
+    ]
 
 
 def test_analyze_prints_the_best_configuration_table_and_writes_figures(tmp_path):
@@ -92,12 +105,21 @@ def test_run_notebook_keeps_the_reference_data_figures_apart(tmp_path):
     """Run on a user's results, the notebook still draws its later studies from the committed
     reference data: those figures go in a subfolder that says so, not among the user's figures."""
     figures_dir = tmp_path / "figures"
-    done = run_script("run_notebook.py", str(SAMPLE), "--output", str(tmp_path / "run.ipynb"),
-                      "--figures", str(figures_dir), timeout=600)
+    done = run_script(
+        "run_notebook.py",
+        str(SAMPLE),
+        "--output",
+        str(tmp_path / "run.ipynb"),
+        "--figures",
+        str(figures_dir),
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     reference = figures_dir / notebook.REFERENCE_SUBFOLDER
     assert sorted(p.name for p in figures_dir.glob("*.png")) == applicable(SAMPLE)
-    assert sorted(p.name for p in figures_dir.iterdir() if p.is_dir()) == [notebook.REFERENCE_SUBFOLDER]
+    assert sorted(p.name for p in figures_dir.iterdir() if p.is_dir()) == [
+        notebook.REFERENCE_SUBFOLDER
+    ]
     assert len(list(reference.rglob("*.png"))) == 8
-    assert f"figures drawn from the committed reference data (client modes" in done.stdout
+    assert "figures drawn from the committed reference data (client modes" in done.stdout
     assert str(reference) in done.stdout

@@ -9,8 +9,16 @@ from dbf0lab import analysis, results, sweep
 
 
 def spec(i, s=4, c=8, frac=0.5):
-    return {"server_threads": s, "client_threads": c, "map_type": "concurrent", "key_length": 16,
-            "value_length": 64, "set_frac": frac, "seconds": 10, "trial_index": i}
+    return {
+        "server_threads": s,
+        "client_threads": c,
+        "map_type": "concurrent",
+        "key_length": 16,
+        "value_length": 64,
+        "set_frac": frac,
+        "seconds": 10,
+        "trial_index": i,
+    }
 
 
 def result(ops, max_us=20_000):
@@ -18,9 +26,13 @@ def result(ops, max_us=20_000):
 
 
 def test_a_trial_far_below_its_twins_is_stalled():
-    assert results.stall_reason(191, 30_000, [(7_392, 25_000)]) == \
-        "191 ops/s is below 1/5 of the median 7,392 of its configuration's other 1 trial"
-    assert results.stall_reason(1_600, 30_000, [(7_392, None), (8_000, None)]) is None  # above a fifth
+    assert (
+        results.stall_reason(191, 30_000, [(7_392, 25_000)])
+        == "191 ops/s is below 1/5 of the median 7,392 of its configuration's other 1 trial"
+    )
+    assert (
+        results.stall_reason(1_600, 30_000, [(7_392, None), (8_000, None)]) is None
+    )  # above a fifth
     assert results.stall_reason(191, None, []) is None  # nothing to compare with
 
 
@@ -28,7 +40,8 @@ def test_a_second_long_operation_is_a_stall_unless_every_twin_shares_it():
     reason = results.stall_reason(7_000, 1_032_000, [(7_392, 25_000), (7_100, 30_000)])
     assert reason.startswith("its slowest operation took 1,032 ms (>= 500 ms")
     assert results.stall_reason(7_000, 1_032_000, []) is not None
-    # per-op connections on a pool: every trial waits out a SYN retransmit; that is the configuration
+    # per-op connections on a pool: every trial waits out a SYN retransmit; that is the
+    # configuration
     assert results.stall_reason(7_000, 1_032_000, [(7_392, 1_028_000), (7_100, 1_031_000)]) is None
     assert results.stall_reason(7_000, results.STALL_MAX_US - 1, []) is None
 
@@ -39,8 +52,15 @@ def write(path, lines):
 
 
 def test_the_analysis_names_a_stalled_trial_and_leaves_it_out(tmp_path):
-    path = write(tmp_path / "demo.jsonl", [[spec(0), result(7_392)], [spec(1), result(191, 1_000_000)],
-                                           [spec(2), result(7_000)], [spec(0, 1, 1), result(900)]])
+    path = write(
+        tmp_path / "demo.jsonl",
+        [
+            [spec(0), result(7_392)],
+            [spec(1), result(191, 1_000_000)],
+            [spec(2), result(7_000)],
+            [spec(0, 1, 1), result(900)],
+        ],
+    )
     warnings = []
     data = analysis.load([path], warn=warnings.append)
     assert len(warnings) == 1
@@ -79,8 +99,11 @@ def test_the_sweep_warns_when_a_trial_looks_stalled(capsys):
 
 def test_the_analyze_report_lists_the_stalled_trials(tmp_path):
     from dbf0lab import analyze_cli
-    path = write(tmp_path / "demo.jsonl", [[spec(0), result(7_392)], [spec(1), result(191)],
-                                           [spec(2), result(7_000)]])
+
+    path = write(
+        tmp_path / "demo.jsonl",
+        [[spec(0), result(7_392)], [spec(1), result(191)], [spec(2), result(7_000)]],
+    )
     text = analyze_cli.report(analysis.load([path], warn=lambda _: None), 1)
     assert "Trials that look stalled: 1" in text
     assert "- demo #1: 191 ops/s is below 1/5" in text

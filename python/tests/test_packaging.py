@@ -31,7 +31,9 @@ def test_every_dependency_in_pyproject_is_pinned_as_in_requirements_txt():
     assert declared and declared_test and build
     assert not set(declared) & set(declared_test), "a package both runtime and test-only"
     for name, version in {**declared, **declared_test, **build}.items():
-        assert lock.get(name) == version, f"{name}: pyproject.toml pins {version}, requirements.txt {lock.get(name)}"
+        assert lock.get(name) == version, (
+            f"{name}: pyproject.toml pins {version}, requirements.txt {lock.get(name)}"
+        )
 
 
 def test_console_commands_point_at_main_functions():
@@ -44,7 +46,10 @@ def test_console_commands_point_at_main_functions():
 
 def test_default_output_directories_are_ignored_by_git():
     from dbf0lab import analyze_cli, notebook
+
     for directory in (analyze_cli.FIGURES / "some-results", notebook.OWN_FIGURES):
         probe = directory / "figure.png"
         done = subprocess.run(["git", "-C", str(REPO), "check-ignore", "-q", str(probe)])
-        assert done.returncode == 0, f"{directory} is not ignored by git: figures would land in the tracked tree"
+        assert done.returncode == 0, (
+            f"{directory} is not ignored by git: figures would land in the tracked tree"
+        )

@@ -1,4 +1,5 @@
 """dbf0lab.processes on a fake /proc and on this process."""
+
 import os
 
 from dbf0lab import processes

@@ -9,7 +9,19 @@ import pytest
 
 from conftest import REPO, run_script
 
-PRESET_NAMES = ("smoke", "quick", "mid", "anchors", "seed", "steps", "models", "scaling", "ycsb", "maps", "durability")
+PRESET_NAMES = (
+    "smoke",
+    "quick",
+    "mid",
+    "anchors",
+    "seed",
+    "steps",
+    "models",
+    "scaling",
+    "ycsb",
+    "maps",
+    "durability",
+)
 TIME = r"\d+ h \d+ min|\d+ min \d+ s|\d+ s"
 
 
@@ -18,7 +30,14 @@ def text(name: str) -> str:
 
 
 def planner(preset: str, tmp_path: Path) -> tuple[int, str]:
-    done = run_script("run_benchmarks.py", "--preset", preset, "--dry-run", "--out", str(tmp_path / f"{preset}.jsonl"))
+    done = run_script(
+        "run_benchmarks.py",
+        "--preset",
+        preset,
+        "--dry-run",
+        "--out",
+        str(tmp_path / f"{preset}.jsonl"),
+    )
     assert done.returncode == 0, done.stderr
     trials = int(re.search(r"^plan: (\d+) trials", done.stdout, re.M).group(1))
     estimate = re.search(rf"estimated time ({TIME})$", done.stdout, re.M).group(1)
@@ -27,7 +46,9 @@ def planner(preset: str, tmp_path: Path) -> tuple[int, str]:
 
 def claimed_estimates(body: str) -> list[tuple[str, str]]:
     claims = re.findall(rf"`({'|'.join(PRESET_NAMES)})`[^`]{{0,200}}?estimated time ({TIME})", body)
-    claims += re.findall(rf"--preset (\w+) (?:--dry-run )?# (?:the plan: \d+ trials, )?estimated time ({TIME})", body)
+    claims += re.findall(
+        rf"--preset (\w+) (?:--dry-run )?# (?:the plan: \d+ trials, )?estimated time ({TIME})", body
+    )
     return claims
 
 
@@ -36,13 +57,18 @@ def test_the_command_line_page_states_the_main_presets_estimates():
     assert {"smoke", "quick", "mid"} <= {preset for preset, _ in claims}, claims
 
 
-@pytest.mark.parametrize("doc", ["README.md", *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))])
+@pytest.mark.parametrize(
+    "doc",
+    ["README.md", *sorted(p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))],
+)
 def test_stated_sweep_estimates_are_the_planners(doc, tmp_path):
     body = text(doc)
     claims = claimed_estimates(body)
     for preset, stated in claims:
         assert stated == planner(preset, tmp_path)[1], f"{doc} says {preset} takes {stated}"
-    for preset, count in re.findall(rf"`({'|'.join(PRESET_NAMES)})` \((?:[^()`]*?, )?(\d+) trials", body):
+    for preset, count in re.findall(
+        rf"`({'|'.join(PRESET_NAMES)})` \((?:[^()`]*?, )?(\d+) trials", body
+    ):
         assert int(count) == planner(preset, tmp_path)[0], f"{doc} says {preset} has {count} trials"
 
 
@@ -57,7 +83,8 @@ def library_install_command() -> str:
 
 @pytest.mark.slow
 def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
-    """The README's command must work where the java on PATH and JAVA_HOME are older (Debian 12's 17)."""
+    """The README's command must work where the java on PATH and JAVA_HOME are older (Debian 12's
+    17)."""
     if not java.startswith("/usr/lib/jvm/"):
         pytest.skip(f"the JDK 21+ here ({java}) is not where the scripts look without JAVA_HOME")
     command = library_install_command()
@@ -67,7 +94,7 @@ def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
     (old / "release").write_text('JAVA_VERSION="17.0.12"\n')
     for tool in ("java", "javac"):
         stub = old / "bin" / tool
-        stub.write_text('#!/bin/sh\necho \'openjdk version "17.0.12"\' >&2\nexit 1\n')
+        stub.write_text("#!/bin/sh\necho 'openjdk version \"17.0.12\"' >&2\nexit 1\n")
         stub.chmod(0o755)
     env = {**os.environ, "JAVA_HOME": str(old), "PATH": f"{old / 'bin'}:{os.environ['PATH']}"}
     env.pop("MAVEN_OPTS", None)
@@ -81,8 +108,9 @@ def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
         maven.append(f"-Dmaven.repo.local.tail={users}")
     users_jar = users / DBF0_JAR
     before = users_jar.stat().st_mtime_ns if users_jar.exists() else None
-    done = subprocess.run(command.split() + maven, cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=600)
+    done = subprocess.run(
+        command.split() + maven, cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "using JDK at /usr/lib/jvm/" in done.stderr
     assert (local / DBF0_JAR).is_file()

@@ -20,8 +20,12 @@ pytestmark = pytest.mark.slow
 def server(java, jar):
     """One `dbf0 server` child process on a free loopback port; yields the port."""
     port = free_port()
-    proc = subprocess.Popen([java, "-jar", str(jar), "server", "--bind", "127.0.0.1", f"--port={port}",
-                             "--threads=2"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [java, "-jar", str(jar), "server", "--bind", "127.0.0.1", f"--port={port}", "--threads=2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -115,7 +119,9 @@ def test_a_transaction_is_refused_and_nothing_of_it_applied(client):
 @pytest.mark.parametrize("protocol", [3, 2])
 def test_auth_is_refused_with_a_reason(server, protocol):
     # redis-py sends HELLO 3 AUTH default secret in RESP3, AUTH secret in RESP2.
-    r = redis.Redis(host="127.0.0.1", port=server, password="secret", protocol=protocol, socket_timeout=10)
+    r = redis.Redis(
+        host="127.0.0.1", port=server, password="secret", protocol=protocol, socket_timeout=10
+    )
     try:
         with pytest.raises(redis.ResponseError, match="dbf0 has no authentication"):
             r.ping()

@@ -8,7 +8,9 @@ def test_appender_writes_one_array_per_line_and_reads_back(tmp_path):
     with results.Appender(path) as out:
         out.append({"kind": "machine", "host": "local", "cores": 2})
         out.trial({"server_threads": 1, "trial_index": 0}, {"set": 1, "get": 2})
-        out.trial({"server_threads": 1, "trial_index": 1}, {"error": "timed out", "exit_code": None})
+        out.trial(
+            {"server_threads": 1, "trial_index": 1}, {"error": "timed out", "exit_code": None}
+        )
     lines = path.read_text().splitlines()
     assert json.loads(lines[1]) == [{"server_threads": 1, "trial_index": 0}, {"set": 1, "get": 2}]
     content = results.read(path)
@@ -38,5 +40,8 @@ def test_done_keys_can_leave_failures_to_be_retried(tmp_path):
         out.trial({"i": 0}, {"set": 1, "get": 1})
         out.trial({"i": 1}, {"error": "exit code 1", "exit_code": 1})
     content = results.read(path)
-    assert results.done_keys(content, retry_failed=False) == {results.spec_key({"i": 0}), results.spec_key({"i": 1})}
+    assert results.done_keys(content, retry_failed=False) == {
+        results.spec_key({"i": 0}),
+        results.spec_key({"i": 1}),
+    }
     assert results.done_keys(content, retry_failed=True) == {results.spec_key({"i": 0})}

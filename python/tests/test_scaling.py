@@ -9,19 +9,43 @@ from matplotlib.figure import Figure
 from conftest import SAMPLE
 from dbf0lab import analysis, analyze_cli, figures, utilisation
 
-BASE = {"server_threads": 1, "map_type": "concurrent", "key_length": 16, "value_length": 64, "set_frac": 0.1,
-        "seconds": 2, "server_model": "nio", "client_mode": "batched", "batch": 100}
+BASE = {
+    "server_threads": 1,
+    "map_type": "concurrent",
+    "key_length": 16,
+    "value_length": 64,
+    "set_frac": 0.1,
+    "seconds": 2,
+    "server_model": "nio",
+    "client_mode": "batched",
+    "batch": 100,
+}
 
 
 def trial(clients: int, shards: int, index: int, per_client: list[float]) -> list:
     """A merged record as cluster.merge writes it: the counts cover 2 s, the rate is the sum of the
     clients' own rates (deliberately not counts / seconds, to show which one is read)."""
     spec = {**BASE, "client_threads": clients, "shards": shards, "trial_index": index}
-    nodes = {f"c{i}": {"role": "client", "ops_per_sec": r, "p99_us": 100 * (i + 1), "set": 1, "get": 9}
-             for i, r in enumerate(per_client)}
-    nodes.update({f"s{i}": {"role": "server", "servers": [f"10.0.0.{i}:9000"]} for i in range(shards)})
-    result = {"set": 10, "get": 90, "errors": 0, "seconds": 2.0, "ops_per_sec": sum(per_client), "p99_us": 250,
-              "shards": shards, "client_hosts": len(per_client), "servers": [], "nodes": nodes, "host": "cluster"}
+    nodes = {
+        f"c{i}": {"role": "client", "ops_per_sec": r, "p99_us": 100 * (i + 1), "set": 1, "get": 9}
+        for i, r in enumerate(per_client)
+    }
+    nodes.update(
+        {f"s{i}": {"role": "server", "servers": [f"10.0.0.{i}:9000"]} for i in range(shards)}
+    )
+    result = {
+        "set": 10,
+        "get": 90,
+        "errors": 0,
+        "seconds": 2.0,
+        "ops_per_sec": sum(per_client),
+        "p99_us": 250,
+        "shards": shards,
+        "client_hosts": len(per_client),
+        "servers": [],
+        "nodes": nodes,
+        "host": "cluster",
+    }
     return [spec, result]
 
 
@@ -49,7 +73,10 @@ def test_the_clients_summed_rates_are_the_trials_throughput(scaling):
 def test_scaling_curve_has_a_line_per_shard_count_through_the_medians(scaling):
     fig = figures.scaling_clients(scaling)
     assert isinstance(fig, Figure)
-    lines = {line.get_label(): (list(line.get_xdata()), list(line.get_ydata())) for line in fig.axes[0].lines}
+    lines = {
+        line.get_label(): (list(line.get_xdata()), list(line.get_ydata()))
+        for line in fig.axes[0].lines
+    }
     assert set(lines) == {"1 server", "2 servers", "3 servers"}
     assert lines["2 servers"] == ([1, 4], pytest.approx([180.0, 560.0]))
 
@@ -58,18 +85,26 @@ def test_shards_figure_has_a_line_per_client_count_and_the_linear_ideal(scaling)
     fig = figures.scaling_shards(scaling)
     ax = fig.axes[0]
     measured = {c.get_label(): list(c.lines[0].get_ydata()) for c in ax.containers}
-    assert measured == {"1 client thr": pytest.approx([100.0, 180.0, 240.0]),
-                        "4 client thr": pytest.approx([300.0, 560.0, 800.0])}
-    ideal, = [line for line in ax.lines if line.get_label().startswith("linear")]
-    assert list(ideal.get_ydata()) == pytest.approx([300.0, 600.0, 900.0])  # 1 shard's median x shards
+    assert measured == {
+        "1 client thr": pytest.approx([100.0, 180.0, 240.0]),
+        "4 client thr": pytest.approx([300.0, 560.0, 800.0]),
+    }
+    (ideal,) = [line for line in ax.lines if line.get_label().startswith("linear")]
+    assert list(ideal.get_ydata()) == pytest.approx(
+        [300.0, 600.0, 900.0]
+    )  # 1 shard's median x shards
 
 
 def test_scaling_figures_stay_out_of_other_results_and_others_out_of_these(scaling):
     plain = analysis.load([SAMPLE])
     assert figures.scaling_clients(plain) is None and figures.scaling_shards(plain) is None
-    assert figures.server_models(scaling) is None  # one server model, but the scaling figures show these
-    assert {n for n, make in figures.FIGURES.items() if make(scaling) is not None} == {"scaling-clients",
-                                                                                      "scaling-shards"}
+    assert (
+        figures.server_models(scaling) is None
+    )  # one server model, but the scaling figures show these
+    assert {n for n, make in figures.FIGURES.items() if make(scaling) is not None} == {
+        "scaling-clients",
+        "scaling-shards",
+    }
 
 
 def test_report_lists_every_node_and_the_total(scaling):
@@ -83,7 +118,10 @@ def test_report_lists_every_node_and_the_total(scaling):
 
 
 def test_a_hot_node_is_flagged_only_for_the_trials_it_generated_load_in(tmp_path):
-    hot = {metric: 1.0 for metric in utilisation.METRICS} | {"cpu_user_pct": 90.0, "cpu_busy_pct": 95.0}
+    hot = {metric: 1.0 for metric in utilisation.METRICS} | {
+        "cpu_user_pct": 90.0,
+        "cpu_busy_pct": 95.0,
+    }
     lines = [trial(1, 1, 0, [10.0]), trial(1, 1, 1, [10.0])]
     lines[0][1]["utilisation"] = {"n1": utilisation.summarize([hot, hot], "server")}
     lines[1][1]["utilisation"] = {"n1": utilisation.summarize([hot, hot], "client")}

@@ -14,8 +14,23 @@ from dbf0lab import results
 
 pytestmark = pytest.mark.slow
 
-GRID = ["--preset", "quick", "--server-threads", "1", "--client-threads", "1,2", "--map-type", "concurrent",
-        "--set-frac", "0.1", "--duration", "PT1S", "--trials", "2", "--no-progress"]
+GRID = [
+    "--preset",
+    "quick",
+    "--server-threads",
+    "1",
+    "--client-threads",
+    "1,2",
+    "--map-type",
+    "concurrent",
+    "--set-frac",
+    "0.1",
+    "--duration",
+    "PT1S",
+    "--trials",
+    "2",
+    "--no-progress",
+]
 
 
 def remote_args(sshd_factory, java, remote_dir):
@@ -25,7 +40,14 @@ def remote_args(sshd_factory, java, remote_dir):
 def test_sweep_over_two_ssh_hosts(tmp_path, sshd_factory, java, jar):
     a, b = sshd_factory.start(), sshd_factory.start()
     out, remote_dir = tmp_path / "r.jsonl", tmp_path / "remote"
-    argv = [*GRID, "--hosts", f"{a.host},{b.host}", *remote_args(sshd_factory, java, remote_dir), "--out", str(out)]
+    argv = [
+        *GRID,
+        "--hosts",
+        f"{a.host},{b.host}",
+        *remote_args(sshd_factory, java, remote_dir),
+        "--out",
+        str(out),
+    ]
     done = run_script("run_benchmarks.py", *argv)
     assert done.returncode == 0, done.stdout + done.stderr
     content = results.read(out)
@@ -40,8 +62,11 @@ def test_sweep_over_two_ssh_hosts(tmp_path, sshd_factory, java, jar):
     for m in content.machines:
         assert m["dbf0_version"].startswith("dbf0 ") and m["cores"] >= 1 and m["memory_bytes"] > 0
     # the jar went to the (shared) remote folder under its hash; no half-copied file is left
-    assert [p.name for p in remote_dir.iterdir() if p.suffix == ".jar"] and \
-        not list(remote_dir.glob("*.part-*")) and not list(remote_dir.glob("run-*.pid"))
+    assert (
+        [p.name for p in remote_dir.iterdir() if p.suffix == ".jar"]
+        and not list(remote_dir.glob("*.part-*"))
+        and not list(remote_dir.glob("run-*.pid"))
+    )
     assert len(re.findall(r"jar copied", done.stderr)) >= 1
 
     again = run_script("run_benchmarks.py", *argv[:-2], "--trials", "3", "--out", str(out))
@@ -54,8 +79,15 @@ def test_an_unreachable_host_is_left_out_and_the_others_carry_on(tmp_path, sshd_
     a = sshd_factory.start()
     dead = f"{a.host.split('@')[0]}@127.0.0.1:{free_port()}"  # nothing listens there
     out = tmp_path / "r.jsonl"
-    done = run_script("run_benchmarks.py", *GRID, "--hosts", f"{a.host},{dead}",
-                      *remote_args(sshd_factory, java, tmp_path / "remote"), "--out", str(out))
+    done = run_script(
+        "run_benchmarks.py",
+        *GRID,
+        "--hosts",
+        f"{a.host},{dead}",
+        *remote_args(sshd_factory, java, tmp_path / "remote"),
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     assert f"left out: {dead}" in done.stderr
     assert {r["host"] for _, r in results.read(out).trials} == {a.host}
@@ -64,9 +96,22 @@ def test_an_unreachable_host_is_left_out_and_the_others_carry_on(tmp_path, sshd_
 def test_ctrl_c_ends_the_remote_trial_too(tmp_path, sshd_factory, java, jar):
     a = sshd_factory.start()
     out, remote_dir = tmp_path / "r.jsonl", tmp_path / "remote"
-    argv = [sys.executable, str(REPO / "scripts" / "run_benchmarks.py"), *GRID, "--client-threads", "1",
-            "--trials", "1", "--duration", "PT60S", "--hosts", a.host,
-            *remote_args(sshd_factory, java, remote_dir), "--out", str(out)]
+    argv = [
+        sys.executable,
+        str(REPO / "scripts" / "run_benchmarks.py"),
+        *GRID,
+        "--client-threads",
+        "1",
+        "--trials",
+        "1",
+        "--duration",
+        "PT60S",
+        "--hosts",
+        a.host,
+        *remote_args(sshd_factory, java, remote_dir),
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not list(remote_dir.glob("run-*.pid")):  # the remote trial has started
@@ -91,14 +136,41 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def test_a_logged_trial_over_ssh_gets_a_fresh_data_dir_that_is_removed(tmp_path, sshd_factory, java, jar):
+def test_a_logged_trial_over_ssh_gets_a_fresh_data_dir_that_is_removed(
+    tmp_path, sshd_factory, java, jar
+):
     a = sshd_factory.start()
     out, remote_dir, root = tmp_path / "r.jsonl", tmp_path / "remote", tmp_path / "data"
     root.mkdir()
-    done = run_script("run_benchmarks.py", "--preset", "durability", "--client-mode", "persistent",
-                      "--server-model", "virtual", "--set-frac", "0.9", "--client-threads", "2", "--fsync", "always",
-                      "--duration", "1", "--warmup", "200ms", "--trials", "1", "--no-progress", "--hosts", a.host,
-                      *remote_args(sshd_factory, java, remote_dir), "--data-root", str(root), "--out", str(out))
+    done = run_script(
+        "run_benchmarks.py",
+        "--preset",
+        "durability",
+        "--client-mode",
+        "persistent",
+        "--server-model",
+        "virtual",
+        "--set-frac",
+        "0.9",
+        "--client-threads",
+        "2",
+        "--fsync",
+        "always",
+        "--duration",
+        "1",
+        "--warmup",
+        "200ms",
+        "--trials",
+        "1",
+        "--no-progress",
+        "--hosts",
+        a.host,
+        *remote_args(sshd_factory, java, remote_dir),
+        "--data-root",
+        str(root),
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     ((spec, result),) = results.read(out).trials
     assert spec["fsync"] == "always" and result["fsync"] == "always" and result["wal_fsyncs"] > 0

@@ -14,8 +14,21 @@ from dbf0lab import grid, results
 
 pytestmark = pytest.mark.slow
 
-TINY = ["--preset", "quick", "--server-threads", "1", "--client-threads", "1,2", "--map-type", "concurrent",
-        "--set-frac", "0.5", "--duration", "PT1S", "--no-progress"]
+TINY = [
+    "--preset",
+    "quick",
+    "--server-threads",
+    "1",
+    "--client-threads",
+    "1,2",
+    "--map-type",
+    "concurrent",
+    "--set-frac",
+    "0.5",
+    "--duration",
+    "PT1S",
+    "--no-progress",
+]
 
 
 def trials(path):
@@ -34,11 +47,34 @@ def test_dry_run_prints_the_plan_and_runs_nothing(tmp_path):
 def test_help_explains_every_option():
     done = run_script("run_benchmarks.py", "--help")
     assert done.returncode == 0
-    for option in ["--preset", "--server-threads", "--client-threads", "--map-type", "--key-length",
-                   "--value-length", "--set-frac", "--duration", "--thread-pairs", "--trials", "--out",
-                   "--dry-run", "--order-seed", "--timeout", "--retry-failed", "--hosts", "--hosts-file",
-                   "--identity", "--ssh-option", "--remote-java", "--remote-dir", "--servers", "--clients",
-                   "--server-bind", "--server-port", "--shards"]:
+    for option in [
+        "--preset",
+        "--server-threads",
+        "--client-threads",
+        "--map-type",
+        "--key-length",
+        "--value-length",
+        "--set-frac",
+        "--duration",
+        "--thread-pairs",
+        "--trials",
+        "--out",
+        "--dry-run",
+        "--order-seed",
+        "--timeout",
+        "--retry-failed",
+        "--hosts",
+        "--hosts-file",
+        "--identity",
+        "--ssh-option",
+        "--remote-java",
+        "--remote-dir",
+        "--servers",
+        "--clients",
+        "--server-bind",
+        "--server-port",
+        "--shards",
+    ]:
         assert option in done.stdout
     for preset in ["seed", "quick", "mid", "anchors", "smoke", "scaling"]:
         assert f"  {preset} " in done.stdout
@@ -54,14 +90,26 @@ def test_help_quotes_each_presets_dry_run_estimate(tmp_path):
     """--help's "(N trials, estimated time T ...)" per preset is what --dry-run prints for it."""
     flat = " ".join(run_script("run_benchmarks.py", "--help").stdout.split())
     for name in grid.PRESETS:
-        done = run_script("run_benchmarks.py", "--preset", name, "--dry-run", "--out", str(tmp_path / f"{name}.jsonl"))
+        done = run_script(
+            "run_benchmarks.py",
+            "--preset",
+            name,
+            "--dry-run",
+            "--out",
+            str(tmp_path / f"{name}.jsonl"),
+        )
         assert done.returncode == 0, done.stderr
         trials = int(re.search(r"^plan: (\d+) trials", done.stdout, re.M).group(1))
         estimate = re.search(r"estimated time (.+)$", done.stdout, re.M).group(1)
-        assert f"({trials:,} trials, estimated time {estimate} on one host)" in flat, (name, estimate)
+        assert f"({trials:,} trials, estimated time {estimate} on one host)" in flat, (
+            name,
+            estimate,
+        )
 
 
-@pytest.mark.parametrize("script", ["run_benchmarks.py", "analyze.py", "run_notebook.py", "compare_redis.py"])
+@pytest.mark.parametrize(
+    "script", ["run_benchmarks.py", "analyze.py", "run_notebook.py", "compare_redis.py"]
+)
 def test_every_script_describes_itself_in_whole_sentences(script):
     done = run_script(script, "--help")
     assert done.returncode == 0, done.stderr
@@ -75,12 +123,25 @@ def test_sweep_records_results_and_machine_then_resumes(tmp_path, jar):
     assert done.returncode == 0, done.stderr
     content = results.read(out)
     assert len(content.trials) == 4 and not content.bad_lines
-    assert {(s["client_threads"], s["trial_index"]) for s, _ in content.trials} == {(1, 0), (1, 1), (2, 0), (2, 1)}
+    assert {(s["client_threads"], s["trial_index"]) for s, _ in content.trials} == {
+        (1, 0),
+        (1, 1),
+        (2, 0),
+        (2, 1),
+    }
     for spec, result in content.trials:
         assert result["set"] + result["get"] > 0 and result["host"] == "local"
         assert spec["seconds"] == 1 and spec["set_frac"] == 0.5
     (machine,) = content.machines
-    for key in ["cpu_model", "cores", "memory_bytes", "os", "java_version", "dbf0_version", "git_commit"]:
+    for key in [
+        "cpu_model",
+        "cores",
+        "memory_bytes",
+        "os",
+        "java_version",
+        "dbf0_version",
+        "git_commit",
+    ]:
         assert machine[key], key
     assert machine["dbf0_version"].startswith("dbf0 ")
 
@@ -89,17 +150,25 @@ def test_sweep_records_results_and_machine_then_resumes(tmp_path, jar):
     more = run_script("run_benchmarks.py", *TINY, "--trials", "3", "--out", str(out))
     assert "4 of these trials already there" in more.stdout
     content = results.read(out)
-    assert len(content.trials) == 6 and len(content.machines) == 1  # the same machine is not recorded twice
+    assert (
+        len(content.trials) == 6 and len(content.machines) == 1
+    )  # the same machine is not recorded twice
 
 
 def test_failed_and_timed_out_trials_are_recorded_and_the_sweep_goes_on(tmp_path, jar, java):
     out = tmp_path / "r.jsonl"
-    # a java whose benchmark with 2 client threads exits 2 at once, as the Benchmark does on bad arguments
+    # a java whose benchmark with 2 client threads exits 2 at once, as the Benchmark does on
+    # bad arguments
     picky = tmp_path / "java"
-    picky.write_text(f'#!/bin/sh\ncase " $* " in *" bench 1 2 "*) echo "Usage: dbf0 bench (refused)" >&2; exit 2;; esac\n'
-                     f'exec "{java}" "$@"\n')
+    picky.write_text(
+        "#!/bin/sh\n"
+        'case " $* " in *" bench 1 2 "*) echo "Usage: dbf0 bench (refused)" >&2; exit 2;; esac\n'
+        f'exec "{java}" "$@"\n'
+    )
     picky.chmod(0o755)
-    done = run_script("run_benchmarks.py", *TINY, "--trials", "1", "--java", str(picky), "--out", str(out))
+    done = run_script(
+        "run_benchmarks.py", *TINY, "--trials", "1", "--java", str(picky), "--out", str(out)
+    )
     assert done.returncode == 0, done.stderr
     assert "done: 2 trials recorded" in done.stdout and ", 1 failed" in done.stdout
     by_clients = {s["client_threads"]: r for s, r in trials(out)}
@@ -108,8 +177,20 @@ def test_failed_and_timed_out_trials_are_recorded_and_the_sweep_goes_on(tmp_path
     assert by_clients[1]["get"] > 0
 
     slow = tmp_path / "slow.jsonl"
-    done = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--duration", "PT20S", "--trials", "1",
-                      "--timeout", "2", "--out", str(slow))
+    done = run_script(
+        "run_benchmarks.py",
+        *TINY,
+        "--client-threads",
+        "1",
+        "--duration",
+        "PT20S",
+        "--trials",
+        "1",
+        "--timeout",
+        "2",
+        "--out",
+        str(slow),
+    )
     assert done.returncode == 1, done.stderr  # its one trial failed: every trial failed
     assert "every trial failed (1)" in done.stderr
     ((spec, result),) = trials(slow)
@@ -118,7 +199,15 @@ def test_failed_and_timed_out_trials_are_recorded_and_the_sweep_goes_on(tmp_path
 
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path, jar):
     out = tmp_path / "r.jsonl"
-    argv = [sys.executable, str(REPO / "scripts" / "run_benchmarks.py"), *TINY, "--trials", "2", "--out", str(out)]
+    argv = [
+        sys.executable,
+        str(REPO / "scripts" / "run_benchmarks.py"),
+        *TINY,
+        "--trials",
+        "2",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not (out.exists() and len(trials(out)) >= 1):
@@ -141,7 +230,15 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path, jar):
 
 def test_a_sweep_killed_with_sigkill_resumes(tmp_path, jar):
     out = tmp_path / "r.jsonl"
-    argv = [sys.executable, str(REPO / "scripts" / "run_benchmarks.py"), *TINY, "--trials", "2", "--out", str(out)]
+    argv = [
+        sys.executable,
+        str(REPO / "scripts" / "run_benchmarks.py"),
+        *TINY,
+        "--trials",
+        "2",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while not (out.exists() and len(trials(out)) >= 1):
@@ -159,7 +256,9 @@ def test_a_sweep_killed_with_sigkill_resumes(tmp_path, jar):
 
 def test_a_killed_sweep_resumes_past_a_half_written_line(tmp_path, jar):
     out = tmp_path / "r.jsonl"
-    first = run_script("run_benchmarks.py", *TINY, "--client-threads", "1", "--trials", "1", "--out", str(out))
+    first = run_script(
+        "run_benchmarks.py", *TINY, "--client-threads", "1", "--trials", "1", "--out", str(out)
+    )
     assert first.returncode == 0, first.stderr
     with open(out, "a") as f:  # what SIGKILL in the middle of a write would leave
         f.write('[{"server_threads": 1, "client_thr')
@@ -170,11 +269,14 @@ def test_a_killed_sweep_resumes_past_a_half_written_line(tmp_path, jar):
     assert json.loads(out.read_text().splitlines()[-1])[0]["client_threads"] == 2
 
 
-@pytest.mark.parametrize("axis, value, message", [
-    ("--map-type", "nosuchmap", "unknown map type 'nosuchmap'"),
-    ("--server-threads", "0", "server_threads must be at least 1, got 0"),
-    ("--set-frac", "2", "set_frac must be between 0 and 1, got 2"),
-])
+@pytest.mark.parametrize(
+    "axis, value, message",
+    [
+        ("--map-type", "nosuchmap", "unknown map type 'nosuchmap'"),
+        ("--server-threads", "0", "server_threads must be at least 1, got 0"),
+        ("--set-frac", "2", "set_frac must be between 0 and 1, got 2"),
+    ],
+)
 def test_impossible_axis_values_are_refused_before_planning(tmp_path, axis, value, message):
     out = tmp_path / "r.jsonl"
     done = run_script("run_benchmarks.py", "--preset", "quick", axis, value, "--out", str(out))
@@ -184,8 +286,18 @@ def test_impossible_axis_values_are_refused_before_planning(tmp_path, axis, valu
 
 
 def test_durations_take_the_java_forms(tmp_path):
-    done = run_script("run_benchmarks.py", "--preset", "quick", "--duration", "2s", "--warmup", "500ms",
-                      "--dry-run", "--out", str(tmp_path / "r.jsonl"))
+    done = run_script(
+        "run_benchmarks.py",
+        "--preset",
+        "quick",
+        "--duration",
+        "2s",
+        "--warmup",
+        "500ms",
+        "--dry-run",
+        "--out",
+        str(tmp_path / "r.jsonl"),
+    )
     assert done.returncode == 0, done.stderr
     assert "seconds: 2\n" in done.stdout and "warmup: 0.5\n" in done.stdout
     assert "bench 1 1 " in done.stdout or " PT2S --warmup PT0.5S" in done.stdout
@@ -195,21 +307,37 @@ def test_a_sweep_whose_every_trial_failed_exits_1(tmp_path, jar, java):
     out = tmp_path / "r.jsonl"
     # a java that answers the sweep's probe of the host but whose every benchmark exits 1
     broken = tmp_path / "java"
-    broken.write_text(f'#!/bin/sh\ncase " $* " in *" bench "*) echo "bench broke" >&2; exit 1;; esac\n'
-                      f'exec "{java}" "$@"\n')
+    broken.write_text(
+        f'#!/bin/sh\ncase " $* " in *" bench "*) echo "bench broke" >&2; exit 1;; esac\n'
+        f'exec "{java}" "$@"\n'
+    )
     broken.chmod(0o755)
-    done = run_script("run_benchmarks.py", *TINY, "--trials", "1", "--java", str(broken), "--out", str(out))
+    done = run_script(
+        "run_benchmarks.py", *TINY, "--trials", "1", "--java", str(broken), "--out", str(out)
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "done: 2 trials recorded" in done.stdout and "2 failed" in done.stdout
     assert "every trial failed (2)" in done.stderr
     assert all(r["error"] == "exit code 1" for _, r in trials(out))
 
 
-def test_a_sweep_reports_its_failed_count_even_when_none_failed_and_surfaces_warnings(tmp_path, jar):
+def test_a_sweep_reports_its_failed_count_even_when_none_failed_and_surfaces_warnings(
+    tmp_path, jar
+):
     out = tmp_path / "r.jsonl"
     # a pool of one thread with two persistent clients: the benchmark warns, the sweep says so
-    done = run_script("run_benchmarks.py", *TINY, "--client-threads", "2", "--client-mode", "persistent",
-                      "--trials", "1", "--out", str(out))
+    done = run_script(
+        "run_benchmarks.py",
+        *TINY,
+        "--client-threads",
+        "2",
+        "--client-mode",
+        "persistent",
+        "--trials",
+        "1",
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     assert "done: 1 trials recorded" in done.stdout and ", 0 failed" in done.stdout
     assert "warning: the pool server has 1 threads for 2 persistent v2 connections" in done.stderr
@@ -221,14 +349,17 @@ def test_a_sweep_reports_its_failed_count_even_when_none_failed_and_surfaces_war
     assert "Trials with a warning from the benchmark: 1" in analysed.stdout
 
 
-
 def test_a_users_own_sweep_cannot_resume_into_the_committed_results(monkeypatch):
-    """--preset mid on a host named vm once resumed into the committed mid-vm.jsonl and ran nothing."""
+    """--preset mid on a host named vm once resumed into the committed mid-vm.jsonl and ran
+    nothing."""
     from dbf0lab import sweep_cli
+
     monkeypatch.setattr(sweep_cli.socket, "gethostname", lambda: "vm")
     out = sweep_cli.default_out("mid", ["local"])
     assert out == REPO / "benchmarks" / "results" / "mid-vm.jsonl"
-    tracked = subprocess.run(["git", "ls-files", "benchmarks/results"], cwd=REPO, capture_output=True, text=True)
+    tracked = subprocess.run(
+        ["git", "ls-files", "benchmarks/results"], cwd=REPO, capture_output=True, text=True
+    )
     if tracked.returncode != 0:
         pytest.skip("not a git checkout")
     assert tracked.stdout == "", "nothing committed where user runs write"

@@ -21,15 +21,18 @@ NET_DEV = """Inter-|   Receive                                                | 
  face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed
     lo: {lo} 10 0 0 0 0 0 0 {lo} 10 0 0 0 0 0 0
   eth0: {rx} {rxp} 0 0 0 0 0 0 {tx} {txp} 0 0 0 0 0 0
-"""
+"""  # noqa: E501 (the kernel's /proc/net/dev header, verbatim)
 
 
 def fake_proc(root, user, system, idle, iowait, rx, tx, lo, mem_available_kib=12000000):
     (root / "net").mkdir(parents=True, exist_ok=True)
-    (root / "stat").write_text(STAT.format(user=user, nice=0, system=system, idle=idle, iowait=iowait, irq=0,
-                                           softirq=0))
+    (root / "stat").write_text(
+        STAT.format(user=user, nice=0, system=system, idle=idle, iowait=iowait, irq=0, softirq=0)
+    )
     (root / "meminfo").write_text(MEMINFO.replace("12000000", str(mem_available_kib)))
-    (root / "net" / "dev").write_text(NET_DEV.format(lo=lo, rx=rx, rxp=rx // 100, tx=tx, txp=tx // 100))
+    (root / "net" / "dev").write_text(
+        NET_DEV.format(lo=lo, rx=rx, rxp=rx // 100, tx=tx, txp=tx // 100)
+    )
 
 
 def test_a_sample_from_a_fake_proc_has_the_exact_shares_and_rates(tmp_path):
@@ -37,8 +40,17 @@ def test_a_sample_from_a_fake_proc_has_the_exact_shares_and_rates(tmp_path):
     clock = iter([10.0, 12.0])
     before = utilisation.read(tmp_path, clock=lambda: next(clock))
     # 2 s later: 400 more jiffies, of which user 200, system 100, iowait 20, idle 80
-    fake_proc(tmp_path, user=1200, system=600, idle=8080, iowait=520, rx=210_000, tx=420_000, lo=1_000_000,
-              mem_available_kib=11000000)
+    fake_proc(
+        tmp_path,
+        user=1200,
+        system=600,
+        idle=8080,
+        iowait=520,
+        rx=210_000,
+        tx=420_000,
+        lo=1_000_000,
+        mem_available_kib=11000000,
+    )
     after = utilisation.read(tmp_path, clock=lambda: next(clock))
     s = utilisation.sample(before, after)
     assert s["cpu_user_pct"] == pytest.approx(50.0)
@@ -46,7 +58,7 @@ def test_a_sample_from_a_fake_proc_has_the_exact_shares_and_rates(tmp_path):
     assert s["cpu_iowait_pct"] == pytest.approx(5.0)
     assert s["cpu_busy_pct"] == pytest.approx(75.0)
     assert s["mem_used_bytes"] == (16000000 - 11000000) * 1024
-    assert s["net_rx_bytes_per_s"] == pytest.approx(100_000)    # 200,000 B over 2 s, lo left out
+    assert s["net_rx_bytes_per_s"] == pytest.approx(100_000)  # 200,000 B over 2 s, lo left out
     assert s["net_tx_bytes_per_s"] == pytest.approx(200_000)
     assert s["net_rx_packets_per_s"] == pytest.approx(1_000)
     assert s["net_tx_packets_per_s"] == pytest.approx(2_000)
@@ -93,6 +105,7 @@ def test_the_remote_stream_parses_like_the_files(tmp_path):
 @pytest.mark.slow
 def test_a_remote_node_is_sampled_over_ssh(sshd_factory):
     from dbf0lab.hosts import SshHost, SshSettings
+
     server = sshd_factory.start()
     args = sshd_factory.ssh_args()
     settings = SshSettings(identity=args[1], options=[a for a in args[2:] if a != "--ssh-option"])
@@ -105,14 +118,37 @@ def test_a_remote_node_is_sampled_over_ssh(sshd_factory):
 
 
 def trial(index, busy, role="client+server"):
-    spec = {"server_threads": 1, "client_threads": 2, "map_type": "concurrent", "key_length": 16,
-            "value_length": 64, "set_frac": 0.1, "seconds": 1, "trial_index": index}
+    spec = {
+        "server_threads": 1,
+        "client_threads": 2,
+        "map_type": "concurrent",
+        "key_length": 16,
+        "value_length": 64,
+        "set_frac": 0.1,
+        "seconds": 1,
+        "trial_index": index,
+    }
     result = {"set": 10, "get": 90, "seconds": 1.0, "host": "local"}
     if busy is not None:
-        result["utilisation"] = {"local": utilisation.summarize(
-            [{"cpu_user_pct": busy - 10, "cpu_system_pct": 10, "cpu_iowait_pct": 0, "cpu_busy_pct": busy,
-              "mem_used_bytes": 2 ** 30, "net_rx_bytes_per_s": 0, "net_tx_bytes_per_s": 0,
-              "net_rx_packets_per_s": 0, "net_tx_packets_per_s": 0, "lo_bytes_per_s": 5e6}], role)}
+        result["utilisation"] = {
+            "local": utilisation.summarize(
+                [
+                    {
+                        "cpu_user_pct": busy - 10,
+                        "cpu_system_pct": 10,
+                        "cpu_iowait_pct": 0,
+                        "cpu_busy_pct": busy,
+                        "mem_used_bytes": 2**30,
+                        "net_rx_bytes_per_s": 0,
+                        "net_tx_bytes_per_s": 0,
+                        "net_rx_packets_per_s": 0,
+                        "net_tx_packets_per_s": 0,
+                        "lo_bytes_per_s": 5e6,
+                    }
+                ],
+                role,
+            )
+        }
     return json.dumps([spec, result])
 
 
@@ -145,10 +181,30 @@ def test_files_without_utilisation_still_load_and_report(tmp_path):
 @pytest.mark.slow
 def test_a_sweep_records_utilisation_and_analyze_prints_it(tmp_path, jar, java):
     from conftest import run_script
+
     out = tmp_path / "u.jsonl"
-    grid = ["--preset", "quick", "--server-threads", "1", "--client-threads", "1", "--map-type", "concurrent",
-            "--set-frac", "0.1", "--duration", "PT2S", "--trials", "1", "--no-progress", "--java", java,
-            "--jar", str(jar), "--out"]
+    grid = [
+        "--preset",
+        "quick",
+        "--server-threads",
+        "1",
+        "--client-threads",
+        "1",
+        "--map-type",
+        "concurrent",
+        "--set-frac",
+        "0.1",
+        "--duration",
+        "PT2S",
+        "--trials",
+        "1",
+        "--no-progress",
+        "--java",
+        java,
+        "--jar",
+        str(jar),
+        "--out",
+    ]
     done = run_script("run_benchmarks.py", *grid, str(out))
     assert done.returncode == 0, done.stderr
     [(_, result)] = results.read(out).trials
