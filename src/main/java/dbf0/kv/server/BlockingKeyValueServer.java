@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.util.Arrays;
 
 /**
  * The seed's server: a thread serves one connection at a time (the {@code pool} and {@code virtual}
@@ -40,7 +41,7 @@ final class BlockingKeyValueServer extends BaseServer {
     @Override
     protected void processConnection(Socket socket) throws IOException {
         context.connectionsReceived.increment(); // INFO's count, whatever the protocol
-        InputStream in = new BufferedInputStream(socket.getInputStream(), BUFFER_SIZE);
+        SocketInput in = new SocketInput(socket.getInputStream());
         int first = in.read();
         switch (first) {
             case -1 -> throw new EOFException("connected but sent no request");
@@ -67,13 +68,31 @@ final class BlockingKeyValueServer extends BaseServer {
     /**
      * Any other first byte: v2 and Redis's RESP (chapter 2) keep the connection open for many
      * requests, and a {@link ProtocolSession} serves them (or refuses a byte no protocol starts
-     * with). It gets the byte read above and what the buffer holds; {@code available()} counts only
-     * bytes already here, so this never waits.
+     * with). It gets the byte read above and exactly what the buffer took from the socket; the
+     * socket still holds the rest, in order.
      */
-    private void processSession(Socket socket, InputStream in, int first) throws IOException {
-        byte[] start = new byte[1 + in.available()];
+    private void processSession(Socket socket, SocketInput in, int first) throws IOException {
+        byte[] buffered = in.takeBuffered();
+        byte[] start = new byte[1 + buffered.length];
         start[0] = (byte) first;
-        in.readNBytes(start, 1, start.length - 1);
+        System.arraycopy(buffered, 0, start, 1, buffered.length);
         SessionRunner.run(socket, start, new ProtocolSession(context));
+    }
+
+    /**
+     * The socket's stream with a buffer that can be handed on. A plain {@link BufferedInputStream}
+     * would keep bytes it read ahead, and a session reading the socket after it would miss them.
+     */
+    private static final class SocketInput extends BufferedInputStream {
+        SocketInput(InputStream in) {
+            super(in, BUFFER_SIZE);
+        }
+
+        /** The bytes read from the socket but not consumed yet; afterwards the buffer is empty. */
+        synchronized byte[] takeBuffered() {
+            byte[] rest = Arrays.copyOfRange(buf, pos, count);
+            pos = count;
+            return rest;
+        }
     }
 }

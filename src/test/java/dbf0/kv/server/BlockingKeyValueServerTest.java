@@ -116,4 +116,44 @@ class BlockingKeyValueServerTest {
                     .isEqualTo(expected.toString());
         }
     }
+
+    /**
+     * Commands trickling in while the server reads the first byte and hands the connection to its
+     * session: a buffer that read ahead of what it handed on would lose some of them, and a later
+     * reply would answer the wrong command.
+     */
+    @ParameterizedTest
+    @EnumSource(
+            value = ServerModel.class,
+            names = {"POOL", "VIRTUAL"})
+    void bytesArrivingDuringTheHandOffAreNeitherLostNorReordered(ServerModel model)
+            throws Exception {
+        try (KeyValueServer server = start(model, new ForwardingStore())) {
+            for (int connection = 0; connection < 100; connection++) {
+                ByteArrayOutputStream commands = new ByteArrayOutputStream();
+                StringBuilder expected = new StringBuilder();
+                for (int i = 0; i < 40; i++) {
+                    String word = connection + "-" + i;
+                    commands.writeBytes(
+                            ("*2\r\n$4\r\nECHO\r\n$" + word.length() + "\r\n" + word + "\r\n")
+                                    .getBytes(StandardCharsets.US_ASCII));
+                    expected.append('$').append(word.length()).append("\r\n").append(word);
+                    expected.append("\r\n");
+                }
+                byte[] bytes = commands.toByteArray();
+                try (Socket socket = V1.connect(server.getLocalAddress())) {
+                    socket.setTcpNoDelay(true);
+                    socket.setSoTimeout(10_000);
+                    for (int from = 0; from < bytes.length; from += 29) {
+                        socket.getOutputStream()
+                                .write(bytes, from, Math.min(29, bytes.length - from));
+                    }
+                    byte[] replies = socket.getInputStream().readNBytes(expected.length());
+                    assertThat(new String(replies, StandardCharsets.US_ASCII))
+                            .as("connection %d", connection)
+                            .isEqualTo(expected.toString());
+                }
+            }
+        }
+    }
 }
