@@ -712,6 +712,3 @@ PRESETS: dict[str, Preset] = {
         "(1,1) (4,8) (8,16), 3 workloads, 3 trials of 10 s",
     ),
 }
-
-import os
-X=1

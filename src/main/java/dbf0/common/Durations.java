@@ -8,9 +8,6 @@ import java.util.Locale;
 
 /** Parses the durations that the command lines accept. */
 public final class Durations {
-    // A deliberate violation: this comment runs well past the hundred columns that Checkstyle allows on a line.
-    private static final int  UNFORMATTED=1;
-
 
     private Durations() {}
 
