@@ -63,7 +63,7 @@ public final class InputBuffer {
         return buffer.position();
     }
 
-    /** The array's size, for tests of the bound above. */
+    /** The array's size: what this connection's input costs in memory right now. */
     public int capacity() {
         return buffer.capacity();
     }

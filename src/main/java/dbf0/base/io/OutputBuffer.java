@@ -88,7 +88,7 @@ public final class OutputBuffer {
         }
     }
 
-    /** The pending bytes, for tests. */
+    /** A copy of the bytes waiting to be written. */
     public byte[] toByteArray() {
         byte[] bytes = new byte[buffer.position()];
         System.arraycopy(buffer.array(), 0, bytes, 0, bytes.length);

@@ -2,15 +2,12 @@ package dbf0.kv.server;
 
 import dbf0.base.io.OutputBuffer;
 import dbf0.base.server.ByteSession;
-import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.protocol.V2Codec;
-import dbf0.kv.storage.MapStore;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Map;
 
 /**
  * A connection's session on the event loop (and, for v2 and RESP, on the blocking models): its
@@ -38,11 +35,6 @@ final class ProtocolSession implements ByteSession {
 
     private final ServerContext context;
     private ByteSession protocol;
-
-    /** A session over {@code map} with the default options, for tests. */
-    ProtocolSession(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
-        this(new ServerContext(new MapStore(map), ServerOptions.defaults()));
-    }
 
     ProtocolSession(ServerContext context) {
         this.context = context;

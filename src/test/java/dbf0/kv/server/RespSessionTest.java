@@ -23,7 +23,7 @@ class RespSessionTest {
 
     static String run(ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper> map, String input)
             throws Exception {
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(map));
         byte[] bytes = input.getBytes(StandardCharsets.UTF_8);
         feeder.feed(bytes, 0, bytes.length);
         return new String(feeder.output.toByteArray(), StandardCharsets.UTF_8);
@@ -163,7 +163,7 @@ class RespSessionTest {
                         .getBytes(StandardCharsets.UTF_8);
         for (int split = 0; split <= bytes.length; split++) {
             var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
-            SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+            SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(map));
             String[] replies =
                     new String(feeder.feedSplit(bytes, split), StandardCharsets.UTF_8)
                             .split("\r\n");
@@ -181,7 +181,7 @@ class RespSessionTest {
 
     @Test
     void quitStillClosesInsideARefusedTransaction() throws Exception {
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
         byte[] bytes = (cmd("MULTI") + cmd("QUIT") + cmd("PING")).getBytes(StandardCharsets.UTF_8);
         assertThat(feeder.feed(bytes, 0, bytes.length))
                 .isEqualTo(ByteSession.Next.CLOSE_AFTER_WRITE);
@@ -204,7 +204,7 @@ class RespSessionTest {
 
     @Test
     void quitRepliesThenCloses() throws Exception {
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
         byte[] bytes = (cmd("QUIT") + cmd("PING")).getBytes(StandardCharsets.UTF_8);
         assertThat(feeder.feed(bytes, 0, bytes.length))
                 .isEqualTo(ByteSession.Next.CLOSE_AFTER_WRITE);
@@ -219,7 +219,7 @@ class RespSessionTest {
                         .getBytes(StandardCharsets.UTF_8);
         for (int split = 0; split <= bytes.length; split++) {
             SessionFeeder feeder =
-                    new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+                    new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
             assertThat(new String(feeder.feedSplit(bytes, split), StandardCharsets.UTF_8))
                     .as("split at %d", split)
                     .isEqualTo("+OK\r\n$5\r\nvalue\r\n+PONG\r\n");
@@ -228,7 +228,7 @@ class RespSessionTest {
 
     @Test
     void protocolErrorRepliesThenCloses() {
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
         byte[] bytes = "*1\r\n$99999999999\r\n".getBytes(StandardCharsets.UTF_8);
         assertThatThrownBy(() -> feeder.feed(bytes, 0, bytes.length))
                 .isInstanceOf(ProtocolException.class);

@@ -3,8 +3,11 @@ package dbf0.kv.server;
 import dbf0.base.io.InputBuffer;
 import dbf0.base.io.OutputBuffer;
 import dbf0.base.server.ByteSession;
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.MapStore;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Map;
 
 /** Test helper: feeds a session bytes in chunks, as a server would, without any socket. */
 final class SessionFeeder {
@@ -16,6 +19,11 @@ final class SessionFeeder {
 
     SessionFeeder(ByteSession session) {
         this.session = session;
+    }
+
+    /** A connection's session over {@code map}, with the server's default options. */
+    static ProtocolSession session(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
+        return new ProtocolSession(new ServerContext(new MapStore(map), ServerOptions.defaults()));
     }
 
     /** Delivers {@code bytes[from, to)} as one read. */

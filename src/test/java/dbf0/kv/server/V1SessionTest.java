@@ -20,7 +20,7 @@ class V1SessionTest {
                 V1Codec.encodeSet(ByteArrayWrapper.of(1, 2), ByteArrayWrapper.of(0xaa, 0xbb, 0xcc));
         for (int split = 0; split <= set.length; split++) {
             var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
-            SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+            SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(map));
             feeder.feed(set, 0, split);
             assertThat(feeder.last)
                     .as("split %d, first part", split)
@@ -45,12 +45,12 @@ class V1SessionTest {
         byte[] get = V1Codec.encodeGet(ByteArrayWrapper.of(7));
         var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
         for (int split = 0; split <= get.length; split++) {
-            assertThat(new SessionFeeder(new ProtocolSession(map)).feedSplit(get, split))
+            assertThat(new SessionFeeder(SessionFeeder.session(map)).feedSplit(get, split))
                     .containsExactly('n');
         }
         map.put(ByteArrayWrapper.of(7), ByteArrayWrapper.of(0x11));
         for (int split = 0; split <= get.length; split++) {
-            assertThat(new SessionFeeder(new ProtocolSession(map)).feedSplit(get, split))
+            assertThat(new SessionFeeder(SessionFeeder.session(map)).feedSplit(get, split))
                     .containsExactly('f', 1, 0x11);
         }
     }
@@ -58,12 +58,12 @@ class V1SessionTest {
     @Test
     void cutOffRequestAndSilentConnectionAreEndOfStreamErrors() throws Exception {
         var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
-        SessionFeeder cut = new SessionFeeder(new ProtocolSession(map));
+        SessionFeeder cut = new SessionFeeder(SessionFeeder.session(map));
         cut.feed(new byte[] {'g', 5, 1, 2}, 0, 4);
         assertThatThrownBy(() -> cut.session.onEndOfStream(4))
                 .isInstanceOf(EOFException.class)
                 .hasMessageContaining("4 bytes");
-        assertThatThrownBy(() -> new ProtocolSession(map).onEndOfStream(0))
+        assertThatThrownBy(() -> SessionFeeder.session(map).onEndOfStream(0))
                 .isInstanceOf(EOFException.class)
                 .hasMessageContaining("no request");
     }
@@ -73,13 +73,13 @@ class V1SessionTest {
         var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
         assertThatThrownBy(
                         () ->
-                                new SessionFeeder(new ProtocolSession(map))
+                                new SessionFeeder(SessionFeeder.session(map))
                                         .feed(new byte[] {'x', 1, 'a'}, 0, 3))
                 .isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("0x78");
         assertThatThrownBy(
                         () ->
-                                new SessionFeeder(new ProtocolSession(map))
+                                new SessionFeeder(SessionFeeder.session(map))
                                         .feed(new byte[] {'s', (byte) 0x80}, 0, 2))
                 .isInstanceOf(ProtocolException.class)
                 .hasMessageContaining("0x80");

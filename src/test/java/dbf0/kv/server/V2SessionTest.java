@@ -77,7 +77,7 @@ class V2SessionTest {
                         new Response.Ok());
         for (int split = 0; split <= bytes.length; split++) {
             var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
-            SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+            SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(map));
             assertThat(replies(feeder.feedSplit(bytes, split)))
                     .as("split at %d", split)
                     .isEqualTo(expected);
@@ -93,7 +93,7 @@ class V2SessionTest {
                         new Request.Set(b(5), new ByteArrayWrapper(new byte[5000])),
                         new Request.Get(b(5)));
         var map = new ConcurrentHashMap<ByteArrayWrapper, ByteArrayWrapper>();
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(map));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(map));
         for (int i = 0; i < bytes.length; i++) {
             feeder.feed(bytes, i, i + 1);
         }
@@ -109,7 +109,7 @@ class V2SessionTest {
         bytes.write(V2Codec.preamble());
         bytes.write(new byte[] {0, 0, 0, 1, 'X'}); // a well-framed body with an unknown type
         bytes.write(V2Codec.encode(new Request.Ping(), LIMITS));
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
         byte[] all = bytes.toByteArray();
         feeder.feed(all, 0, all.length);
         List<Response> replies = replies(feeder.output.toByteArray());
@@ -121,7 +121,7 @@ class V2SessionTest {
     @Test
     void oversizedFrameIsFatalAfterAnErrorReply() throws Exception {
         byte[] bytes = {(byte) 0xDB, 2, 0x7f, (byte) 0xff, (byte) 0xff, (byte) 0xff};
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
         assertThatThrownBy(() -> feeder.feed(bytes, 0, bytes.length))
                 .isInstanceOf(ProtocolException.class);
         assertThat(replies(feeder.output.toByteArray()).get(0)).isInstanceOf(Response.Error.class);
@@ -131,7 +131,7 @@ class V2SessionTest {
 
     @Test
     void wrongVersionIsFatalAfterAnErrorReply() throws Exception {
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
         assertThatThrownBy(() -> feeder.feed(new byte[] {(byte) 0xDB, 9}, 0, 2))
                 .isInstanceOf(ProtocolException.class);
         assertThat(replies(feeder.output.toByteArray()).get(0)).isInstanceOf(Response.Error.class);
@@ -140,7 +140,7 @@ class V2SessionTest {
     @Test
     void endOfStreamInsideAFrameIsAnError() throws Exception {
         byte[] bytes = session(new Request.Get(b(1)));
-        SessionFeeder feeder = new SessionFeeder(new ProtocolSession(new ConcurrentHashMap<>()));
+        SessionFeeder feeder = new SessionFeeder(SessionFeeder.session(new ConcurrentHashMap<>()));
         feeder.feed(bytes, 0, bytes.length - 1);
         assertThatThrownBy(() -> feeder.session.onEndOfStream(feeder.input.pending()))
                 .isInstanceOf(java.io.EOFException.class);
