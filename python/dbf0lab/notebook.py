@@ -97,14 +97,21 @@ def execute(
         values["figures_dir"] = _relative(figures_dir, notebook.parent)
     inject(nb, values)
     with tempfile.TemporaryDirectory(prefix="dbf0-kernel-") as sockets:
+        km = kernel_manager(sockets)
         client = NotebookClient(
             nb,
             timeout=timeout,
             kernel_name="python3",
-            km=kernel_manager(sockets),
+            km=km,
             resources={"metadata": {"path": str(notebook.parent)}},
         )
-        client.execute()
+        try:
+            client.execute()
+        finally:
+            # A client given its kernel manager leaves the kernel running; stop it here, or it
+            # outlives us and prints "Parent appears to have exited".
+            if km.has_kernel:
+                km.shutdown_kernel()
     if output is not None:
         nbformat.write(nb, output)
     return nb

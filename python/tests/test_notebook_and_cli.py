@@ -100,6 +100,27 @@ def test_the_kernel_runs_without_the_unencrypted_tcp_warning(tmp_path, capfd):
     assert "without encryption" not in captured.err + captured.out
 
 
+def test_the_kernel_is_stopped_before_execute_returns(tmp_path, monkeypatch):
+    """A kernel left running outlives run_notebook.py and prints "Parent appears to have exited"
+    after the user's prompt is back; execute() stops the kernel it started."""
+    managers = []
+    real = notebook.kernel_manager
+
+    def recording(socket_dir):
+        km = real(socket_dir)
+        managers.append(km)
+        return km
+
+    monkeypatch.setattr(notebook, "kernel_manager", recording)
+    nb = nbformat.v4.new_notebook()
+    nb.cells.append(nbformat.v4.new_code_cell("print(6 * 7)"))
+    path = tmp_path / "tiny.ipynb"
+    nbformat.write(nb, path)
+    notebook.execute(notebook=path)
+    assert len(managers) == 1
+    assert not managers[0].is_alive()
+
+
 @pytest.mark.slow
 def test_run_notebook_keeps_the_reference_data_figures_apart(tmp_path):
     """Run on a user's results, the notebook still draws its later studies from the committed
