@@ -62,8 +62,7 @@ public final class CompactCommand implements Callable<Integer> {
             OutputStream out = socket.getOutputStream();
             InputStream in = new BufferedInputStream(socket.getInputStream());
             // The rewrite starts on the server's log thread a moment after the reply: it is over
-            // when
-            // the time of the last rewrite has changed, not merely when none is in progress.
+            // when the time of the last rewrite has changed, not merely when none is in progress.
             String before =
                     field(command(out, in, "INFO", "persistence"), "dbf0_last_rewrite_unix_ms");
             String reply = command(out, in, "BGREWRITEAOF");

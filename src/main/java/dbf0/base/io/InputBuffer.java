@@ -33,8 +33,7 @@ public final class InputBuffer {
             int doubled =
                     capacity <= (Integer.MAX_VALUE - 8) / 2 ? capacity * 2 : Integer.MAX_VALUE - 8;
             // Grow no further than the session asked for: a frame that ends exactly at the buffer's
-            // end
-            // then needs no larger array. A full buffer always gains at least one byte of room.
+            // end then needs no larger array. A full buffer always gains at least one byte of room.
             int target = needed > capacity ? Math.min(doubled, needed) : doubled;
             ByteBuffer bigger = ByteBuffer.allocate(target);
             buffer.flip();

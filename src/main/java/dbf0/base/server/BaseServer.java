@@ -270,8 +270,7 @@ public abstract class BaseServer implements Closeable {
             processConnection(socket);
         } catch (Throwable e) {
             // Any failure, an Error such as OutOfMemoryError included, costs this connection only:
-            // its
-            // buffers go with it and the worker lives on to serve the next one.
+            // its buffers go with it and the worker lives on to serve the next one.
             if (!lifecycle.isClosing()) {
                 connectionsFailed.incrementAndGet();
                 connectionLog.warn(

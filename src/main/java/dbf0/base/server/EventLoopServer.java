@@ -193,8 +193,8 @@ public final class EventLoopServer implements Closeable {
             try {
                 while (!lifecycle.isClosing()) {
                     // select(Consumer) hands each ready key straight to handle(): no selected-key
-                    // set to
-                    // fill, iterate and clear on every pass (that iteration showed up in profiles).
+                    // set to fill, iterate and clear on every pass (that iteration showed up in
+                    // profiles).
                     selector.select(this::handle, idleCheckMillis());
                     registerIncoming();
                     resumeAwaited();
@@ -229,8 +229,7 @@ public final class EventLoopServer implements Closeable {
                     c = new Connection(channel, sessions.get(), INITIAL_BUFFER);
                 } catch (Throwable t) {
                     // Making the session failed: no connection to blame, but this socket must not
-                    // leak
-                    // (it is off the queue already). The loop then dies loudly, see run().
+                    // leak (it is off the queue already). The loop then dies loudly, see run().
                     ServerLifecycle.closeQuietly(channel);
                     open.decrementAndGet();
                     handled.incrementAndGet();
@@ -274,9 +273,8 @@ public final class EventLoopServer implements Closeable {
                 int n = c.channel.read(buffer);
                 if (n < 0) {
                     // Half-closed: what is buffered still gets decoded and every reply sent
-                    // (drive()), and
-                    // only then does the connection close. Closing here would drop pipelined
-                    // replies.
+                    // (drive()), and only then does the connection close. Closing here would drop
+                    // pipelined replies.
                     c.inputClosed = true;
                     break;
                 }
@@ -308,8 +306,7 @@ public final class EventLoopServer implements Closeable {
             }
             if (next == ByteSession.Next.AWAIT) {
                 // The loop must not block on the writes (every other connection on it would wait
-                // too):
-                // it stops reading this one, and the future's completion hands it back
+                // too): it stops reading this one, and the future's completion hands it back
                 // (resumeAwaited).
                 c.awaiting = true;
                 c.session

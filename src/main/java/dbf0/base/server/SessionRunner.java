@@ -65,8 +65,7 @@ public final class SessionRunner {
                 buffer.position(buffer.position() + n);
             }
             // After WRITE_FIRST the replies went out below (a blocking write waits for the client
-            // to
-            // take them), and after AWAIT the writes are done: the session goes on with what is
+            // to take them), and after AWAIT the writes are done: the session goes on with what is
             // already buffered.
             try {
                 next = session.onRead(input.forReading(), output);

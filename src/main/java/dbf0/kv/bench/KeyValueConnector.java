@@ -146,12 +146,9 @@ public class KeyValueConnector extends BaseConnector {
             long now = System.nanoTime();
             if (lastWasSet) {
                 // A v1 SET has no reply. Even the server's close (server-first) only says the
-                // server is
-                // done with the request; it closes the same way when the put throws. So the SET
-                // stays
-                // pending: it may have taken effect at any time after it was sent. The close is
-                // kept for
-                // display.
+                // server is done with the request; it closes the same way when the put throws. So
+                // the SET stays pending: it may have taken effect at any time after it was sent.
+                // The close is kept for display.
                 history.pending(
                         historyClient,
                         HistoryRecorder.Op.SET,

@@ -45,8 +45,7 @@ final class ShardedConnector extends BaseConnector {
     private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
 
     // In-flight frames, oldest first, in a ring of `window` slots: when each was sent, and the
-    // kinds
-    // of its part on each server (null: no part there).
+    // kinds of its part on each server (null: no part there).
     private final long[] sentAt;
     private final byte[][][] partKinds;
     private int oldest;

@@ -300,8 +300,7 @@ public final class LinearizabilityChecker {
                     continue;
                 } else {
                     // A return event (or the end) reached: its operation had to be linearized by
-                    // now, and
-                    // no candidate allows it. Undo the last choice.
+                    // now, and no candidate allows it. Undo the last choice.
                     if (stack.isEmpty()) {
                         return new PartResult<>(
                                 CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));

@@ -201,8 +201,8 @@ public final class RespCodec {
                 }
             }
             // One rule whatever the split: the line without its "\r\n" or "\n" may hold
-            // maxInlineBytes.
-            // Before the newline arrives, refuse only what can no longer end within the limit.
+            // maxInlineBytes. Before the newline arrives, refuse only what can no longer end within
+            // the limit.
             if (newline < 0) {
                 int buffered = in.limit() - at;
                 if (buffered > maxInlineBytes + 1

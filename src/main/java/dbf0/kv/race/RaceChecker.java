@@ -127,8 +127,7 @@ final class RaceChecker extends BaseConnector {
         int state = shared.states.get(k);
         if (state == UNSET || (state == CONFIRMED && random.nextDouble() < setFraction)) {
             // The server closes a v1 connection after its one operation: waiting for that close
-            // puts
-            // the TIME_WAIT on the server's side and keeps the checker fast.
+            // puts the TIME_WAIT on the server's side and keeps the checker fast.
             long invoke = System.nanoTime();
             boolean recorded = history != null && history.admit();
             Long closed = null;
@@ -138,9 +137,8 @@ final class RaceChecker extends BaseConnector {
             } finally {
                 if (recorded) {
                     // A v1 SET has no reply, and the server's close does not prove the put happened
-                    // (the
-                    // server closes the same way when the put throws): pending, with the close for
-                    // display.
+                    // (the server closes the same way when the put throws): pending, with the close
+                    // for display.
                     history.pending(
                             client,
                             HistoryRecorder.Op.SET,

@@ -138,8 +138,7 @@ final class RespSession implements ByteSession {
             }
             case DecodeResult.Frame<List<byte[]>> frame -> args = frame.value();
             // The parser throws on every error (RESP framing cannot be resynchronised); were it
-            // ever
-            // to answer one, it is fatal as a thrown one is.
+            // ever to answer one, it is fatal as a thrown one is.
             case DecodeResult.Invalid<List<byte[]>> invalid -> {
                 byte[] error = RespCodec.error("ERR " + invalid.message());
                 pending.reply(out, o -> o.put(error));
@@ -168,8 +167,7 @@ final class RespSession implements ByteSession {
             return COMMANDS.execute(args, connection, context, out);
         } catch (StorageFailureException e) {
             // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF
-            // cannot
-            // be written; reads go on. (The writers defer their replies and answer this
+            // cannot be written; reads go on. (The writers defer their replies and answer this
             // themselves.)
             out.put(RespCodec.error("ERR not stored: " + e.getMessage().replaceAll("[\r\n]", " ")));
             return false;

@@ -66,8 +66,7 @@ class EventLoopFailureTest {
             }
             await().atMost(Duration.ofSeconds(10)).until(() -> server.getOpenConnections() == 0);
             // The port is closed (closing runs on its own thread), so a new client is refused at
-            // once
-            // instead of hanging.
+            // once instead of hanging.
             await().atMost(Duration.ofSeconds(10)).until(() -> refused(address));
         } finally {
             server.close();

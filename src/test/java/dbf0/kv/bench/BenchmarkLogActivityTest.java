@@ -67,9 +67,8 @@ class BenchmarkLogActivityTest {
     @Test
     void neitherTheCountsNorTheLogFiguresIncludeTheWarmUp(@TempDir Path dir) {
         // A warm-up of writes: counted on either side, it would make the SETs and the records
-        // disagree
-        // by the warm-up's writes (bench once counted them in "set", 4,229 SETs against 3,517
-        // records).
+        // disagree by the warm-up's writes (bench once counted them in "set", 4,229 SETs against
+        // 3,517 records).
         JsonObject json =
                 bench(
                         "1",

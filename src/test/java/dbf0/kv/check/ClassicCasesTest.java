@@ -119,8 +119,7 @@ class ClassicCasesTest {
         assertThat(verdict(register().cas(2, "3", "4", true, 0, 1)))
                 .isEqualTo(Verdict.NOT_LINEARIZABLE);
         // A CAS that did not swap is still a completed operation: it says the value was not "1"
-        // then,
-        // so the concurrent write of 3 must have come first, and 1 can no longer be read
+        // then, so the concurrent write of 3 must have come first, and 1 can no longer be read
         // afterwards.
         assertThat(
                         verdict(
@@ -185,8 +184,7 @@ class ClassicCasesTest {
     @Test
     void touchingIntervalsCountAsConcurrent() {
         // The write returns at 5 and the read is invoked at 5: intervals are closed, so the read
-        // may
-        // still come first (see LinearizabilityChecker's class comment).
+        // may still come first (see LinearizabilityChecker's class comment).
         assertThat(verdict(register().write(1, "1", 0, 5).read(2, null, 5, 6)))
                 .isEqualTo(Verdict.LINEARIZABLE);
         assertThat(verdict(register().write(1, "1", 0, 5).read(2, null, 6, 7)))
@@ -296,8 +294,7 @@ class ClassicCasesTest {
     @Test
     void aHardSearchRunsOutOfTimeAsUnknown() {
         // 40 concurrent writes then a read of a value never written: every subset of the writes is
-        // a
-        // distinct memo entry, far more than fit in 50 ms.
+        // a distinct memo entry, far more than fit in 50 ms.
         Histories.Reg h = register();
         for (int i = 0; i < 40; i++) {
             h.write(i, Integer.toString(i), 0, 100);

@@ -79,8 +79,8 @@ class PropertyTest {
     }
 
     // Smaller than the linearizable ones: pending appends make the search exponential in how many
-    // are open at once (each may land between any two later appends, giving distinct values), and
-    // a violation must explore every placement before the corrupted get (docs/4-correctness.md,
+    // are open at once (each may land between any two later appends, giving distinct values), and a
+    // violation must explore every placement before the corrupted get (docs/4-correctness.md,
     // "Pending operations").
     @Test
     void oneGetOfAValueNeverWrittenIsAViolationOnItsKey() {

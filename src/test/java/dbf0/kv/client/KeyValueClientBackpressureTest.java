@@ -59,8 +59,8 @@ class KeyValueClientBackpressureTest {
 
         FakeServer(Handler handler) throws IOException {
             // Default buffer sizes: shrinking them makes loopback TCP crawl (Nagle and delayed
-            // ACKs),
-            // which would look like a deadlock. Tens of MiB of traffic fill the defaults anyway.
+            // ACKs), which would look like a deadlock. Tens of MiB of traffic fill the defaults
+            // anyway.
             listener = new ServerSocket();
             listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
             thread =
@@ -136,8 +136,7 @@ class KeyValueClientBackpressureTest {
                     KeyValueClient.connect(
                             server.address(), ProtocolLimits.DEFAULTS, Duration.ofSeconds(30));
             // Virtual callers too: on JDK 21, writers blocked inside a monitor would pin the
-            // carriers
-            // the client's virtual reader thread needs.
+            // carriers the client's virtual reader thread needs.
             ExecutorService threads =
                     virtualThreads
                             ? Executors.newVirtualThreadPerTaskExecutor()

@@ -241,8 +241,8 @@ class RespCodecFuzzTest {
                 case DecodeResult.Incomplete<List<byte[]>>(int needed) -> {
                     assertThat(in.position()).as("Incomplete consumes nothing").isEqualTo(start);
                     // At least what is there (the caller sizes its buffer by it), and at most one
-                    // bulk
-                    // string plus a header line beyond it: never a size taken on a count's word.
+                    // bulk string plus a header line beyond it: never a size taken on a count's
+                    // word.
                     assertThat(needed)
                             .isGreaterThanOrEqualTo(in.remaining())
                             .isLessThanOrEqualTo(in.remaining() + MAX_BULK + 64);

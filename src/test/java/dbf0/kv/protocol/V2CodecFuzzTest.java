@@ -274,9 +274,8 @@ public class V2CodecFuzzTest {
                 }
                 case DecodeResult.Frame<T>(T value) -> {
                     // v2 has one encoding per value, so the bytes consumed are exactly its
-                    // re-encoding;
-                    // except an ERROR's message, whose malformed UTF-8 is decoded to U+FFFD on
-                    // purpose.
+                    // re-encoding; except an ERROR's message, whose malformed UTF-8 is decoded to
+                    // U+FFFD on purpose.
                     byte[] consumed = Arrays.copyOfRange(input, start, in.position());
                     if (hasError(value)) {
                         assertThat(decodeOne(reencode(value), decoder)).isEqualTo(value);

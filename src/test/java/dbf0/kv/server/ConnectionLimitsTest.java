@@ -84,8 +84,7 @@ class ConnectionLimitsTest {
             }
             // A connection in use is not idle: 3 s of pings 100 ms apart outlive the timeout, and a
             // stall of well over a second on a loaded machine (CI runs beside other work) still
-            // does
-            // not make the test fail.
+            // does not make the test fail.
             try (KeyValueClient busy = KeyValueClient.connect(server.getLocalAddress())) {
                 for (int i = 0; i < 30; i++) {
                     busy.ping();

@@ -140,10 +140,8 @@ class DurabilityServerTest {
             server.start();
             int n = 500;
             // The whole pipeline leaves in one write (about 8 KiB, one loopback segment), so the
-            // server
-            // decodes it in a few reads however the machine is loaded; a client library flushing
-            // per
-            // call would make the fsync count depend on scheduling.
+            // server decodes it in a few reads however the machine is loaded; a client library
+            // flushing per call would make the fsync count depend on scheduling.
             ByteArrayOutputStream pipeline = new ByteArrayOutputStream();
             pipeline.writeBytes(RawV2.PREAMBLE);
             for (int i = 0; i < n; i++) {

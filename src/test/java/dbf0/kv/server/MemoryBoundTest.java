@@ -137,8 +137,8 @@ class MemoryBoundTest {
             awaitConnectedClients(address, 1);
             if (fdsBefore >= 0) {
                 // A few descriptors may be the JDK's own, opened lazily on first use (the
-                // virtual-thread
-                // pollers' epoll fds); a leak would be one per hostile connection, 60 here.
+                // virtual-thread pollers' epoll fds); a leak would be one per hostile connection,
+                // 60 here.
                 awaitAtMost(() -> openFds(pid), fdsBefore + 8, "open file descriptors");
                 awaitAtMost(() -> threadCount(pid), threadsBefore + threads + 8, "threads");
             }

@@ -85,8 +85,7 @@ class PoolSaturationTest {
                 }
             }
             // Socket.isClosed() says only whether this side closed it; ask the server instead. The
-            // two
-            // busy holders are still connected and were never counted as failed.
+            // two busy holders are still connected and were never counted as failed.
             await().atMost(Duration.ofSeconds(5))
                     .untilAsserted(
                             () ->

@@ -283,9 +283,8 @@ class RespRepliesTest {
         t.expect(cmd("GET", "a"), bulk("1"));
         t.expect(cmd("GET", "x"), "_\r\n");
         t.expect(cmd("MGET", "a", "x"), "*2\r\n" + bulk("1") + "_\r\n");
-        // MGET's bound counts RESP3's 3-byte nulls: ten 23-byte values and seven nulls make
-        // 5 + 230 + 21 = 256 bytes, which fit (RESP2's nulls would make 270); an eighth null does
-        // not.
+        // MGET's bound counts RESP3's 3-byte nulls: ten 23-byte values and seven nulls make 5 + 230
+        // + 21 = 256 bytes, which fit (RESP2's nulls would make 270); an eighth null does not.
         String sixteen = "0123456789abcdef";
         t.expect(cmd("SET", "big", sixteen), "+OK\r\n");
         String[] tenBig = repeat("MGET", "big", 10);

@@ -82,8 +82,7 @@ class SessionBoundsTest {
         assertThat(new String(feeder.output.toByteArray(), StandardCharsets.US_ASCII))
                 .isEqualTo(":1\r\n");
         // Each byte is examined once, plus at most one partial argument header (<= 34 bytes) per
-        // read.
-        // Restarting the command at each read would examine about chunks/2 times the command.
+        // read. Restarting the command at each read would examine about chunks/2 times the command.
         assertThat(session.parseWork()).isLessThanOrEqualTo(bytes.length + 34L * chunks);
         assertThat(feeder.input.capacity())
                 .as("the input buffer holds a chunk, not the command")

@@ -151,8 +151,7 @@ class MapBackendsLincheckTest {
                                         null));
         if (WithSize.class.isAssignableFrom(ops)) {
             // Two removes of one key: the one that loses sees the winner's removal, so its size()
-            // must
-            // see it too.
+            // must see it too.
             options.addCustomScenario(
                     new ExecutionScenario(
                             List.of(actor(ops, "put", 2, 1)),

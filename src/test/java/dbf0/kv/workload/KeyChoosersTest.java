@@ -157,8 +157,7 @@ class KeyChoosersTest {
             inNewest += counts[i];
         }
         // 95% of unbounded draws land in the newest 6/7; draws past the oldest record (about 3%)
-        // are
-        // redrawn, which lifts the share to 0.95 / (1 - 0.05^(7/6))
+        // are redrawn, which lifts the share to 0.95 / (1 - 0.05^(7/6))
         double p = 0.95 / (1 - Math.pow(0.05, 1 / ExponentialChooser.DEFAULT_FRACTION));
         assertThat((double) inNewest / SAMPLES).isBetween(p - tolerance(p), p + tolerance(p));
         assertThat(counts[keys - 1]).isGreaterThan(counts[0]);

@@ -118,9 +118,8 @@ final class WalWriter {
         try {
             while (!stop) {
                 // Under interval and never the writes do not come through the queue, so the writer
-                // wakes
-                // on a timer as well: for the safety net's late flush, and under interval for the
-                // force.
+                // wakes on a timer as well: for the safety net's late flush, and under interval for
+                // the force.
                 WriterTask first =
                         policy == FsyncPolicy.ALWAYS
                                 ? queue.take()
@@ -189,8 +188,7 @@ final class WalWriter {
                                 options.fsyncInterval().toNanos() - (now - log.lastForceNanos));
             }
             // with nothing unforced, a write from now on is looked at (and forced if an interval
-            // has
-            // passed since the last force) within one idle look
+            // has passed since the last force) within one idle look
             return Math.max(0, wait);
         } finally {
             log.lock.unlock();

@@ -223,8 +223,8 @@ class CombiningTest {
     void anInterruptedCallerDoesNotCloseTheRealLogForEveryone(@TempDir Path dir)
             throws IOException {
         // A FileChannel closes itself when a thread with its interrupt flag set calls it; under
-        // never
-        // the caller's own thread makes that call, so the store must set the flag aside around it.
+        // never the caller's own thread makes that call, so the store must set the flag aside
+        // around it.
         WalOptions options =
                 WalOptions.defaults(dir).withFsync(FsyncPolicy.NEVER).withRewrite(0, 0);
         // no safety net: the interrupted caller's flush is the one that writes

@@ -143,8 +143,8 @@ class WalRewriteTest {
                 store.put(b("k" + (i % 10)), b("value-" + i));
                 if (i % 100 == 99) {
                     // Every write racing a rewrite lands in the new log whole, and a write under
-                    // never costs
-                    // about a microsecond: pace them, so that at most 100 race each rewrite.
+                    // never costs about a microsecond: pace them, so that at most 100 race each
+                    // rewrite.
                     Awaitility.await()
                             .atMost(Duration.ofSeconds(10))
                             .until(() -> !store.stats().rewriteInProgress());
@@ -157,8 +157,7 @@ class WalRewriteTest {
                                     store.stats().rewrites() > 0
                                             && !store.stats().rewriteInProgress());
             // bounded: after rewrites, 10 live keys and the 100 writes that raced the last rewrite
-            // stay
-            // well under twice the 4 KiB minimum plus those writes
+            // stay well under twice the 4 KiB minimum plus those writes
             assertThat(store.stats().logBytes()).isLessThan(2000L * 20);
             store.syncAsync().get(5, TimeUnit.SECONDS);
         }
