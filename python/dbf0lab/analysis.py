@@ -135,9 +135,8 @@ def load(
             trials["measured_seconds"].notna(), trials["seconds"]
         )
         counted = trials["set"] + trials["get"]
-        for extra in OPS_COUNTED[
-            2:
-        ]:  # YCSB D's inserts, F's read-modify-writes; absent in older files
+        # YCSB D's inserts and F's read-modify-writes, absent from older files
+        for extra in OPS_COUNTED[2:]:
             if extra in trials:
                 counted = counted + trials[extra].fillna(0)
         ops = counted / seconds.astype(float)
