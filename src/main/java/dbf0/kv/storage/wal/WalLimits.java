@@ -1,5 +1,7 @@
 package dbf0.kv.storage.wal;
 
+import static com.google.common.base.Preconditions.checkArgument;
+
 import java.time.Duration;
 
 /**
@@ -17,10 +19,11 @@ public record WalLimits(long rewriteSideBufferBytes, Duration lateFlush) {
     public static final WalLimits DEFAULTS = new WalLimits(256L << 20, Duration.ofMillis(1));
 
     public WalLimits {
-        if (rewriteSideBufferBytes <= 0 || lateFlush.isNegative() || lateFlush.isZero()) {
-            throw new IllegalArgumentException(
-                    "limits must be positive: " + rewriteSideBufferBytes + " bytes, " + lateFlush);
-        }
+        checkArgument(
+                rewriteSideBufferBytes > 0 && lateFlush.isPositive(),
+                "limits must be positive: %s bytes, %s",
+                rewriteSideBufferBytes,
+                lateFlush);
     }
 
     public WalLimits withRewriteSideBufferBytes(long bytes) {
