@@ -489,8 +489,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(
             f"{outcome.warned} trials ran with a warning (see above); the analysis counts them too"
             + (
-                f", except the {outcome.stalled} that look stalled: it names them and leaves them "
-                "out"
+                f"; {outcome.stalled} looked stalled beside the trials run before them, and the "
+                "analysis judges each against all of its configuration's trials, leaving out "
+                "those that still do"
                 if outcome.stalled
                 else ""
             )
