@@ -1,6 +1,7 @@
 package dbf0.base.server;
 
 import dbf0.base.io.OutputBuffer;
+import dbf0.common.FlushingThread;
 import dbf0.common.RateLimitedLog;
 import java.io.Closeable;
 import java.io.IOException;
@@ -28,10 +29,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>No client can stall a loop: reads and writes never block, and a client that stops reading its
  * replies is simply not read from any more once 1 MiB of replies waits for it (backpressure), so
- * its pipeline cannot grow the server's memory without bound. Nor can a slow disk: a session
- * waiting for its writes returns {@link ByteSession.Next#AWAIT}, and the loop parks that connection
- * until the future's completion wakes it. Connections idle for longer than the idle timeout are
- * closed; past the connection limit, new connections are closed at once.
+ * its pipeline cannot grow the server's memory without bound. A session waiting for its writes
+ * returns {@link ByteSession.Next#AWAIT}, and the loop parks that connection until the future's
+ * completion resumes it. The loop runs on a {@link FlushingThread}: a store that holds writes back
+ * is flushed once at the end of each turn, for all the turn's connections, by the loop itself
+ * (under {@code --fsync always} that includes the fsync, so a slow disk slows the loop, as it does
+ * Redis's). Connections idle for longer than the idle timeout are closed; past the connection
+ * limit, new connections are closed at once.
  */
 public final class EventLoopServer implements Closeable {
 
@@ -100,8 +104,8 @@ public final class EventLoopServer implements Closeable {
         loops = new Loop[loopCount];
         for (int i = 0; i < loopCount; i++) {
             loops[i] = new Loop(Selector.open());
-            loops[i].thread =
-                    Thread.ofPlatform().name(name + "-loop-" + i).daemon().start(loops[i]);
+            loops[i].thread = new FlushingThread(loops[i], name + "-loop-" + i);
+            loops[i].thread.start();
         }
         Acceptor<SocketChannel> accepting =
                 new Acceptor<>(
@@ -170,13 +174,14 @@ public final class EventLoopServer implements Closeable {
         final Queue<SocketChannel> incoming = new ConcurrentLinkedQueue<>();
 
         /**
-         * Connections whose awaited future completed. The future completes on another thread (the
-         * log writer's), which must not touch a connection the loop owns: it only queues it here
-         * and wakes the selector, and the loop resumes the session on its own thread.
+         * Connections whose awaited future completed. The future may complete on another thread
+         * (the log writer's), which must not touch a connection the loop owns: it only queues it
+         * here and wakes the selector, and the loop resumes the session on its own thread. A future
+         * completed by the loop's own end-of-turn flush queues it without a wake-up.
          */
         final Queue<Connection> resumed = new ConcurrentLinkedQueue<>();
 
-        Thread thread;
+        FlushingThread thread;
         long lastIdleCheck = System.nanoTime();
 
         Loop(Selector selector) {
@@ -197,7 +202,7 @@ public final class EventLoopServer implements Closeable {
                     // profiles).
                     selector.select(this::handle, idleCheckMillis());
                     registerIncoming();
-                    resumeAwaited();
+                    endTurn();
                     closeIdle();
                 }
             } catch (Throwable e) {
@@ -314,9 +319,23 @@ public final class EventLoopServer implements Closeable {
                         .whenComplete(
                                 (ignored, failure) -> {
                                     resumed.add(c);
-                                    selector.wakeup();
+                                    if (Thread.currentThread() != thread) {
+                                        selector.wakeup(); // on the loop, endTurn resumes it
+                                    }
                                 });
             }
+        }
+
+        /**
+         * Before the loop waits again: runs the flushes the turn's sessions owe (one write, under
+         * {@code always} one fsync, for every connection served), then resumes the connections
+         * whose writes that completed; their buffered input may owe more, so until none is owed.
+         */
+        private void endTurn() {
+            do {
+                thread.flushOwed();
+                resumeAwaited();
+            } while (thread.owesFlushes());
         }
 
         /**

@@ -1,6 +1,7 @@
 package dbf0.base.server;
 
 import dbf0.base.io.OutputBuffer;
+import dbf0.common.FlushingThread;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,9 @@ import java.util.concurrent.CompletionException;
  * one call per write). So before anything here looks at whether the writes are done with some still
  * in flight, it runs the session's {@code beforeWaiting} (the store's flush): every wait is
  * preceded by a flush, without each session having to remember it, and since that flush does the
- * writes itself, the common case finds them done and does not wait at all.
+ * writes itself, the common case finds them done and does not wait at all. On an event loop's
+ * {@link FlushingThread} it owes the flush to the end of the loop's turn instead, and the session
+ * waits: one flush then writes what every connection of the turn submitted.
  *
  * <p>The session decides when to wait (before a read, which must see this connection's own writes;
  * at the end of its input; when {@link #full()}); this class only keeps the order and the bound. It
@@ -151,7 +154,13 @@ public final class PendingReplies {
         if (answerDone(out)) {
             return true;
         }
-        beforeWaiting.run(); // some are not done: perhaps only because nobody has flushed them yet
+        // Some are not done: perhaps only because nobody has flushed them yet.
+        FlushingThread loop = FlushingThread.current();
+        if (loop != null) {
+            loop.owe(beforeWaiting); // one flush at the end of the loop's turn, for every session
+            return false;
+        }
+        beforeWaiting.run();
         return answerDone(out);
     }
 
@@ -201,8 +210,13 @@ public final class PendingReplies {
      */
     public CompletableFuture<Void> allDone() {
         if (!entries.isEmpty()) {
-            beforeWaiting
-                    .run(); // the session flushed before it chose to wait; this makes sure of it
+            // the session flushed (or owes a flush) before it chose to wait; this makes sure of it
+            FlushingThread loop = FlushingThread.current();
+            if (loop != null) {
+                loop.owe(beforeWaiting);
+            } else {
+                beforeWaiting.run();
+            }
         }
         List<CompletableFuture<?>> waiting = new ArrayList<>();
         for (Entry<?> entry : entries) {

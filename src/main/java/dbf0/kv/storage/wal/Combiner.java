@@ -10,17 +10,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Combining under {@code interval} and {@code never}: one write call for the records of many
- * callers, with no thread switch.
+ * Combining: one write call for the records of many callers, with no thread switch. It serves every
+ * write under {@code interval} and {@code never}, and under {@code always} the writes of an event
+ * loop, which flushes once per turn ({@link dbf0.common.FlushingThread}).
  *
  * <p>With no fsync on a write's path to share, handing each write to a thread and back would be
- * most of its cost, and a write call per record most of the rest. So the caller's thread encodes
- * its record and leaves it, under the log's lock, on a list of pending records; its future stays
- * incomplete, and nothing is written or applied yet, so no reader can see it. A caller about to
- * wait calls {@link #flush}: holding the lock, it takes every pending record, anyone's, writes them
- * with one write call, applies them in order, and after letting go of the lock completes their
- * futures. Whoever flushes first writes for everybody (flat combining). The lock keeps the store
- * equal to a replay of the log: appends and applies happen in one order.
+ * most of its cost, and a write call per record most of the rest. So the caller's thread leaves its
+ * record, under the log's lock, on a list of pending records; its future stays incomplete, and
+ * nothing is written or applied yet, so no reader can see it. A caller about to wait calls {@link
+ * #flush}: holding the lock, it takes every pending record, anyone's, encodes them straight into
+ * one buffer (no array per record), writes that with one write call, under {@code always} forces
+ * it, applies the records in order, and after letting go of the lock completes their futures.
+ * Whoever flushes first writes for everybody (flat combining). The lock keeps the store equal to a
+ * replay of the log: appends and applies happen in one order.
+ *
+ * <p>Under {@code always} the fsync is held under the lock, as an event loop that fsyncs before it
+ * sleeps (Redis's {@code beforeSleep}) holds up its own work: the records that arrive meanwhile
+ * share the next turn's fsync.
  *
  * <p>Pending records are bounded: sessions flush before they wait, and any caller that finds
  * {@value #PENDING_LIMIT} pending flushes them itself. As a safety net the writer thread calls
@@ -71,23 +77,23 @@ final class Combiner {
     /** A record accepted, and what its flush found. */
     static final class Pending {
         final WalRecord record;
-        final byte[] bytes;
+        final int size;
         final CompletableFuture<Boolean> done;
         // Set by the flush under the lock, read by the same thread after it lets go of the lock.
         boolean result;
         boolean applied;
         StorageFailureException failure;
 
-        Pending(WalRecord record, byte[] bytes, CompletableFuture<Boolean> done) {
+        Pending(WalRecord record, int size, CompletableFuture<Boolean> done) {
             this.record = record;
-            this.bytes = bytes;
+            this.size = size;
             this.done = done;
         }
     }
 
-    /** Encodes the record and leaves it for the next {@link #flush}. */
+    /** Leaves the record for the next {@link #flush}; the caller checked its size. */
     CompletableFuture<Boolean> accept(WalRecord record) {
-        byte[] bytes = WalRecord.encode(record); // outside the lock: the checksum holds up no one
+        int size = (int) WalRecord.encodedSize(record);
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         boolean atLimit;
         log.lock.lock();
@@ -103,7 +109,7 @@ final class Combiner {
             if (pending.isEmpty()) {
                 pendingSinceNanos = System.nanoTime();
             }
-            pending.add(new Pending(record, bytes, done));
+            pending.add(new Pending(record, size, done));
             pendingCount = pending.size();
             atLimit = pending.size() >= PENDING_LIMIT;
         } finally {
@@ -173,10 +179,10 @@ final class Combiner {
         pendingCount = 0;
         try {
             for (int from = 0; from < taken.size(); ) {
-                long bytes = taken.get(from).bytes.length;
+                long bytes = taken.get(from).size;
                 int to = from + 1;
-                while (to < taken.size() && bytes + taken.get(to).bytes.length <= FLUSH_BYTES) {
-                    bytes += taken.get(to).bytes.length;
+                while (to < taken.size() && bytes + taken.get(to).size <= FLUSH_BYTES) {
+                    bytes += taken.get(to).size;
                     to++;
                 }
                 writeGroup(taken.subList(from, to), (int) bytes);
@@ -202,7 +208,10 @@ final class Combiner {
         return taken;
     }
 
-    /** One write call for {@code group} ({@code size} bytes), then its applies; under the lock. */
+    /**
+     * One write call for {@code group} ({@code size} bytes), under {@code always} one force, then
+     * its applies; under the lock.
+     */
     private void writeGroup(List<Pending> group, int size) {
         if (log.broken != null) {
             for (Pending p : group) {
@@ -210,42 +219,56 @@ final class Combiner {
             }
             return;
         }
-        ByteBuffer bytes;
-        if (group.size() == 1) {
-            bytes = ByteBuffer.wrap(group.get(0).bytes);
-        } else {
-            if (batchBuffer.capacity() < size) {
-                int grown = Math.min(batchBuffer.capacity() * 2, FLUSH_BYTES);
-                batchBuffer = ByteBuffer.allocate(Math.max(size, grown));
-            }
-            batchBuffer.clear();
-            for (Pending p : group) {
-                batchBuffer.put(p.bytes);
-            }
-            bytes = batchBuffer.flip();
-        }
+        ByteBuffer bytes = encode(group, size);
+        boolean always = log.options.fsync() == FsyncPolicy.ALWAYS;
         try {
             log.file.write(bytes.duplicate(), log.size);
+            if (always) {
+                log.file.force();
+            }
         } catch (IOException e) {
-            StorageFailureException failure = log.failed("write", e);
+            StorageFailureException failure = log.failed(always ? "write or force" : "write", e);
             for (Pending p : group) {
                 p.failure = failure;
             }
             log.repair(e);
             return;
         }
-        // In the kernel now, so a crash of the process cannot take it back: safe to apply and ack.
+        // In the kernel now (under always on the disk), so a crash of the process cannot take it
+        // back: safe to apply and acknowledge.
         log.written(size, group.size());
-        log.unforcedRecords += group.size();
-        if (group.size() == 1) {
-            log.copyToRewrite(group.get(0).bytes); // the record's own array, never written to again
+        if (always) {
+            log.forcedWith(group.size());
         } else {
-            log.copyToRewrite(bytes); // copied: the buffer is reused
+            log.unforcedRecords += group.size();
         }
+        log.copyToRewrite(bytes); // copied: the buffer is reused
         for (Pending p : group) {
             p.result = log.apply(p.record);
             p.applied = true;
         }
+    }
+
+    /**
+     * The group's records, encoded back to back into the reused buffer; a group bigger than the
+     * buffer may grow to ({@link #FLUSH_BYTES}) gets a buffer of its own, not kept.
+     */
+    private ByteBuffer encode(List<Pending> group, int size) {
+        ByteBuffer into = batchBuffer;
+        if (into.capacity() < size) {
+            if (size > FLUSH_BYTES) {
+                into = ByteBuffer.allocate(size); // one record too big to share a write call
+            } else {
+                int grown = Math.min(batchBuffer.capacity() * 2, FLUSH_BYTES);
+                batchBuffer = ByteBuffer.allocate(Math.max(size, grown));
+                into = batchBuffer;
+            }
+        }
+        into.clear();
+        for (Pending p : group) {
+            WalRecord.encode(p.record, into);
+        }
+        return into.flip();
     }
 
     /** Completes the futures of a flush's records, in the order they were accepted. */

@@ -104,13 +104,6 @@ final class WalLog {
         }
     }
 
-    /** Like {@link #copyToRewrite(ByteBuffer)}, for a record's own array, never written again. */
-    void copyToRewrite(byte[] bytes) {
-        if (rewrite != null) {
-            rewrite.buffer(bytes);
-        }
-    }
-
     /** After a rewrite switched files or gave up: a new yardstick; under {@link #lock}. */
     void rebased() {
         baseSize = size;

@@ -1,6 +1,7 @@
 package dbf0.kv.storage.wal;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.FlushingThread;
 import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.storage.Store;
 import java.io.Closeable;
@@ -17,12 +18,14 @@ import java.util.function.BiConsumer;
  * acknowledged, and which replays that log on start-up ({@link WalRecovery}). It wraps any store (a
  * map): reads go straight to it, writes go through the log.
  *
- * <p>Who appends depends on the policy. Under {@link FsyncPolicy#ALWAYS} every write is a task on a
- * bounded queue ({@value #QUEUE_CAPACITY} tasks; a full queue blocks the submitter, which is the
- * back-pressure) for the writer thread, whose {@link GroupCommit} shares one fsync among concurrent
- * writers. Under {@code interval} and {@code never} the caller's thread leaves its record pending
- * and a caller about to wait writes everybody's with one write call ({@link Combiner}). {@link
- * WalRewrite} compacts the log in the background.
+ * <p>Who appends depends on the caller. Under {@code interval} and {@code never}, and under {@link
+ * FsyncPolicy#ALWAYS} for an event loop ({@link FlushingThread}), the caller's thread leaves its
+ * record pending and a caller about to wait (the loop, at the end of its turn) writes everybody's
+ * with one write call, under always with one fsync ({@link Combiner}). Any other thread under
+ * always puts its write, as a task, on a bounded queue ({@value #QUEUE_CAPACITY} tasks; a full
+ * queue blocks the submitter, which is the back-pressure) for the writer thread, whose {@link
+ * GroupCommit} shares one fsync among concurrent writers: a blocked thread cannot flush for others
+ * while it waits, the writer can. {@link WalRewrite} compacts the log in the background.
  *
  * <p>Either way a record is written before it is applied, so a reader never sees a write that a
  * crash of the process could still take back.
@@ -196,10 +199,10 @@ public final class WalStore implements Store, Closeable {
     }
 
     /**
-     * Under {@code interval} and {@code never}, writes every accepted record not yet written (any
-     * caller's) with one write call, applies them in order and then completes their futures; under
-     * {@code always} the writer thread does all that and this does nothing. Sessions call it once
-     * per read, before they wait.
+     * Writes every accepted record not yet written (any caller's) with one write call (under {@code
+     * always} forced), applies them in order and then completes their futures; writes queued to the
+     * writer thread under {@code always} are its business, not this. Sessions call it before they
+     * wait; an event loop once per turn.
      */
     @Override
     public void flush() {
@@ -219,8 +222,8 @@ public final class WalStore implements Store, Closeable {
         if (failure != null) {
             return CompletableFuture.failedFuture(failure);
         }
-        if (log.options.fsync() != FsyncPolicy.ALWAYS) {
-            return combiner.accept(record);
+        if (log.options.fsync() != FsyncPolicy.ALWAYS || FlushingThread.current() != null) {
+            return combiner.accept(record); // an event loop flushes (and forces) once per turn
         }
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         writer.enqueue(new WriterTask.Write(record, done), done);

@@ -117,13 +117,10 @@ final class WalWriter {
         boolean stop = false;
         try {
             while (!stop) {
-                // Under interval and never the writes do not come through the queue, so the writer
-                // wakes on a timer as well: for the safety net's late flush, and under interval for
-                // the force.
-                WriterTask first =
-                        policy == FsyncPolicy.ALWAYS
-                                ? queue.take()
-                                : queue.poll(untilNextLook(), TimeUnit.NANOSECONDS);
+                // Combined writes (all but always's queued ones) do not come through the queue, so
+                // the writer wakes on a timer as well: for the safety net's late flush, and under
+                // interval for the force.
+                WriterTask first = queue.poll(untilNextLook(), TimeUnit.NANOSECONDS);
                 if (first != null) {
                     batch.add(first);
                     queue.drainTo(batch);
@@ -142,9 +139,7 @@ final class WalWriter {
                     writes.clear();
                     batch.clear();
                 }
-                if (policy != FsyncPolicy.ALWAYS) {
-                    combiner.flushLate();
-                }
+                combiner.flushLate();
                 if (policy == FsyncPolicy.INTERVAL) {
                     intervalForce();
                 }
@@ -169,9 +164,9 @@ final class WalWriter {
     }
 
     /**
-     * Under interval and never, nanoseconds until the writer should look again: when the oldest
-     * pending record is late, or after {@link #IDLE_LOOK_NANOS} when none is pending; under
-     * interval no later than the next force is due.
+     * Nanoseconds until the writer should look again: when the oldest pending record is late, or
+     * after {@link #IDLE_LOOK_NANOS} when none is pending; under interval no later than the next
+     * force is due.
      */
     private long untilNextLook() {
         log.lock.lock();
