@@ -3,6 +3,7 @@ package dbf0.base.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.base.io.OutputBuffer;
+import dbf0.common.FlushingThread;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
@@ -84,6 +85,38 @@ class PendingRepliesTest {
         assertThat(flushes[0]).isEqualTo(2);
         assertThat(pending.allDone()).isNotDone();
         assertThat(flushes[0]).as("the wait itself flushes too").isEqualTo(3);
+    }
+
+    @Test
+    void onAnEventLoopTheWaitOwesTheFlushToTheEndOfTheTurnInsteadOfRunningIt() throws Exception {
+        CompletableFuture<String> write = new CompletableFuture<>();
+        int[] flushes = {0};
+        Runnable flush =
+                () -> {
+                    flushes[0]++;
+                    write.complete("ok");
+                };
+        PendingReplies pending = new PendingReplies(flush);
+        OutputBuffer out = new OutputBuffer(16);
+        Object[] seen = new Object[4];
+        FlushingThread loop =
+                new FlushingThread(
+                        () -> {
+                            pending.add(write, 1, echo());
+                            seen[0] = pending.endOfInput(out);
+                            seen[1] = flushes[0];
+                            seen[2] = FlushingThread.current().owesFlushes();
+                            FlushingThread.current().flushOwed(); // the end of the loop's turn
+                            seen[3] = pending.endOfInput(out);
+                        },
+                        "loop");
+        loop.start();
+        loop.join(10_000);
+        assertThat(seen)
+                .as("waits, not flushed yet, owes the flush; done once the turn flushed")
+                .containsExactly(ByteSession.Next.AWAIT, 0, true, ByteSession.Next.READ_MORE);
+        assertThat(flushes[0]).isEqualTo(1);
+        assertThat(text(out)).isEqualTo("ok");
     }
 
     @Test

@@ -127,6 +127,41 @@ class CombiningTest {
     }
 
     @Test
+    void underAlwaysAnEventLoopsWritesWaitForItsFlushWhichWritesAndForcesThemOnce()
+            throws Exception {
+        SimulatedDirectory disk = new SimulatedDirectory();
+        WalStore store = withoutSafetyNet(disk, FsyncPolicy.ALWAYS);
+        List<CompletableFuture<Boolean>> writes = new ArrayList<>();
+        long[] before = new long[2];
+        long[] atFlush = new long[2];
+        Thread loop =
+                new dbf0.common.FlushingThread(
+                        () -> {
+                            before[0] = disk.writes();
+                            before[1] = disk.forces();
+                            writes.add(store.putAsync(b("a"), b("1")));
+                            writes.add(store.putAsync(b("b"), b("2")));
+                            writes.add(store.deleteAsync(b("a")));
+                            atFlush[0] = writes.stream().filter(CompletableFuture::isDone).count();
+                            atFlush[1] = store.get(b("b")) == null ? 0 : 1;
+                            store.flush(); // what the loop does at the end of its turn
+                        },
+                        "loop");
+        loop.start();
+        loop.join(10_000);
+        assertThat(atFlush).as("nothing done or applied before the flush").containsExactly(0, 0);
+        assertThat(writes).allMatch(w -> w.isDone() && !w.isCompletedExceptionally());
+        assertThat(disk.writes() - before[0]).as("one write call for the three").isEqualTo(1);
+        assertThat(disk.forces() - before[1]).as("one fsync for the three").isEqualTo(1);
+        assertThat(store.stats().recordsForced()).isEqualTo(3);
+        disk.powerCut(null); // forced before acknowledged: a power cut keeps all three
+        store.close();
+        try (WalStore reopened = open(disk, opts(FsyncPolicy.ALWAYS))) {
+            assertThat(contents(reopened)).containsOnly(Map.entry(b("b"), b("2")));
+        }
+    }
+
+    @Test
     void underIntervalAndNeverAFailedWriteFailsEveryRecordOfItsFlushAndTheNextFlushIsLogged()
             throws Exception {
         for (FsyncPolicy policy : List.of(FsyncPolicy.INTERVAL, FsyncPolicy.NEVER)) {
