@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,17 +17,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With no fsync on a write's path to share, handing each write to a thread and back would be
  * most of its cost, and a write call per record most of the rest. So the caller's thread leaves its
- * record, under the log's lock, on a list of pending records; its future stays incomplete, and
- * nothing is written or applied yet, so no reader can see it. A caller about to wait calls {@link
- * #flush}: holding the lock, it takes every pending record, anyone's, encodes them straight into
- * one buffer (no array per record), writes that with one write call, under {@code always} forces
- * it, applies the records in order, and after letting go of the lock completes their futures.
- * Whoever flushes first writes for everybody (flat combining). The lock keeps the store equal to a
- * replay of the log: appends and applies happen in one order.
+ * record on a list of pending records (under a lock of its own, never held across a write); its
+ * future stays incomplete, and nothing is written or applied yet, so no reader can see it. A caller
+ * about to wait calls {@link #flush}: holding the log's lock, it takes every pending record,
+ * anyone's, encodes them straight into one buffer (no array per record), writes that with one write
+ * call, under {@code always} forces it, applies the records in order, and after letting go of the
+ * lock completes their futures. Whoever flushes first writes for everybody (flat combining). The
+ * lock keeps the store equal to a replay of the log: appends and applies happen in one order.
  *
- * <p>Under {@code always} the fsync is held under the lock, as an event loop that fsyncs before it
- * sleeps (Redis's {@code beforeSleep}) holds up its own work: the records that arrive meanwhile
- * share the next turn's fsync.
+ * <p>Under {@code always} the log's lock is held across the fsync, as an event loop that fsyncs
+ * before it sleeps (Redis's {@code beforeSleep}) holds up its own work; other loops go on
+ * accepting, and what they accept meanwhile shares the next flush's fsync.
  *
  * <p>Pending records are bounded: sessions flush before they wait, and any caller that finds
  * {@value #PENDING_LIMIT} pending flushes them itself. As a safety net the writer thread calls
@@ -52,7 +53,14 @@ final class Combiner {
     /** How long a record may wait before {@link #flushLate} writes it. */
     private final long lateFlushNanos;
 
-    // Guarded by the log's lock.
+    /**
+     * Guards {@link #pending}; taken inside the log's lock when both are held. Accepting a record
+     * needs only this one, so an event loop goes on accepting while another flush holds the log's
+     * lock across its fsync, and its records join the next flush.
+     */
+    private final ReentrantLock pendingLock = new ReentrantLock();
+
+    // Guarded by pendingLock.
     /** Accepted, not yet written, in the order they were accepted. */
     private List<Pending> pending = new ArrayList<>();
 
@@ -63,8 +71,8 @@ final class Combiner {
     private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
 
     /**
-     * {@code pending.size()}, written under the lock, read without it by {@link #flush}: a caller's
-     * own accepted records show here until a flush (its own or another's) has taken them.
+     * {@code pending.size()}, written under the pending lock, read without it by {@link #flush}: a
+     * caller's own accepted records show here until a flush (its own or another's) has taken them.
      */
     private volatile int pendingCount;
 
@@ -96,7 +104,7 @@ final class Combiner {
         int size = (int) WalRecord.encodedSize(record);
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         boolean atLimit;
-        log.lock.lock();
+        pendingLock.lock();
         try {
             if (log.closed) {
                 return CompletableFuture.failedFuture(
@@ -113,7 +121,7 @@ final class Combiner {
             pendingCount = pending.size();
             atLimit = pending.size() >= PENDING_LIMIT;
         } finally {
-            log.lock.unlock();
+            pendingLock.unlock();
         }
         if (atLimit) {
             flush();
@@ -151,7 +159,7 @@ final class Combiner {
         List<Pending> written;
         log.lock.lock();
         try {
-            if (pending.isEmpty() || System.nanoTime() - pendingSinceNanos < lateFlushNanos) {
+            if (nanosUntilLate(System.nanoTime(), 1) > 0) {
                 return;
             }
             written = writePending();
@@ -161,9 +169,27 @@ final class Combiner {
         complete(written);
     }
 
-    /** Nanoseconds from {@code now} until the oldest pending record is late; under the lock. */
+    /** Nanoseconds from {@code now} until the oldest pending record is late. */
     long nanosUntilLate(long now, long ifNonePending) {
-        return pending.isEmpty() ? ifNonePending : pendingSinceNanos + lateFlushNanos - now;
+        pendingLock.lock();
+        try {
+            return pending.isEmpty() ? ifNonePending : pendingSinceNanos + lateFlushNanos - now;
+        } finally {
+            pendingLock.unlock();
+        }
+    }
+
+    /**
+     * Refuses every record from now on; under the log's lock, so that the flush that follows takes
+     * the last of them.
+     */
+    void close() {
+        pendingLock.lock();
+        try {
+            log.closed = true;
+        } finally {
+            pendingLock.unlock();
+        }
     }
 
     /**
@@ -171,12 +197,18 @@ final class Combiner {
      * them for {@link #complete} once the lock is let go.
      */
     List<Pending> writePending() {
-        if (pending.isEmpty()) {
-            return List.of();
+        List<Pending> taken;
+        pendingLock.lock();
+        try {
+            if (pending.isEmpty()) {
+                return List.of();
+            }
+            taken = pending;
+            pending = new ArrayList<>();
+            pendingCount = 0;
+        } finally {
+            pendingLock.unlock();
         }
-        List<Pending> taken = pending;
-        pending = new ArrayList<>();
-        pendingCount = 0;
         try {
             for (int from = 0; from < taken.size(); ) {
                 long bytes = taken.get(from).size;

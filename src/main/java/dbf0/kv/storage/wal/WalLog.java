@@ -37,7 +37,10 @@ final class WalLog {
     /** The running rewrite's side buffer, or null. */
     RewriteJob rewrite;
 
-    /** Set holding both the writer's closing lock and {@link #lock}; read holding either. */
+    /**
+     * Set holding the writer's closing lock, {@link #lock} and the combiner's pending lock; read
+     * holding any of them.
+     */
     boolean closed;
 
     long lastForceNanos = System.nanoTime();

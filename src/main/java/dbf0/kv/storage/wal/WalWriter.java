@@ -82,7 +82,7 @@ final class WalWriter {
             }
             log.lock.lock();
             try {
-                log.closed = true; // nothing accepted after this, so nothing pending after the last
+                combiner.close(); // nothing accepted after this, so nothing pending after the last
                 // flush
             } finally {
                 log.lock.unlock();
