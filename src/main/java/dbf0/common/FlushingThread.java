@@ -52,6 +52,21 @@ public final class FlushingThread extends Thread {
     }
 
     /**
+     * Runs {@code flush} now, or on a flushing thread owes it to the end of the turn: what a
+     * session calls before it waits for the writes it submitted.
+     *
+     * @param flush what makes the held-back writes go ahead (a store's flush)
+     */
+    public static void flushOrOwe(Runnable flush) {
+        FlushingThread loop = current();
+        if (loop != null) {
+            loop.owe(flush);
+        } else {
+            flush.run();
+        }
+    }
+
+    /**
      * Whether the turn still owes a flush.
      *
      * @return true if a flush is owed

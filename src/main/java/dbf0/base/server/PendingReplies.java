@@ -211,12 +211,7 @@ public final class PendingReplies {
     public CompletableFuture<Void> allDone() {
         if (!entries.isEmpty()) {
             // the session flushed (or owes a flush) before it chose to wait; this makes sure of it
-            FlushingThread loop = FlushingThread.current();
-            if (loop != null) {
-                loop.owe(beforeWaiting);
-            } else {
-                beforeWaiting.run();
-            }
+            FlushingThread.flushOrOwe(beforeWaiting);
         }
         List<CompletableFuture<?>> waiting = new ArrayList<>();
         for (Entry<?> entry : entries) {

@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import dbf0.base.io.OutputBuffer;
 import dbf0.base.server.ByteSession;
+import dbf0.common.FlushingThread;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.V1Codec;
@@ -48,7 +49,9 @@ final class V1Session implements ByteSession {
             // Submitted, not waited for here: the server model waits (an event loop without
             // blocking).
             write = store.putAsync(request.key(), request.value());
-            store.flush(); // before anyone waits for it: a log that holds writes back writes it now
+            // before anyone waits for it: a log that holds writes back writes it now (an event loop
+            // at the end of its turn, with the other connections' writes)
+            FlushingThread.flushOrOwe(store::flush);
             return afterWrite();
         }
         out.put(V1Codec.encodeGetResponse(store.get(request.key())));
