@@ -9,6 +9,7 @@ import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.RespCodec;
 import dbf0.kv.server.resp.RespCommands;
 import dbf0.kv.server.resp.RespConnection;
+import dbf0.kv.server.resp.RespInPlace;
 import dbf0.kv.storage.StorageFailureException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +49,7 @@ final class RespSession implements ByteSession {
     private final ServerContext context;
     private final RespCodec.Parser parser;
     private final RespConnection connection;
+    private final RespInPlace inPlace;
     private boolean firstCommand = true;
     private int needed;
 
@@ -59,6 +61,7 @@ final class RespSession implements ByteSession {
         this.parser =
                 new RespCodec.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
         this.connection = new RespConnection(context.nextClientId(), context.store::flush);
+        this.inPlace = new RespInPlace(connection, context);
     }
 
     @Override
@@ -86,6 +89,13 @@ final class RespSession implements ByteSession {
             Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
             if (pause != null) {
                 return pause;
+            }
+            if (!parser.inArray() && inPlace.tryRun(in, out)) {
+                // GET, SET, MGET, MSET, DEL with no garbage; the rest is parsed below
+                firstCommand = false;
+                needed = 0;
+                context.commandsProcessed.increment();
+                continue;
             }
             List<byte[]> args;
             try {

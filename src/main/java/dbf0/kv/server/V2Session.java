@@ -43,12 +43,14 @@ final class V2Session implements ByteSession {
 
     private final Store store;
     private final ProtocolLimits limits;
+    private final V2InPlace inPlace;
     private boolean preambleSeen;
     private int needed;
 
     V2Session(Store store, ProtocolLimits limits) {
         this.store = store;
         this.limits = limits;
+        this.inPlace = new V2InPlace(store, limits);
         this.pending =
                 new PendingReplies(store::flush); // every wait for the writes flushes them first
     }
@@ -88,6 +90,9 @@ final class V2Session implements ByteSession {
             Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
             if (pause != null) {
                 return pause;
+            }
+            if (inPlace.tryAnswer(in, out, pending)) {
+                continue; // the common requests, with no garbage; the rest is decoded below
             }
             DecodeResult<Request> result;
             try {
