@@ -3,12 +3,13 @@ package dbf0.jmh;
 import dbf0.base.io.OutputBuffer;
 import dbf0.base.server.ByteSession;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.storage.MapStore;
+import dbf0.kv.storage.Store;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.lang.reflect.Method;
+import java.lang.reflect.Constructor;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,8 +33,8 @@ import org.openjdk.jmh.annotations.State;
  * ConcurrentHashMap} holding the {@value #OPS} keys, 16-byte keys and 64-byte values; DEL finds
  * nothing after the first pass, which is the same path.
  *
- * <p>The session is reached through the server's private {@code newSession()} by reflection, so the
- * same source measures a build whose sessions have another shape.
+ * <p>The session is the server's own {@code ProtocolSession}, made by reflection (it is private to
+ * the server's package), so the same source measures a build whose sessions have another shape.
  *
  * <pre>
  * java -jar jmh/target/benchmarks.jar SessionBenchmark -prof gc -f 1 -wi 2 -w 1s -i 3 -r 1s
@@ -72,10 +73,17 @@ public class SessionBenchmark extends RunDefaults {
         for (int i = 0; i < OPS; i++) {
             map.put(new ByteArrayWrapper(key(i)), new ByteArrayWrapper(value(i)));
         }
-        KeyValueServer server = new KeyValueServer(ServerOptions.defaults(), map);
-        Method newSession = KeyValueServer.class.getDeclaredMethod("newSession");
-        newSession.setAccessible(true);
-        session = (ByteSession) newSession.invoke(server);
+        Class<?> contextClass = Class.forName("dbf0.kv.server.ServerContext");
+        Constructor<?> context =
+                contextClass.getDeclaredConstructor(Store.class, ServerOptions.class);
+        context.setAccessible(true);
+        Constructor<?> protocolSession =
+                Class.forName("dbf0.kv.server.ProtocolSession").getDeclaredConstructor(contextClass);
+        protocolSession.setAccessible(true);
+        session =
+                (ByteSession)
+                        protocolSession.newInstance(
+                                context.newInstance(new MapStore(map), ServerOptions.defaults()));
         out = new OutputBuffer(64 * 1024);
         boolean v2 = kind.startsWith("v2");
         if (v2) { // the preamble, once

@@ -26,6 +26,9 @@ import java.util.function.Supplier;
  *       16 shards); {@code striped:N} for N of them, rounded up to a power of two;
  *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
  *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
+ *   <li>{@code constant}: {@link ConstantMap}, not a map but a measuring instrument that ignores
+ *       writes and answers every get with one value of 64 bytes ({@code constant:N} for N bytes):
+ *       the ceiling a benchmark reaches with the map taken out. It is not among {@link #names()};
  *   <li>any fully qualified class name of a {@link Map} with a public no-argument constructor.
  * </ul>
  */
@@ -46,7 +49,7 @@ public final class MapBackends {
 
     private MapBackends() {}
 
-    /** {@code striped:N}: the one parameterised name. */
+    /** {@code striped:N}: N stripes. */
     private static final String STRIPED_PREFIX = "striped:";
 
     /**
@@ -71,6 +74,14 @@ public final class MapBackends {
     public static boolean isThreadSafe(String name) {
         if (NAMED.containsKey(name)) {
             return !"hashmap".equals(name);
+        }
+        if (name.equals(CONSTANT) || name.startsWith(CONSTANT_PREFIX)) {
+            try {
+                constantBytes(name);
+                return true;
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
         }
         if (name.startsWith(STRIPED_PREFIX)) {
             try {
@@ -105,6 +116,9 @@ public final class MapBackends {
         if (name.startsWith(STRIPED_PREFIX)) {
             return new StripedMap<>(stripes(name));
         }
+        if (name.equals(CONSTANT) || name.startsWith(CONSTANT_PREFIX)) {
+            return new ConstantMap(constantBytes(name));
+        }
         return instantiate(name);
     }
 
@@ -116,6 +130,31 @@ public final class MapBackends {
      */
     public static void validate(String name) {
         create(name);
+    }
+
+    /**
+     * The measuring instrument ({@link ConstantMap}); not among {@link #names()}, which are maps.
+     */
+    private static final String CONSTANT = "constant";
+
+    /** {@code constant:N}: the instrument's value length. */
+    private static final String CONSTANT_PREFIX = "constant:";
+
+    private static int constantBytes(String name) {
+        if (name.equals(CONSTANT)) {
+            return 64;
+        }
+        String count = name.substring(CONSTANT_PREFIX.length());
+        try {
+            int n = Integer.parseInt(count);
+            if (n >= 0 && n <= 1 << 20) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is wanted
+        }
+        throw new IllegalArgumentException(
+                "constant:N wants a value length N from 0 to 1048576 bytes, got '" + count + "'");
     }
 
     private static int stripes(String name) {
@@ -137,7 +176,7 @@ public final class MapBackends {
         String known =
                 "use one of "
                         + String.join(", ", NAMED.keySet())
-                        + ", striped:N, or the class name of a java.util.Map with a public"
+                        + ", striped:N, constant:N, or the class name of a java.util.Map with a public"
                         + " no-argument constructor";
         Class<?> type;
         try {

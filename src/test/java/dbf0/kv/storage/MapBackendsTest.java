@@ -33,6 +33,22 @@ class MapBackendsTest {
     }
 
     @Test
+    void theConstantInstrumentIgnoresWritesAndAnswersOneValueOfTheAskedLength() {
+        var map = MapBackends.create("constant:100");
+        ByteArrayWrapper k = ByteArrayWrapper.of(1);
+        map.put(k, ByteArrayWrapper.of(2));
+        assertThat(map.get(k).length()).isEqualTo(100);
+        assertThat(map.get(ByteArrayWrapper.of(9)).length()).isEqualTo(100);
+        assertThat(map.remove(k)).isNull();
+        assertThat(map).isEmpty();
+        assertThat(MapBackends.create("constant").get(k).length()).isEqualTo(64);
+        assertThat(MapBackends.isThreadSafe("constant:8")).isTrue();
+        assertThat(MapBackends.names()).doesNotContain("constant");
+        assertThatThrownBy(() -> MapBackends.create("constant:x"))
+                .hasMessageContaining("constant:N wants a value length");
+    }
+
+    @Test
     void aMapStoreIsItsMapThroughOneDoor() {
         var map = new HashMap<ByteArrayWrapper, ByteArrayWrapper>();
         Store store = new MapStore(map);
