@@ -78,7 +78,8 @@ public class SessionBenchmark extends RunDefaults {
                 contextClass.getDeclaredConstructor(Store.class, ServerOptions.class);
         context.setAccessible(true);
         Constructor<?> protocolSession =
-                Class.forName("dbf0.kv.server.ProtocolSession").getDeclaredConstructor(contextClass);
+                Class.forName("dbf0.kv.server.ProtocolSession")
+                        .getDeclaredConstructor(contextClass);
         protocolSession.setAccessible(true);
         session =
                 (ByteSession)

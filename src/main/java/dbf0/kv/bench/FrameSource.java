@@ -6,6 +6,7 @@ import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V2Codec;
 import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyedWorkload;
 import dbf0.kv.workload.OperationKind;
@@ -173,41 +174,96 @@ final class FrameSource {
         if (replies.size() != kinds.length) {
             return 1;
         }
+        byte[] types = new byte[kinds.length];
+        for (int i = 0; i < kinds.length; i++) {
+            types[i] =
+                    switch (replies.get(i)) {
+                        case Response.Value value -> V2Codec.VALUE;
+                        case Response.NotFound notFound -> V2Codec.NOT_FOUND;
+                        case Response.Ok ok -> V2Codec.OK;
+                        default -> V2Codec.ERROR;
+                    };
+        }
+        return count(types, kinds.length, kinds, start, now, stats, latencies);
+    }
+
+    /**
+     * As {@link #account(DecodeResult.Complete, byte[], long, long, KeyValueClientStats,
+     * LatencyRecorder)}, for a frame read in place ({@code wellFormed} false if it was invalid).
+     */
+    static long account(
+            ReplyTypes replies,
+            boolean wellFormed,
+            byte[] kinds,
+            long start,
+            long now,
+            KeyValueClientStats stats,
+            LatencyRecorder latencies) {
+        if (!wellFormed) {
+            return 1;
+        }
+        if (!latencies.counts(start)) {
+            return 0;
+        }
+        if (replies.count() != kinds.length) {
+            return 1;
+        }
         long errors = 0;
         int operations = 0;
         for (int i = 0; i < kinds.length; i++) {
-            Response reply = replies.get(i);
-            boolean read = reply instanceof Response.Value || reply instanceof Response.NotFound;
-            boolean ok = reply instanceof Response.Ok;
-            switch (kinds[i]) {
-                case READ -> {
-                    if (read) {
-                        stats.countGet(reply instanceof Response.Value, false);
-                    }
-                }
-                case UPDATE -> {
-                    if (ok) {
-                        stats.countSet();
-                    }
-                }
-                case INSERT -> {
-                    if (ok) {
-                        stats.countInsert();
-                    }
-                }
-                case RMW_WRITE -> {
-                    if (ok) {
-                        stats.countReadModifyWrite();
-                    }
-                }
-                default -> {}
-            }
-            boolean expected = kinds[i] == READ || kinds[i] == RMW_READ ? read : ok;
-            errors += expected ? 0 : 1;
-            operations +=
-                    kinds[i] == RMW_READ ? 0 : 1; // the pair is one operation, counted at its write
+            errors += countOne(replies.type(i), kinds[i], stats);
+            operations += kinds[i] == RMW_READ ? 0 : 1; // the pair is one operation, at its write
         }
         latencies.record(start, now, operations);
         return errors;
+    }
+
+    private static long count(
+            byte[] types,
+            int n,
+            byte[] kinds,
+            long start,
+            long now,
+            KeyValueClientStats stats,
+            LatencyRecorder latencies) {
+        long errors = 0;
+        int operations = 0;
+        for (int i = 0; i < n; i++) {
+            errors += countOne(types[i], kinds[i], stats);
+            operations += kinds[i] == RMW_READ ? 0 : 1; // the pair is one operation, at its write
+        }
+        latencies.record(start, now, operations);
+        return errors;
+    }
+
+    /** Counts one reply of type {@code type} to an operation of {@code kind}; 1 if it is wrong. */
+    private static int countOne(byte type, byte kind, KeyValueClientStats stats) {
+        boolean read = type == V2Codec.VALUE || type == V2Codec.NOT_FOUND;
+        boolean ok = type == V2Codec.OK;
+        switch (kind) {
+            case READ -> {
+                if (read) {
+                    stats.countGet(type == V2Codec.VALUE, false);
+                }
+            }
+            case UPDATE -> {
+                if (ok) {
+                    stats.countSet();
+                }
+            }
+            case INSERT -> {
+                if (ok) {
+                    stats.countInsert();
+                }
+            }
+            case RMW_WRITE -> {
+                if (ok) {
+                    stats.countReadModifyWrite();
+                }
+            }
+            default -> {}
+        }
+        boolean expected = kind == READ || kind == RMW_READ ? read : ok;
+        return expected ? 0 : 1;
     }
 }

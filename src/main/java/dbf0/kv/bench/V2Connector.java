@@ -3,16 +3,19 @@ package dbf0.kv.bench;
 import dbf0.base.client.BaseConnector;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
+import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.protocol.V2Codec;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 
 /**
  * A connector over one persistent protocol v2 connection, for the whole run. It keeps up to {@code
@@ -46,6 +49,11 @@ final class V2Connector extends BaseConnector {
     private int inFlight;
     private boolean barrier;
     private FrameHistory history; // null unless --history
+
+    // One buffer each way for the whole run, grown to the largest frame (at most the frame limit).
+    private ByteBuffer sendBuffer = ByteBuffer.allocate(64 * 1024);
+    private ByteBuffer receiveBuffer = ByteBuffer.allocate(64 * 1024);
+    private final ReplyTypes replies = new ReplyTypes();
 
     V2Connector(
             String name,
@@ -116,13 +124,68 @@ final class V2Connector extends BaseConnector {
         if (history != null) {
             history.sending(slot, frame.request()); // invoke time before encoding
         }
-        V2Codec.writeRequest(out, frame.request(), limits);
+        int size = V2Codec.encodedSize(frame.request());
+        if (sendBuffer.capacity() < size) {
+            sendBuffer = ByteBuffer.allocate(Math.max(size, 2 * sendBuffer.capacity()));
+        }
+        sendBuffer.clear();
+        V2Codec.encode(frame.request(), sendBuffer, limits);
+        out.write(sendBuffer.array(), 0, size);
         kindsAt[slot] = frame.kinds();
         sentAt[slot] = System.nanoTime();
         inFlight++;
     }
 
     private void receive(InputStream in) throws IOException {
+        if (history != null) { // the history records the replies themselves
+            receiveDecoded(in);
+            return;
+        }
+        boolean wellFormed = replies.read(readFrame(in));
+        long now = System.nanoTime();
+        long start = sentAt[oldest];
+        byte[] kinds = kindsAt[oldest];
+        answered();
+        countErrors(
+                FrameSource.account(
+                        replies, wellFormed, kinds, start, now, getStats(), getLatencies()));
+    }
+
+    /**
+     * The next reply frame's body, read into {@link #receiveBuffer}: the same checks as the
+     * decoder's blocking read (a length over the frame limit is fatal, an end of stream mid-frame
+     * an error), but into one buffer for the whole run, grown to the largest frame seen.
+     */
+    private ByteBuffer readFrame(InputStream in) throws IOException {
+        receiveBuffer.clear(); // the last frame's limit must not cut the header short
+        byte[] header = receiveBuffer.array();
+        if (in.readNBytes(header, 0, V2Codec.HEADER_BYTES) < V2Codec.HEADER_BYTES) {
+            throw new EOFException("stream ended between or inside reply frames");
+        }
+        int size = receiveBuffer.getInt(0);
+        if (size < 0 || size > limits.maxFrameBytes()) {
+            throw new ProtocolException(
+                    "reply frame of " + Integer.toUnsignedLong(size) + " bytes is over the limit");
+        }
+        if (receiveBuffer.capacity() < size) {
+            receiveBuffer = ByteBuffer.allocate(Math.max(size, 2 * receiveBuffer.capacity()));
+        }
+        if (in.readNBytes(receiveBuffer.array(), 0, size) < size) {
+            throw new EOFException("stream ended inside a reply frame of " + size + " bytes");
+        }
+        return receiveBuffer.clear().limit(size);
+    }
+
+    /** Moves the window past the oldest frame, which has been answered. */
+    private void answered() {
+        oldest = (oldest + 1) % window;
+        inFlight--;
+        if (inFlight == 0) {
+            barrier = false;
+        }
+    }
+
+    private void receiveDecoded(InputStream in) throws IOException {
         DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
         long now = System.nanoTime();
         long start = sentAt[oldest];
@@ -130,11 +193,7 @@ final class V2Connector extends BaseConnector {
         if (history != null) {
             history.answered(oldest, result, now);
         }
-        oldest = (oldest + 1) % window;
-        inFlight--;
-        if (inFlight == 0) {
-            barrier = false;
-        }
+        answered();
         countErrors(FrameSource.account(result, kinds, start, now, getStats(), getLatencies()));
     }
 }

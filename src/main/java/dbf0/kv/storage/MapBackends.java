@@ -176,8 +176,8 @@ public final class MapBackends {
         String known =
                 "use one of "
                         + String.join(", ", NAMED.keySet())
-                        + ", striped:N, constant:N, or the class name of a java.util.Map with a public"
-                        + " no-argument constructor";
+                        + ", striped:N, constant:N, or the class name of a java.util.Map with a"
+                        + " public no-argument constructor";
         Class<?> type;
         try {
             type = Class.forName(className);
