@@ -1,6 +1,7 @@
 package dbf0.kv.bench;
 
 import dbf0.base.client.BaseConnector;
+import dbf0.base.io.OutputBuffer;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolException;
@@ -50,10 +51,12 @@ final class V2Connector extends BaseConnector {
     private boolean barrier;
     private FrameHistory history; // null unless --history
 
-    // One buffer each way for the whole run, grown to the largest frame (at most the frame limit).
-    private ByteBuffer sendBuffer = ByteBuffer.allocate(64 * 1024);
+    // One buffer each way for the whole run, grown to the largest frame (at most the frame limit),
+    // and the kinds of each slot's frame: sending and counting a frame make no garbage.
+    private final OutputBuffer sendBuffer = new OutputBuffer(64 * 1024);
     private ByteBuffer receiveBuffer = ByteBuffer.allocate(64 * 1024);
     private final ReplyTypes replies = new ReplyTypes();
+    private final FrameSource.Sent[] sentKinds;
 
     V2Connector(
             String name,
@@ -68,6 +71,10 @@ final class V2Connector extends BaseConnector {
         this.orderPreserving = orderPreserving;
         this.sentAt = new long[window];
         this.kindsAt = new byte[window][];
+        this.sentKinds = new FrameSource.Sent[window];
+        for (int i = 0; i < window; i++) {
+            sentKinds[i] = new FrameSource.Sent();
+        }
     }
 
     /** Records this connection's operations into {@code log}, as client {@code client}. */
@@ -86,7 +93,11 @@ final class V2Connector extends BaseConnector {
             V2Codec.writePreamble(out);
             while (!isStopped()) {
                 while (inFlight < window && !barrier && !isStopped()) {
-                    send(out, nextFrame());
+                    if (history == null) {
+                        sendInPlace(out);
+                    } else {
+                        send(out, nextFrame()); // the history records the requests themselves
+                    }
                 }
                 out.flush();
                 // One reply at least, then every reply already buffered, before refilling the
@@ -119,18 +130,24 @@ final class V2Connector extends BaseConnector {
         return frame;
     }
 
+    /** The next frame, encoded by the source straight into one reused buffer. */
+    private void sendInPlace(OutputStream out) throws IOException {
+        int slot = (oldest + inFlight) % window;
+        FrameSource.Sent sent = sentKinds[slot];
+        frames.encodeNext(sendBuffer, batchSize, orderPreserving, sent, limits);
+        // the SET and the GETs before it go now; nothing more until all are answered
+        barrier = orderPreserving && sent.writes;
+        sendBuffer.writeTo(out);
+        sentAt[slot] = System.nanoTime();
+        inFlight++;
+    }
+
     private void send(OutputStream out, FrameSource.Frame frame) throws IOException {
         int slot = (oldest + inFlight) % window;
         if (history != null) {
             history.sending(slot, frame.request()); // invoke time before encoding
         }
-        int size = V2Codec.encodedSize(frame.request());
-        if (sendBuffer.capacity() < size) {
-            sendBuffer = ByteBuffer.allocate(Math.max(size, 2 * sendBuffer.capacity()));
-        }
-        sendBuffer.clear();
-        V2Codec.encode(frame.request(), sendBuffer, limits);
-        out.write(sendBuffer.array(), 0, size);
+        V2Codec.writeRequest(out, frame.request(), limits);
         kindsAt[slot] = frame.kinds();
         sentAt[slot] = System.nanoTime();
         inFlight++;
@@ -144,11 +161,18 @@ final class V2Connector extends BaseConnector {
         boolean wellFormed = replies.read(readFrame(in));
         long now = System.nanoTime();
         long start = sentAt[oldest];
-        byte[] kinds = kindsAt[oldest];
+        FrameSource.Sent sent = sentKinds[oldest];
         answered();
         countErrors(
                 FrameSource.account(
-                        replies, wellFormed, kinds, start, now, getStats(), getLatencies()));
+                        replies,
+                        wellFormed,
+                        sent.kinds,
+                        sent.count,
+                        start,
+                        now,
+                        getStats(),
+                        getLatencies()));
     }
 
     /**
