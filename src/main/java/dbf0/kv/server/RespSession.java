@@ -34,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * read reach the store together, so that a write-ahead log makes them durable with one fsync, and
  * any other command waits for them before it runs ({@link PendingReplies}).
  *
+ * <p>GET, SET, MGET, MSET and DEL in their plain forms run in place ({@link RespInPlace}), with no
+ * list of argument arrays per command; the parser takes everything else.
+ *
  * <p>This class is the connection: parsing, backpressure, the refusal of HTTP and the {@code
  * --no-inline} switch. The commands are in {@link dbf0.kv.server.resp}, one class each, found by
  * name through {@link RespCommands}.

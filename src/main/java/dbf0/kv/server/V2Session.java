@@ -29,6 +29,9 @@ import java.util.concurrent.CompletableFuture;
  * log can make them durable with one fsync ({@link PendingReplies} says why and how far). A GET,
  * PING or BATCH behind them runs once they are answered, so it sees them.
  *
+ * <p>A well-formed GET, SET, DELETE, PING or BATCH is answered in place by {@link V2InPlace}, with
+ * no objects per operation; the decoder below takes everything else.
+ *
  * <p>Errors: a malformed frame whose length was sane gets an ERROR reply and the connection goes on
  * (the next frame starts right after it); a frame longer than the limit or a bad preamble gets an
  * ERROR reply and the connection is closed, because its framing can no longer be trusted.

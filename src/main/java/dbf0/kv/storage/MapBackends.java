@@ -24,7 +24,9 @@ import java.util.function.Supplier;
  *       share it, writers take it alone;
  *   <li>{@code striped}: {@link StripedMap}, 16 HashMaps each behind its own lock (the C++ store's
  *       16 shards); {@code striped:N} for N of them, rounded up to a power of two;
- *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
+ *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks; {@code
+ *       concurrent:N} sized for N keys up front, so that a run that inserts that many never stops
+ *       to resize (its table, 4 to 8 bytes a slot, is allocated at the first put);
  *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
  *   <li>{@code constant}: {@link ConstantMap}, not a map but a measuring instrument that ignores
  *       writes and answers every get with one value of 64 bytes ({@code constant:N} for N bytes):
@@ -75,6 +77,14 @@ public final class MapBackends {
         if (NAMED.containsKey(name)) {
             return !"hashmap".equals(name);
         }
+        if (name.startsWith(CONCURRENT_PREFIX)) {
+            try {
+                expectedKeys(name);
+                return true;
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
         if (name.equals(CONSTANT) || name.startsWith(CONSTANT_PREFIX)) {
             try {
                 constantBytes(name);
@@ -119,6 +129,9 @@ public final class MapBackends {
         if (name.equals(CONSTANT) || name.startsWith(CONSTANT_PREFIX)) {
             return new ConstantMap(constantBytes(name));
         }
+        if (name.startsWith(CONCURRENT_PREFIX)) {
+            return new ConcurrentHashMap<>(expectedKeys(name));
+        }
         return instantiate(name);
     }
 
@@ -130,6 +143,23 @@ public final class MapBackends {
      */
     public static void validate(String name) {
         create(name);
+    }
+
+    /** {@code concurrent:N}: a ConcurrentHashMap sized for N keys. */
+    private static final String CONCURRENT_PREFIX = "concurrent:";
+
+    private static int expectedKeys(String name) {
+        String count = name.substring(CONCURRENT_PREFIX.length());
+        try {
+            int n = Integer.parseInt(count);
+            if (n >= 1 && n <= 1 << 28) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is wanted
+        }
+        throw new IllegalArgumentException(
+                "concurrent:N wants N from 1 to 268435456 expected keys, got '" + count + "'");
     }
 
     /**
@@ -176,8 +206,8 @@ public final class MapBackends {
         String known =
                 "use one of "
                         + String.join(", ", NAMED.keySet())
-                        + ", striped:N, constant:N, or the class name of a java.util.Map with a"
-                        + " public no-argument constructor";
+                        + ", striped:N, concurrent:N, constant:N, or the class name of a"
+                        + " java.util.Map with a public no-argument constructor";
         Class<?> type;
         try {
             type = Class.forName(className);

@@ -25,6 +25,10 @@ class MapBackendsTest {
     void createsByNameOrClassNameAndNamesTheChoicesOtherwise() {
         assertThat(MapBackends.create("concurrent")).isInstanceOf(ConcurrentHashMap.class);
         assertThat(MapBackends.create("java.util.HashMap")).isInstanceOf(HashMap.class);
+        assertThat(MapBackends.create("concurrent:1000")).isInstanceOf(ConcurrentHashMap.class);
+        assertThat(MapBackends.isThreadSafe("concurrent:1000")).isTrue();
+        assertThatThrownBy(() -> MapBackends.create("concurrent:0"))
+                .hasMessageContaining("concurrent:N wants N");
         assertThatThrownBy(() -> MapBackends.create("nosuchmap"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("use one of hashmap, hashtable");
