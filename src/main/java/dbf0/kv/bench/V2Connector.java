@@ -89,7 +89,7 @@ final class V2Connector extends BaseConnector {
             socket.setSoTimeout(10_000);
             socket.connect(getServerAddress(), 10_000);
             OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-            InputStream in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
+            ReplyInput in = new ReplyInput(socket.getInputStream());
             V2Codec.writePreamble(out);
             while (!isStopped()) {
                 while (inFlight < window && !barrier && !isStopped()) {
@@ -104,7 +104,7 @@ final class V2Connector extends BaseConnector {
                 // window.
                 do {
                     receive(in);
-                } while (inFlight > 0 && (in.available() > 0 || barrier));
+                } while (inFlight > 0 && (in.buffered() > 0 || barrier));
             }
             while (inFlight > 0) {
                 receive(in); // let the last replies arrive, so the server is not reset mid-write
@@ -128,6 +128,21 @@ final class V2Connector extends BaseConnector {
         // the SET and the GETs before it go now; nothing more until all are answered
         barrier = orderPreserving && frame.writes();
         return frame;
+    }
+
+    /**
+     * A buffered socket input that says how many bytes it already holds. {@code available()} would
+     * ask the kernel too, one system call per reply; the bytes read in one go are what matters
+     * here: once they are answered, the window is refilled while more replies arrive.
+     */
+    private static final class ReplyInput extends BufferedInputStream {
+        ReplyInput(InputStream socket) {
+            super(socket, 64 * 1024);
+        }
+
+        int buffered() {
+            return count - pos;
+        }
     }
 
     /** The next frame, encoded by the source straight into one reused buffer. */
