@@ -2,13 +2,16 @@ package dbf0.kv.bench;
 
 import dbf0.base.client.KeyValueClientStats;
 import dbf0.base.client.LatencyRecorder;
+import dbf0.base.io.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
+import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V2Codec;
 import dbf0.kv.workload.KeyValueSource;
 import dbf0.kv.workload.KeyedWorkload;
-import dbf0.kv.workload.OperationKind;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -36,34 +39,36 @@ final class FrameSource {
     /** One frame to send: the request, a kind per operation in it, and whether it writes. */
     record Frame(Request request, byte[] kinds, boolean writes) {}
 
-    /** Appends one operation's requests and kinds; returns whether it writes. */
+    /** Draws one operation into a {@link DrawnOp} that holds nothing. */
     private interface OpMaker {
-        boolean append(List<Request> ops, List<Byte> kinds);
+        void draw(DrawnOp op);
     }
 
     private final OpMaker maker;
-    private final List<Request> pendingOps = new ArrayList<>(2);
-    private final List<Byte> pendingKinds = new ArrayList<>(2);
-    private boolean pendingWrites;
 
-    private FrameSource(OpMaker maker) {
+    /** True if the maker leaves the source's reused buffers in {@link #pending}: copy to keep. */
+    private final boolean reusesBuffers;
+
+    /** The operation drawn and not yet in a frame (it did not fit in the last one). */
+    private final DrawnOp pending = new DrawnOp();
+
+    private FrameSource(OpMaker maker, boolean reusesBuffers) {
         this.maker = maker;
+        this.reusesBuffers = reusesBuffers;
     }
 
     /** The seed's workload: a SET with probability {@code setFraction}, else a GET, random keys. */
     static FrameSource seed(KeyValueSource source, Random random, double setFraction) {
         return new FrameSource(
-                (ops, kinds) -> {
-                    ByteArrayWrapper key = source.nextKey().copy(); // the source reuses its buffer
+                op -> {
+                    ByteArrayWrapper key = source.nextKey(); // the source's buffer, reused
                     if (random.nextDouble() < setFraction) {
-                        ops.add(new Request.Set(key, source.valueFor(key).copy()));
-                        kinds.add(UPDATE);
-                        return true;
+                        op.set(UPDATE, key, source.valueFor(key));
+                    } else {
+                        op.get(READ, key);
                     }
-                    ops.add(new Request.Get(key));
-                    kinds.add(READ);
-                    return false;
-                });
+                },
+                true);
     }
 
     /** A keyed workload's operations. */
@@ -74,36 +79,25 @@ final class FrameSource {
     /** A keyed workload's operations, every written value stamped by {@code tags} (null: none). */
     static FrameSource keyed(KeyedWorkload.Generator generator, WriteTags tags) {
         return new FrameSource(
-                (ops, kinds) -> {
+                op -> {
                     KeyedWorkload.Op drawn = generator.next();
                     // the generator's arrays are new for each operation, so stamping them in place
                     // is safe
-                    KeyedWorkload.Op op =
+                    ByteArrayWrapper value =
                             tags == null || drawn.value() == null
-                                    ? drawn
-                                    : new KeyedWorkload.Op(
-                                            drawn.operation(),
-                                            drawn.key(),
-                                            tags.stamp(drawn.value()));
-                    switch (op.operation()) {
-                        case READ -> {
-                            ops.add(new Request.Get(op.key()));
-                            kinds.add(READ);
-                            return false;
-                        }
-                        case UPDATE, INSERT -> {
-                            ops.add(new Request.Set(op.key(), op.value()));
-                            kinds.add(op.operation() == OperationKind.INSERT ? INSERT : UPDATE);
-                        }
+                                    ? drawn.value()
+                                    : tags.stamp(drawn.value());
+                    switch (drawn.operation()) {
+                        case READ -> op.get(READ, drawn.key());
+                        case UPDATE -> op.set(UPDATE, drawn.key(), value);
+                        case INSERT -> op.set(INSERT, drawn.key(), value);
                         case READ_MODIFY_WRITE -> {
-                            ops.add(new Request.Get(op.key()));
-                            kinds.add(RMW_READ);
-                            ops.add(new Request.Set(op.key(), op.value()));
-                            kinds.add(RMW_WRITE);
+                            op.get(RMW_READ, drawn.key());
+                            op.set(RMW_WRITE, drawn.key(), value);
                         }
                     }
-                    return true;
-                });
+                },
+                false);
     }
 
     /**
@@ -118,32 +112,112 @@ final class FrameSource {
         int count = 0;
         boolean writes = false;
         while (count < batchSize) {
-            if (pendingOps.isEmpty()) {
-                pendingWrites = maker.append(pendingOps, pendingKinds);
+            if (pending.parts == 0) {
+                maker.draw(pending);
             }
-            int n = pendingOps.size();
+            int n = pending.parts;
             if (count > 0 && count + n > batchSize) {
                 break;
             }
             if (count + n > kinds.length) {
                 kinds = Arrays.copyOf(kinds, Math.max(2 * kinds.length, count + n));
             }
-            // element by element: addAll would copy each one- or two-element list into an array
-            // first
             for (int i = 0; i < n; i++) {
-                ops.add(pendingOps.get(i));
-                kinds[count++] = pendingKinds.get(i);
+                ops.add(request(i));
+                kinds[count++] = pending.kinds[i];
             }
-            pendingOps.clear();
-            pendingKinds.clear();
-            writes |= pendingWrites;
-            if (stopAtWrite && pendingWrites) {
+            boolean wrote = pending.writes;
+            pending.clear();
+            writes |= wrote;
+            if (stopAtWrite && wrote) {
                 break;
             }
         }
         byte[] kindArray = count == kinds.length ? kinds : Arrays.copyOf(kinds, count);
         Request request = batchSize == 1 && count == 1 ? ops.get(0) : new Request.Batch(ops);
         return new Frame(request, kindArray, writes);
+    }
+
+    /** Part {@code i} of the pending operation as a request that owns its bytes. */
+    private Request request(int i) {
+        ByteArrayWrapper key = reusesBuffers ? pending.keys[i].copy() : pending.keys[i];
+        if (pending.types[i] == V2Codec.GET) {
+            return new Request.Get(key);
+        }
+        ByteArrayWrapper value = pending.values[i];
+        return new Request.Set(key, reusesBuffers ? value.copy() : value);
+    }
+
+    /** The kinds of one frame written by {@link #encodeNext}, kept until its reply: reused. */
+    static final class Sent {
+        byte[] kinds = new byte[16];
+        int count;
+        boolean writes;
+    }
+
+    /**
+     * The same frame as {@link #next}, written straight into {@code out} as bytes, with no {@code
+     * Request} and no copy of a key or value; its kinds go into {@code sent}.
+     *
+     * @throws IllegalArgumentException if the frame breaks a limit, as the encoder would
+     */
+    void encodeNext(
+            OutputBuffer out,
+            int batchSize,
+            boolean stopAtWrite,
+            Sent sent,
+            ProtocolLimits limits) {
+        if (pending.parts == 0) {
+            maker.draw(pending);
+        }
+        boolean batch = batchSize > 1 || pending.parts > 1;
+        int frameAt = out.pending();
+        out.reserve(4 + 1 + 4).putInt(0);
+        if (batch) {
+            out.reserve(1 + 4).put(V2Codec.BATCH).putInt(0);
+        }
+        sent.count = 0;
+        sent.writes = false;
+        while (sent.count < batchSize) {
+            if (pending.parts == 0) {
+                maker.draw(pending);
+            }
+            int n = pending.parts;
+            if (sent.count > 0 && sent.count + n > batchSize) {
+                break;
+            }
+            if (sent.count + n > sent.kinds.length) {
+                sent.kinds = Arrays.copyOf(sent.kinds, 2 * (sent.count + n));
+            }
+            for (int i = 0; i < n; i++) {
+                putPart(out.reserve(pending.size(i)), i);
+                sent.kinds[sent.count++] = pending.kinds[i];
+            }
+            boolean wrote = pending.writes;
+            pending.clear();
+            sent.writes |= wrote;
+            if (stopAtWrite && wrote) {
+                break;
+            }
+        }
+        long body = out.pending() - frameAt - 4L;
+        if (body > limits.maxFrameBytes() || (batch && sent.count > limits.maxBatchOps())) {
+            throw new IllegalArgumentException(
+                    "a frame of " + body + " bytes, " + sent.count + " operations, over the limit");
+        }
+        ByteBuffer frame = out.reserve(0);
+        frame.putInt(frameAt, (int) body);
+        if (batch) {
+            frame.putInt(frameAt + 5, sent.count);
+        }
+    }
+
+    private void putPart(ByteBuffer out, int i) {
+        out.put(pending.types[i]);
+        out.putInt(pending.keys[i].length()).put(pending.keys[i].getArray());
+        if (pending.values[i] != null) {
+            out.putInt(pending.values[i].length()).put(pending.values[i].getArray());
+        }
     }
 
     /**
@@ -173,41 +247,97 @@ final class FrameSource {
         if (replies.size() != kinds.length) {
             return 1;
         }
+        byte[] types = new byte[kinds.length];
+        for (int i = 0; i < kinds.length; i++) {
+            types[i] =
+                    switch (replies.get(i)) {
+                        case Response.Value value -> V2Codec.VALUE;
+                        case Response.NotFound notFound -> V2Codec.NOT_FOUND;
+                        case Response.Ok ok -> V2Codec.OK;
+                        default -> V2Codec.ERROR;
+                    };
+        }
+        return count(types, kinds.length, kinds, start, now, stats, latencies);
+    }
+
+    /**
+     * As {@link #account(DecodeResult.Complete, byte[], long, long, KeyValueClientStats,
+     * LatencyRecorder)}, for a frame read in place ({@code wellFormed} false if it was invalid).
+     */
+    static long account(
+            ReplyTypes replies,
+            boolean wellFormed,
+            byte[] kinds,
+            int n,
+            long start,
+            long now,
+            KeyValueClientStats stats,
+            LatencyRecorder latencies) {
+        if (!wellFormed) {
+            return 1;
+        }
+        if (!latencies.counts(start)) {
+            return 0;
+        }
+        if (replies.count() != n) {
+            return 1;
+        }
         long errors = 0;
         int operations = 0;
-        for (int i = 0; i < kinds.length; i++) {
-            Response reply = replies.get(i);
-            boolean read = reply instanceof Response.Value || reply instanceof Response.NotFound;
-            boolean ok = reply instanceof Response.Ok;
-            switch (kinds[i]) {
-                case READ -> {
-                    if (read) {
-                        stats.countGet(reply instanceof Response.Value, false);
-                    }
-                }
-                case UPDATE -> {
-                    if (ok) {
-                        stats.countSet();
-                    }
-                }
-                case INSERT -> {
-                    if (ok) {
-                        stats.countInsert();
-                    }
-                }
-                case RMW_WRITE -> {
-                    if (ok) {
-                        stats.countReadModifyWrite();
-                    }
-                }
-                default -> {}
-            }
-            boolean expected = kinds[i] == READ || kinds[i] == RMW_READ ? read : ok;
-            errors += expected ? 0 : 1;
-            operations +=
-                    kinds[i] == RMW_READ ? 0 : 1; // the pair is one operation, counted at its write
+        for (int i = 0; i < n; i++) {
+            errors += countOne(replies.type(i), kinds[i], stats);
+            operations += kinds[i] == RMW_READ ? 0 : 1; // the pair is one operation, at its write
         }
         latencies.record(start, now, operations);
         return errors;
+    }
+
+    private static long count(
+            byte[] types,
+            int n,
+            byte[] kinds,
+            long start,
+            long now,
+            KeyValueClientStats stats,
+            LatencyRecorder latencies) {
+        long errors = 0;
+        int operations = 0;
+        for (int i = 0; i < n; i++) {
+            errors += countOne(types[i], kinds[i], stats);
+            operations += kinds[i] == RMW_READ ? 0 : 1; // the pair is one operation, at its write
+        }
+        latencies.record(start, now, operations);
+        return errors;
+    }
+
+    /** Counts one reply of type {@code type} to an operation of {@code kind}; 1 if it is wrong. */
+    private static int countOne(byte type, byte kind, KeyValueClientStats stats) {
+        boolean read = type == V2Codec.VALUE || type == V2Codec.NOT_FOUND;
+        boolean ok = type == V2Codec.OK;
+        switch (kind) {
+            case READ -> {
+                if (read) {
+                    stats.countGet(type == V2Codec.VALUE, false);
+                }
+            }
+            case UPDATE -> {
+                if (ok) {
+                    stats.countSet();
+                }
+            }
+            case INSERT -> {
+                if (ok) {
+                    stats.countInsert();
+                }
+            }
+            case RMW_WRITE -> {
+                if (ok) {
+                    stats.countReadModifyWrite();
+                }
+            }
+            default -> {}
+        }
+        boolean expected = kind == READ || kind == RMW_READ ? read : ok;
+        return expected ? 0 : 1;
     }
 }

@@ -321,9 +321,32 @@ public final class RespCodec {
             out.put(NULL_BULK);
             return;
         }
-        out.put((byte) '$').put(Integer.toString(bytes.length).getBytes(StandardCharsets.US_ASCII));
-        out.put(CRLF);
+        putHeader(out, (byte) '$', bytes.length);
         out.put(bytes).put(CRLF);
+    }
+
+    /**
+     * Writes {@code prefix}, the decimal {@code n} and CRLF ({@code $5\r\n}, {@code :1\r\n}), digit
+     * by digit: no string is made for a number on the reply path.
+     */
+    public static void putHeader(ByteBuffer out, byte prefix, long n) {
+        out.put(prefix);
+        if (n < 0) {
+            out.put((byte) '-');
+            n = -n;
+        }
+        int end = out.position() + digits(n);
+        for (int i = end - 1; i >= out.position(); i--) {
+            out.put(i, (byte) ('0' + n % 10));
+            n /= 10;
+        }
+        out.position(end);
+        out.put(CRLF);
+    }
+
+    /** Bytes {@link #putHeader} will write. */
+    public static int headerSize(long n) {
+        return 1 + (n < 0 ? 1 : 0) + digits(Math.abs(n)) + 2;
     }
 
     /** Bytes {@link #putBulk} will write. */
@@ -365,7 +388,12 @@ public final class RespCodec {
         return 1 + digits(text.length + 4) + 2 + 4 + text.length + 2;
     }
 
-    private static int digits(int n) {
-        return Integer.toString(n).length();
+    /** Decimal digits of {@code n} (0 to {@link Long#MAX_VALUE}), counted without a string. */
+    private static int digits(long n) {
+        int digits = 1;
+        for (long bound = 10; digits < 19 && n >= bound; bound *= 10) {
+            digits++;
+        }
+        return digits;
     }
 }

@@ -9,6 +9,7 @@ import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.RespCodec;
 import dbf0.kv.server.resp.RespCommands;
 import dbf0.kv.server.resp.RespConnection;
+import dbf0.kv.server.resp.RespInPlace;
 import dbf0.kv.storage.StorageFailureException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +34,9 @@ import org.slf4j.LoggerFactory;
  * read reach the store together, so that a write-ahead log makes them durable with one fsync, and
  * any other command waits for them before it runs ({@link PendingReplies}).
  *
+ * <p>GET, SET, MGET, MSET and DEL in their plain forms run in place ({@link RespInPlace}), with no
+ * list of argument arrays per command; the parser takes everything else.
+ *
  * <p>This class is the connection: parsing, backpressure, the refusal of HTTP and the {@code
  * --no-inline} switch. The commands are in {@link dbf0.kv.server.resp}, one class each, found by
  * name through {@link RespCommands}.
@@ -48,6 +52,7 @@ final class RespSession implements ByteSession {
     private final ServerContext context;
     private final RespCodec.Parser parser;
     private final RespConnection connection;
+    private final RespInPlace inPlace;
     private boolean firstCommand = true;
     private int needed;
 
@@ -59,6 +64,7 @@ final class RespSession implements ByteSession {
         this.parser =
                 new RespCodec.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
         this.connection = new RespConnection(context.nextClientId(), context.store::flush);
+        this.inPlace = new RespInPlace(connection, context);
     }
 
     @Override
@@ -86,6 +92,13 @@ final class RespSession implements ByteSession {
             Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
             if (pause != null) {
                 return pause;
+            }
+            if (!parser.inArray() && inPlace.tryRun(in, out)) {
+                // GET, SET, MGET, MSET, DEL with no garbage; the rest is parsed below
+                firstCommand = false;
+                needed = 0;
+                context.commandsProcessed.increment();
+                continue;
             }
             List<byte[]> args;
             try {

@@ -29,6 +29,9 @@ import java.util.concurrent.CompletableFuture;
  * log can make them durable with one fsync ({@link PendingReplies} says why and how far). A GET,
  * PING or BATCH behind them runs once they are answered, so it sees them.
  *
+ * <p>A well-formed GET, SET, DELETE, PING or BATCH is answered in place by {@link V2InPlace}, with
+ * no objects per operation; the decoder below takes everything else.
+ *
  * <p>Errors: a malformed frame whose length was sane gets an ERROR reply and the connection goes on
  * (the next frame starts right after it); a frame longer than the limit or a bad preamble gets an
  * ERROR reply and the connection is closed, because its framing can no longer be trusted.
@@ -43,12 +46,14 @@ final class V2Session implements ByteSession {
 
     private final Store store;
     private final ProtocolLimits limits;
+    private final V2InPlace inPlace;
     private boolean preambleSeen;
     private int needed;
 
     V2Session(Store store, ProtocolLimits limits) {
         this.store = store;
         this.limits = limits;
+        this.inPlace = new V2InPlace(store, limits);
         this.pending =
                 new PendingReplies(store::flush); // every wait for the writes flushes them first
     }
@@ -88,6 +93,9 @@ final class V2Session implements ByteSession {
             Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
             if (pause != null) {
                 return pause;
+            }
+            if (inPlace.tryAnswer(in, out, pending)) {
+                continue; // the common requests, with no garbage; the rest is decoded below
             }
             DecodeResult<Request> result;
             try {

@@ -24,8 +24,13 @@ import java.util.function.Supplier;
  *       share it, writers take it alone;
  *   <li>{@code striped}: {@link StripedMap}, 16 HashMaps each behind its own lock (the C++ store's
  *       16 shards); {@code striped:N} for N of them, rounded up to a power of two;
- *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks;
+ *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks; {@code
+ *       concurrent:N} sized for N keys up front, so that a run that inserts that many never stops
+ *       to resize (its table, 4 to 8 bytes a slot, is allocated at the first put);
  *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
+ *   <li>{@code constant}: {@link ConstantMap}, not a map but a measuring instrument that ignores
+ *       writes and answers every get with one value of 64 bytes ({@code constant:N} for N bytes):
+ *       the ceiling a benchmark reaches with the map taken out. It is not among {@link #names()};
  *   <li>any fully qualified class name of a {@link Map} with a public no-argument constructor.
  * </ul>
  */
@@ -46,7 +51,7 @@ public final class MapBackends {
 
     private MapBackends() {}
 
-    /** {@code striped:N}: the one parameterised name. */
+    /** {@code striped:N}: N stripes. */
     private static final String STRIPED_PREFIX = "striped:";
 
     /**
@@ -71,6 +76,22 @@ public final class MapBackends {
     public static boolean isThreadSafe(String name) {
         if (NAMED.containsKey(name)) {
             return !"hashmap".equals(name);
+        }
+        if (name.startsWith(CONCURRENT_PREFIX)) {
+            try {
+                expectedKeys(name);
+                return true;
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
+        if (name.equals(CONSTANT) || name.startsWith(CONSTANT_PREFIX)) {
+            try {
+                constantBytes(name);
+                return true;
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
         }
         if (name.startsWith(STRIPED_PREFIX)) {
             try {
@@ -105,6 +126,12 @@ public final class MapBackends {
         if (name.startsWith(STRIPED_PREFIX)) {
             return new StripedMap<>(stripes(name));
         }
+        if (name.equals(CONSTANT) || name.startsWith(CONSTANT_PREFIX)) {
+            return new ConstantMap(constantBytes(name));
+        }
+        if (name.startsWith(CONCURRENT_PREFIX)) {
+            return new ConcurrentHashMap<>(expectedKeys(name));
+        }
         return instantiate(name);
     }
 
@@ -116,6 +143,48 @@ public final class MapBackends {
      */
     public static void validate(String name) {
         create(name);
+    }
+
+    /** {@code concurrent:N}: a ConcurrentHashMap sized for N keys. */
+    private static final String CONCURRENT_PREFIX = "concurrent:";
+
+    private static int expectedKeys(String name) {
+        String count = name.substring(CONCURRENT_PREFIX.length());
+        try {
+            int n = Integer.parseInt(count);
+            if (n >= 1 && n <= 1 << 28) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is wanted
+        }
+        throw new IllegalArgumentException(
+                "concurrent:N wants N from 1 to 268435456 expected keys, got '" + count + "'");
+    }
+
+    /**
+     * The measuring instrument ({@link ConstantMap}); not among {@link #names()}, which are maps.
+     */
+    private static final String CONSTANT = "constant";
+
+    /** {@code constant:N}: the instrument's value length. */
+    private static final String CONSTANT_PREFIX = "constant:";
+
+    private static int constantBytes(String name) {
+        if (name.equals(CONSTANT)) {
+            return 64;
+        }
+        String count = name.substring(CONSTANT_PREFIX.length());
+        try {
+            int n = Integer.parseInt(count);
+            if (n >= 0 && n <= 1 << 20) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is wanted
+        }
+        throw new IllegalArgumentException(
+                "constant:N wants a value length N from 0 to 1048576 bytes, got '" + count + "'");
     }
 
     private static int stripes(String name) {
@@ -137,8 +206,8 @@ public final class MapBackends {
         String known =
                 "use one of "
                         + String.join(", ", NAMED.keySet())
-                        + ", striped:N, or the class name of a java.util.Map with a public"
-                        + " no-argument constructor";
+                        + ", striped:N, concurrent:N, constant:N, or the class name of a"
+                        + " java.util.Map with a public no-argument constructor";
         Class<?> type;
         try {
             type = Class.forName(className);

@@ -3,6 +3,7 @@ package dbf0.kv.storage;
 import dbf0.common.ByteArrayWrapper;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
@@ -60,6 +61,36 @@ public final class MapStore implements Store {
     public boolean delete(ByteArrayWrapper key) {
         return map.remove(key) != null;
     }
+
+    /**
+     * A map's put is done when the call returns, so every successful put answers the same completed
+     * future: nothing to allocate per write. A completed future is never completed again, so
+     * sharing it between callers and threads is safe.
+     */
+    @Override
+    public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+        try {
+            put(key, value);
+            return DONE_TRUE;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** As {@link #putAsync}: one shared completed future for each answer. */
+    @Override
+    public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+        try {
+            return delete(key) ? DONE_TRUE : DONE_FALSE;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    private static final CompletableFuture<Boolean> DONE_TRUE =
+            CompletableFuture.completedFuture(Boolean.TRUE);
+    private static final CompletableFuture<Boolean> DONE_FALSE =
+            CompletableFuture.completedFuture(Boolean.FALSE);
 
     @Override
     public boolean contains(ByteArrayWrapper key) {

@@ -6,8 +6,10 @@ import dbf0.base.client.KeyValueClientStats;
 import dbf0.base.client.LatencyRecorder;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.DecodeResult;
+import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V2Codec;
 import dbf0.kv.workload.KeyDistribution;
 import dbf0.kv.workload.KeySpace;
 import dbf0.kv.workload.KeyedWorkload;
@@ -124,5 +126,59 @@ class FrameSourceTest {
                         FrameSource.account(
                                 new DecodeResult.Invalid<>("bad"), kinds, 0, 1, stats, latencies))
                 .isEqualTo(1);
+    }
+
+    @Test
+    void framesEncodedInPlaceAreTheEncodersBytesAndKinds() throws java.io.IOException {
+        for (int batch : new int[] {1, 3, 100}) {
+            for (boolean rmw : new boolean[] {false, true}) {
+                FrameSource decoded = rmw ? rmwOnly() : seed();
+                FrameSource inPlace = rmw ? rmwOnly() : seed();
+                FrameSource.Sent sent = new FrameSource.Sent();
+                dbf0.base.io.OutputBuffer out = new dbf0.base.io.OutputBuffer(16);
+                for (int i = 0; i < 20; i++) {
+                    FrameSource.Frame frame = decoded.next(batch, false);
+                    inPlace.encodeNext(out, batch, false, sent, ProtocolLimits.DEFAULTS);
+                    assertThat(out.toByteArray())
+                            .as("batch %d, frame %d", batch, i)
+                            .isEqualTo(V2Codec.encode(frame.request(), ProtocolLimits.DEFAULTS));
+                    assertThat(java.util.Arrays.copyOf(sent.kinds, sent.count))
+                            .isEqualTo(frame.kinds());
+                    assertThat(sent.writes).isEqualTo(frame.writes());
+                    out.writeTo(java.io.OutputStream.nullOutputStream());
+                }
+            }
+        }
+    }
+
+    @Test
+    void repliesCountedInPlaceCountAsDecodedOnes() {
+        byte[] kinds = {FrameSource.READ, FrameSource.UPDATE, FrameSource.READ};
+        Response batch =
+                new Response.Batch(
+                        List.of(
+                                new Response.Value(ByteArrayWrapper.of(1, 2)),
+                                new Response.Ok(),
+                                new Response.NotFound()));
+        ReplyTypes replies = new ReplyTypes();
+        byte[] frame = V2Codec.encode(batch, ProtocolLimits.DEFAULTS);
+        boolean wellFormed = replies.read(java.nio.ByteBuffer.wrap(frame, 4, frame.length - 4));
+        KeyValueClientStats stats = new KeyValueClientStats();
+        assertThat(
+                        FrameSource.account(
+                                replies, wellFormed, kinds, 3, 0, 1, stats, new LatencyRecorder()))
+                .isZero();
+        assertThat(stats.getGet()).isEqualTo(2);
+        assertThat(stats.getFound()).isEqualTo(1);
+        assertThat(stats.getSet()).isEqualTo(1);
+        assertThat(replies.read(java.nio.ByteBuffer.wrap(new byte[] {'B', 0, 0, 0, 2, 'K'})))
+                .as("a batch shorter than its count")
+                .isFalse();
+        assertThat(replies.read(java.nio.ByteBuffer.wrap(new byte[] {'Z'}))).isFalse();
+    }
+
+    private static FrameSource seed() {
+        return FrameSource.seed(
+                new dbf0.kv.workload.RandomKeyValueSource(4, 6, new Random(2)), new Random(3), 0.5);
     }
 }

@@ -25,11 +25,31 @@ class MapBackendsTest {
     void createsByNameOrClassNameAndNamesTheChoicesOtherwise() {
         assertThat(MapBackends.create("concurrent")).isInstanceOf(ConcurrentHashMap.class);
         assertThat(MapBackends.create("java.util.HashMap")).isInstanceOf(HashMap.class);
+        assertThat(MapBackends.create("concurrent:1000")).isInstanceOf(ConcurrentHashMap.class);
+        assertThat(MapBackends.isThreadSafe("concurrent:1000")).isTrue();
+        assertThatThrownBy(() -> MapBackends.create("concurrent:0"))
+                .hasMessageContaining("concurrent:N wants N");
         assertThatThrownBy(() -> MapBackends.create("nosuchmap"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("use one of hashmap, hashtable");
         assertThatThrownBy(() -> MapBackends.create("java.lang.String"))
                 .hasMessageContaining("is not a java.util.Map");
+    }
+
+    @Test
+    void theConstantInstrumentIgnoresWritesAndAnswersOneValueOfTheAskedLength() {
+        var map = MapBackends.create("constant:100");
+        ByteArrayWrapper k = ByteArrayWrapper.of(1);
+        map.put(k, ByteArrayWrapper.of(2));
+        assertThat(map.get(k).length()).isEqualTo(100);
+        assertThat(map.get(ByteArrayWrapper.of(9)).length()).isEqualTo(100);
+        assertThat(map.remove(k)).isNull();
+        assertThat(map).isEmpty();
+        assertThat(MapBackends.create("constant").get(k).length()).isEqualTo(64);
+        assertThat(MapBackends.isThreadSafe("constant:8")).isTrue();
+        assertThat(MapBackends.names()).doesNotContain("constant");
+        assertThatThrownBy(() -> MapBackends.create("constant:x"))
+                .hasMessageContaining("constant:N wants a value length");
     }
 
     @Test
