@@ -17,7 +17,8 @@
 # writing it back (two round trips). Set DBF0_YCSB_PARTIAL_UPDATES=1 to keep YCSB's default. What
 # still differs: YCSB's read-modify-write (F) is two round trips, bench's one frame; each side's
 # own client code (docs/ycsb.md has the measured costs). DBF0_YCSB_SKIP_BUILD=1 uses the jars as
-# they are; DBF0_YCSB_CONNECTION=client runs the binding over KeyValueClient instead.
+# they are; DBF0_JAR and DBF0_YCSB_JAR name other jars (and skip the build);
+# DBF0_YCSB_CONNECTION=client runs the binding over KeyValueClient instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh
@@ -32,7 +33,9 @@ port=${DBF0_YCSB_PORT:-19577}
 connection=${DBF0_YCSB_CONNECTION:-blocking}
 case "$rounds" in ''|*[!0-9]*|0) echo "ycsb_vs_bench.sh: ROUNDS is a positive whole number, got '$rounds'" >&2; exit 2 ;; esac
 
-if [ -z "${DBF0_YCSB_SKIP_BUILD:-}" ]; then
+jar=${DBF0_JAR:-target/dbf0.jar}
+ycsb_jar=${DBF0_YCSB_JAR:-ycsb/target/dbf0-ycsb.jar}
+if [ -z "${DBF0_YCSB_SKIP_BUILD:-}${DBF0_JAR:-}${DBF0_YCSB_JAR:-}" ]; then
   ./mvnw -B -q install -DskipTests
   ./mvnw -B -q -f ycsb/pom.xml package
 fi
@@ -51,7 +54,7 @@ if [ -z "${DBF0_YCSB_PARTIAL_UPDATES:-}" ]; then mix="$mix -p writeallfields=tru
 out=$(mktemp -d /tmp/dbf0-ycsb.XXXXXX)
 server_pid=
 start_server() {
-  java -jar target/dbf0.jar server --server-model nio --threads 2 --map concurrent --bind 127.0.0.1 --port "$port" \
+  java -jar "$jar" server --server-model nio --threads 2 --map concurrent --bind 127.0.0.1 --port "$port" \
     >>"$out/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do
@@ -89,9 +92,9 @@ ycsb_args=(-db dbf0.ycsb.Dbf0Client -p workload=site.ycsb.workloads.CoreWorkload
 summary=$out/summary.tsv
 for round in $(seq "$rounds"); do
   start_server
-  timed "$out/ycsb-load.txt" java -jar ycsb/target/dbf0-ycsb.jar -load "${ycsb_args[@]}"
+  timed "$out/ycsb-load.txt" java -jar "$ycsb_jar" -load "${ycsb_args[@]}"
   s0=$(server_cpu)
-  timed "$out/ycsb-run.txt" java -jar ycsb/target/dbf0-ycsb.jar -t "${ycsb_args[@]}"
+  timed "$out/ycsb-run.txt" java -jar "$ycsb_jar" -t "${ycsb_args[@]}"
   s1=$(server_cpu)
   stop_server
   y_ops=$(awk -F', ' '/^\[OVERALL\], Throughput/ {print $3}' "$out/ycsb-run.txt")
@@ -100,7 +103,7 @@ for round in $(seq "$rounds"); do
 
   start_server
   s2=$(server_cpu)
-  timed "$out/bench.json" java -jar target/dbf0.jar bench 2 "$threads" concurrent 23 1120 0.5 "${seconds}s" \
+  timed "$out/bench.json" java -jar "$jar" bench 2 "$threads" concurrent 23 1120 0.5 "${seconds}s" \
     --client-mode persistent --connect 127.0.0.1:"$port" --workload "$workload" --records "$records"
   s3=$(server_cpu)
   stop_server
