@@ -40,8 +40,10 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Replies arrive in request order, so a reader thread completes the oldest waiting future with
- * each reply. An ERROR reply fails that request with {@link ServerErrorException}; a broken or
- * closed connection fails every waiting request with {@link ConnectionClosedException}.
+ * each reply. Memory per client: two 64 KiB buffers, the waiting queue, and that thread's stack (a
+ * platform thread's: the JVM's -Xss, 1 MiB reserved by default). An ERROR reply fails that request
+ * with {@link ServerErrorException}; a broken or closed connection fails every waiting request with
+ * {@link ConnectionClosedException}.
  *
  * <p><b>Thread safety.</b> Every method may be called from any number of threads at once.
  *
