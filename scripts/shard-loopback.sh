@@ -10,6 +10,7 @@
 #   scripts/shard-loopback.sh 6          6 rounds
 # Ports 9411-9413 (BASE_PORT=N moves them); BATCH=N (default 100), THREADS=N (default 4);
 # VARIANTS=plain,one-shard,three-shards,three-shards-3x picks the runs (the last: frames of 3 x BATCH).
+# DBF0_JAR=path runs that jar instead of ./dbf0.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec python3 scripts/shard_loopback.py "$@"

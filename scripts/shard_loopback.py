@@ -10,6 +10,7 @@ operation is the bench's own figure for its measured interval (process_cpu_us_pe
 
     scripts/shard-loopback.sh [ROUNDS]  (default 4; BASE_PORT, BATCH, THREADS override 9411, 100, 4)
     VARIANTS=plain,one-shard,three-shards,three-shards-3x scripts/shard-loopback.sh 6
+    DBF0_JAR=path/to/dbf0.jar scripts/shard-loopback.sh   (that jar, not ./dbf0's build)
 
 The variants run in one order in odd rounds and in the reverse order in even ones.
 """
@@ -38,11 +39,13 @@ def main() -> None:
     base = int(os.environ.get("BASE_PORT", "9411"))
     batch = os.environ.get("BATCH", "100")
     threads = os.environ.get("THREADS", "4")
-    dbf0 = str(REPO / "dbf0")
+    # DBF0_JAR runs that jar (servers and bench) instead of ./dbf0's build
+    jar = os.environ.get("DBF0_JAR")
+    dbf0 = ["java", "-jar", jar] if jar else [str(REPO / "dbf0")]
     ports = [base, base + 1, base + 2]
     servers = [
         subprocess.Popen(
-            [dbf0, "server", "--server-model", "nio", "--threads", "1", "--port", str(p)],
+            [*dbf0, "server", "--server-model", "nio", "--threads", "1", "--port", str(p)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -71,7 +74,7 @@ def main() -> None:
             for variant in VARIANTS if r % 2 else VARIANTS[::-1]:
                 bench = subprocess.Popen(
                     [
-                        dbf0,
+                        *dbf0,
                         "bench",
                         "1",
                         threads,

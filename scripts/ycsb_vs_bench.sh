@@ -17,7 +17,8 @@
 # writing it back (two round trips). Set DBF0_YCSB_PARTIAL_UPDATES=1 to keep YCSB's default. What
 # still differs: YCSB's read-modify-write (F) is two round trips, bench's one frame; each side's
 # own client code (docs/ycsb.md has the measured costs). DBF0_YCSB_SKIP_BUILD=1 uses the jars as
-# they are; DBF0_YCSB_CONNECTION=client runs the binding over KeyValueClient instead.
+# they are; DBF0_JAR and DBF0_YCSB_JAR name other jars (and skip the build);
+# DBF0_YCSB_CONNECTION=client runs the binding over KeyValueClient instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib/jdk.sh
@@ -32,7 +33,9 @@ port=${DBF0_YCSB_PORT:-19577}
 connection=${DBF0_YCSB_CONNECTION:-blocking}
 case "$rounds" in ''|*[!0-9]*|0) echo "ycsb_vs_bench.sh: ROUNDS is a positive whole number, got '$rounds'" >&2; exit 2 ;; esac
 
-if [ -z "${DBF0_YCSB_SKIP_BUILD:-}" ]; then
+jar=${DBF0_JAR:-target/dbf0.jar}
+ycsb_jar=${DBF0_YCSB_JAR:-ycsb/target/dbf0-ycsb.jar}
+if [ -z "${DBF0_YCSB_SKIP_BUILD:-}${DBF0_JAR:-}${DBF0_YCSB_JAR:-}" ]; then
   ./mvnw -B -q install -DskipTests
   ./mvnw -B -q -f ycsb/pom.xml package
 fi
@@ -51,7 +54,7 @@ if [ -z "${DBF0_YCSB_PARTIAL_UPDATES:-}" ]; then mix="$mix -p writeallfields=tru
 out=$(mktemp -d /tmp/dbf0-ycsb.XXXXXX)
 server_pid=
 start_server() {
-  java -jar target/dbf0.jar server --server-model nio --threads 2 --map concurrent --bind 127.0.0.1 --port "$port" \
+  java -jar "$jar" server --server-model nio --threads 2 --map concurrent --bind 127.0.0.1 --port "$port" \
     >>"$out/server.log" 2>&1 &
   server_pid=$!
   for _ in $(seq 100); do
@@ -71,11 +74,21 @@ stop_server() {
 trap stop_server EXIT
 # CPU seconds (user + system) the server has used so far (Linux /proc; fields 14 and 15 in ticks)
 server_cpu() { awk -v hz="$(getconf CLK_TCK)" '{print ($14 + $15) / hz}' /proc/"$server_pid"/stat; }
-# runs a command, its stdout to $1, and writes its children's CPU seconds to $1.cpu
+# runs a command, its stdout to $1, and writes its children's CPU seconds to $1.cpu; with
+# STEADY=T0:T1, also the process's own CPU seconds from T0 to T1 s after its start to $1.steady
+# (the run's steady part: no JVM start, no warm-up)
 timed() {
   local file=$1; shift
-  python3 -c 'import resource, subprocess, sys
-code = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "w"), stderr=subprocess.DEVNULL)
+  python3 -c 'import os, resource, subprocess, sys, time
+def cpu(pid):
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+p = subprocess.Popen(sys.argv[2:], stdout=open(sys.argv[1], "w"), stderr=subprocess.DEVNULL)
+if os.environ.get("STEADY"):
+    t0, t1 = map(float, os.environ["STEADY"].split(":"))
+    time.sleep(t0); c0 = cpu(p.pid); time.sleep(t1 - t0); c1 = cpu(p.pid)
+    open(sys.argv[1] + ".steady", "w").write(f"{c1 - c0} {t1 - t0}")
+code = p.wait()
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
 open(sys.argv[1] + ".cpu", "w").write(str(r.ru_utime + r.ru_stime))
 sys.exit(code)' "$file" "$@"
@@ -89,9 +102,9 @@ ycsb_args=(-db dbf0.ycsb.Dbf0Client -p workload=site.ycsb.workloads.CoreWorkload
 summary=$out/summary.tsv
 for round in $(seq "$rounds"); do
   start_server
-  timed "$out/ycsb-load.txt" java -jar ycsb/target/dbf0-ycsb.jar -load "${ycsb_args[@]}"
+  timed "$out/ycsb-load.txt" java -jar "$ycsb_jar" -load "${ycsb_args[@]}"
   s0=$(server_cpu)
-  timed "$out/ycsb-run.txt" java -jar ycsb/target/dbf0-ycsb.jar -t "${ycsb_args[@]}"
+  STEADY=2.5:$((seconds > 4 ? seconds - 1 : 3)).5 timed "$out/ycsb-run.txt" java -jar "$ycsb_jar" -t "${ycsb_args[@]}"
   s1=$(server_cpu)
   stop_server
   y_ops=$(awk -F', ' '/^\[OVERALL\], Throughput/ {print $3}' "$out/ycsb-run.txt")
@@ -100,34 +113,39 @@ for round in $(seq "$rounds"); do
 
   start_server
   s2=$(server_cpu)
-  timed "$out/bench.json" java -jar target/dbf0.jar bench 2 "$threads" concurrent 23 1120 0.5 "${seconds}s" \
+  timed "$out/bench.json" java -jar "$jar" bench 2 "$threads" concurrent 23 1120 0.5 "${seconds}s" \
     --client-mode persistent --connect 127.0.0.1:"$port" --workload "$workload" --records "$records"
   s3=$(server_cpu)
   stop_server
   python3 - "$round" "$y_ops" "$y_ms" "$(cat "$out/ycsb-run.txt.cpu")" "$s0" "$s1" "$out/bench.json" "$seconds" \
-    "$(cat "$out/bench.json.cpu")" "$s2" "$s3" "$y_p99" >>"$summary" <<'PY'
+    "$(cat "$out/bench.json.cpu")" "$s2" "$s3" "$y_p99" "$(cat "$out/ycsb-run.txt.steady")" >>"$summary" <<'PY'
 import json, sys
-(rnd, y_ops, y_ms, y_cpu, s0, s1, bench, secs, b_cpu, s2, s3, y_p99) = sys.argv[1:]
+(rnd, y_ops, y_ms, y_cpu, s0, s1, bench, secs, b_cpu, s2, s3, y_p99, y_steady) = sys.argv[1:]
 y_ops = float(y_ops); y_n = y_ops * float(y_ms) / 1000
 b = json.load(open(bench)); b_ops = b["ops_per_sec"]; b_n = b_ops * float(secs)
 us = lambda cpu, n: 1e6 * float(cpu) / n
 print("\t".join(str(x) for x in [rnd, round(y_ops), round(b_ops), round(b_ops / y_ops, 2),
       round(us(y_cpu, y_n), 1), round(us(b_cpu, b_n), 1),
+      round(us(y_steady.split()[0], y_ops * float(y_steady.split()[1])), 1), b["process_cpu_us_per_op"],
       round(us(float(s1) - float(s0), y_n), 1), round(us(float(s3) - float(s2), b_n), 1), b["p99_us"], y_p99]))
 PY
 done
 
 echo "workload $workload, $records records, $threads client threads, ${seconds} s, nio server with 2 loops, binding over $connection"
-echo "CPU is per measured operation: a client's whole process (JVM start and, for bench, its load phase included);"
+echo "client CPU per operation: whole (the process: JVM start and, for bench, its load phase included) and"
+echo "steady (YCSB: 2.5 s after start to 1 s before the end; bench: its measured interval);"
 echo "the server's during YCSB's run phase, and during bench's load phase and run."
 python3 - "$summary" <<'PY'
 import statistics, sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-print("round  YCSB ops/s  bench ops/s  bench/YCSB  client us/op YCSB bench  server us/op YCSB bench  p99 us bench; YCSB")
+print("round  YCSB ops/s  bench ops/s  bench/YCSB  client us/op whole: YCSB bench; steady: YCSB bench"
+      "  server us/op YCSB bench  p99 us bench; YCSB")
 for r in rows:
-    print(f"{r[0]:>5}  {r[1]:>10}  {r[2]:>11}  {r[3]:>10}  {r[4]:>17} {r[5]:>5}  {r[6]:>17} {r[7]:>5}  {r[8]}; {r[9]}")
+    print(f"{r[0]:>5}  {r[1]:>10}  {r[2]:>11}  {r[3]:>10}  {r[4]:>24} {r[5]:>5}; {r[6]:>13} {r[7]:>5}"
+          f"  {r[8]:>17} {r[9]:>5}  {r[10]}; {r[11]}")
 if len(rows) > 1:
     med = lambda i: statistics.median(float(r[i]) for r in rows)
-    print(f"median {med(1):>10.0f}  {med(2):>11.0f}  {med(3):>10.2f}  {med(4):>17.1f} {med(5):>5.1f}  {med(6):>17.1f} {med(7):>5.1f}")
+    print(f"median {med(1):>10.0f}  {med(2):>11.0f}  {med(3):>10.2f}  {med(4):>24.1f} {med(5):>5.1f}; "
+          f"{med(6):>13.1f} {med(7):>5.1f}  {med(8):>17.1f} {med(9):>5.1f}")
 PY
 rm -rf "$out"

@@ -5,11 +5,9 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
-import site.ycsb.ByteArrayByteIterator;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -40,6 +38,7 @@ public final class Dbf0Client extends DB {
 
     private Connection client;
     private int fieldCount;
+    private final String[] fieldNames = new String[64]; // RecordFormat's cache of read names
 
     @Override
     public void init() throws DBException {
@@ -78,12 +77,7 @@ public final class Dbf0Client extends DB {
             if (value == null) {
                 return Status.NOT_FOUND;
             }
-            for (Map.Entry<String, byte[]> field :
-                    RecordFormat.decode(value.getArray()).entrySet()) {
-                if (fields == null || fields.contains(field.getKey())) {
-                    result.put(field.getKey(), new ByteArrayByteIterator(field.getValue()));
-                }
-            }
+            RecordFormat.readInto(value.getArray(), fields, result, fieldNames);
             return Status.OK;
         } catch (IOException | RuntimeException e) {
             return Status.ERROR;
@@ -103,17 +97,16 @@ public final class Dbf0Client extends DB {
     @Override
     public Status update(String table, String key, Map<String, ByteIterator> values) {
         try {
-            Map<String, byte[]> record;
             if (fieldCount == 0 || values.size() >= fieldCount) {
-                record =
-                        new LinkedHashMap<>(); // every field is new: no need to read the old record
-            } else {
-                ByteArrayWrapper old = client.get(key(key));
-                if (old == null) {
-                    return Status.NOT_FOUND;
-                }
-                record = RecordFormat.decode(old.getArray());
+                // every field is new: no need to read the old record
+                client.set(key(key), new ByteArrayWrapper(RecordFormat.encodeIterators(values)));
+                return Status.OK;
             }
+            ByteArrayWrapper old = client.get(key(key));
+            if (old == null) {
+                return Status.NOT_FOUND;
+            }
+            Map<String, byte[]> record = RecordFormat.decode(old.getArray());
             values.forEach((name, bytes) -> record.put(name, bytes.toArray()));
             client.set(key(key), new ByteArrayWrapper(RecordFormat.encode(record)));
             return Status.OK;
@@ -125,9 +118,7 @@ public final class Dbf0Client extends DB {
     @Override
     public Status insert(String table, String key, Map<String, ByteIterator> values) {
         try {
-            Map<String, byte[]> record = new LinkedHashMap<>();
-            values.forEach((name, bytes) -> record.put(name, bytes.toArray()));
-            client.set(key(key), new ByteArrayWrapper(RecordFormat.encode(record)));
+            client.set(key(key), new ByteArrayWrapper(RecordFormat.encodeIterators(values)));
             return Status.OK;
         } catch (IOException | RuntimeException e) {
             return Status.ERROR;
