@@ -223,7 +223,11 @@ public final class LinearizabilityChecker {
 
         S state;
         int remaining; // completed operations not yet linearized
+        // The longest partial linearization, for explaining a failure. The stack is copied only
+        // when it shrinks from a new peak: copying at every new peak costs O(n^2) on a long part
+        // that is linearizable straight through.
         List<Integer> longest = List.of();
+        int peak;
 
         Search(Model<S, I, O> model, List<Operation<I, O>> ops) {
             this.model = model;
@@ -248,9 +252,12 @@ public final class LinearizabilityChecker {
             pendingOps = pending.isEmpty() ? null : pending;
             // Calls before returns at equal times: closed intervals (see the class comment).
             events.sort(
-                    Comparator.comparingLong((Event e) -> e.time)
-                            .thenComparing(e -> !e.call)
-                            .thenComparingInt(e -> e.op));
+                    (a, b) ->
+                            a.time != b.time
+                                    ? Long.compare(a.time, b.time)
+                                    : a.call != b.call
+                                            ? (a.call ? -1 : 1)
+                                            : Integer.compare(a.op, b.op));
             Event last = head;
             for (Event e : events) {
                 last.next = e;
@@ -275,6 +282,7 @@ public final class LinearizabilityChecker {
                 if ((++steps & 0x3ff) == 0
                         && (System.nanoTime() - deadline > 0
                                 || Thread.currentThread().isInterrupted())) {
+                    savePeak();
                     return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
                 }
                 Frame<S> pushed;
@@ -305,6 +313,7 @@ public final class LinearizabilityChecker {
                         return new PartResult<>(
                                 CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));
                     }
+                    savePeak();
                     Frame<S> top = stack.remove(stack.size() - 1);
                     if (pendingOps != null) {
                         remember(top.choices().get(top.chosen()));
@@ -338,15 +347,19 @@ public final class LinearizabilityChecker {
                 if (pushed.call().match != null) {
                     remaining--;
                 }
-                if (stack.size() > longest.size()) {
-                    longest = stack.stream().map(f -> f.call().op).toList();
-                }
+                peak = Math.max(peak, stack.size());
                 if (remaining == 0) {
-                    return new PartResult<>(
-                            CheckResult.Verdict.LINEARIZABLE, ops, toOps(ops, longest));
+                    return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, ops);
                 }
                 entry = head.next;
                 pendingPhase = false;
+            }
+        }
+
+        /** Copies the stack as the longest partial linearization if it is at a new peak. */
+        private void savePeak() {
+            if (stack.size() == peak && peak > longest.size()) {
+                longest = stack.stream().map(f -> f.call().op).toList();
             }
         }
 
