@@ -3,14 +3,11 @@ package dbf0.cli;
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.CheckResult;
-import dbf0.kv.check.Dbf0HistoryFormat;
-import dbf0.kv.check.EtcdLogFormat;
 import dbf0.kv.check.Explanation;
 import dbf0.kv.check.History;
+import dbf0.kv.check.HistoryFormat;
 import dbf0.kv.check.HistoryParseException;
-import dbf0.kv.check.KvEdnFormat;
 import dbf0.kv.check.LinearizabilityChecker;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +37,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Checks whether recorded histories are linearizable (docs/4-correctness.md).",
             "Formats: dbf0 (JSON Lines, see the docs), etcd (Jepsen etcd logs), kv"
-                    + " (Jepsen/Porcupine key/value EDN)."
+                    + " (Jepsen/Porcupine key/value EDN), auto (each file's own, from its first"
+                    + " lines)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -61,7 +59,7 @@ public final class CheckCommand implements Callable<Integer> {
             names = "--format",
             defaultValue = "dbf0",
             paramLabel = "FORMAT",
-            description = "dbf0, etcd or kv (default: ${DEFAULT-VALUE})")
+            description = "dbf0, etcd, kv or auto (default: ${DEFAULT-VALUE})")
     String format;
 
     @Option(
@@ -69,7 +67,7 @@ public final class CheckCommand implements Callable<Integer> {
             paramLabel = "MODEL",
             description =
                     "register or kv; defaults to the format's: register for etcd, kv for dbf0 and"
-                            + " kv")
+                            + " kv; with auto, every file's format must fit it")
     String model;
 
     @Option(
@@ -113,22 +111,14 @@ public final class CheckCommand implements Callable<Integer> {
             return usage(err, "--time-limit: " + e.getMessage());
         }
         String fmt = format.toLowerCase(Locale.ROOT);
-        if (!List.of("dbf0", "etcd", "kv").contains(fmt)) {
-            return usage(err, "--format must be dbf0, etcd or kv, not '" + format + "'");
+        if (!List.of("dbf0", "etcd", "kv", "auto").contains(fmt)) {
+            return usage(err, "--format must be dbf0, etcd, kv or auto, not '" + format + "'");
         }
-        String implied = fmt.equals("etcd") ? "register" : "kv";
-        if (model != null && !model.equalsIgnoreCase(implied)) {
-            return usage(
-                    err,
-                    "--model "
-                            + model
-                            + " does not fit --format "
-                            + fmt
-                            + " (its operations are "
-                            + (implied.equals("register")
-                                    ? "read/write/cas on one register: use --model register"
-                                    : "per-key map operations: use --model kv")
-                            + ")");
+        if (!fmt.equals("auto")) {
+            String misfit = misfit(HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT)));
+            if (misfit != null) {
+                return usage(err, misfit);
+            }
         }
         if (threads < 1) {
             return usage(err, "--threads must be at least 1, got " + threads);
@@ -139,7 +129,18 @@ public final class CheckCommand implements Callable<Integer> {
         for (Path file : files) {
             History<?, ?, ?> history;
             try {
-                history = load(fmt, file);
+                HistoryFormat f =
+                        fmt.equals("auto")
+                                ? HistoryFormat.detect(file)
+                                : HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT));
+                if (f == null) {
+                    return usage(err, cannotTell(file));
+                }
+                String misfit = misfit(f);
+                if (misfit != null) {
+                    return usage(err, file + ": " + misfit);
+                }
+                history = f.parse(file);
             } catch (NoSuchFileException e) {
                 return usage(err, file + ": no such file");
             } catch (IOException e) {
@@ -194,16 +195,27 @@ public final class CheckCommand implements Callable<Integer> {
         return EXIT_USAGE;
     }
 
-    private static History<?, ?, ?> load(String format, Path file)
-            throws IOException, HistoryParseException {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String name = file.toString();
-            return switch (format) {
-                case "etcd" -> EtcdLogFormat.parse(in, name);
-                case "kv" -> KvEdnFormat.parse(in, name);
-                default -> Dbf0HistoryFormat.parse(in, name);
-            };
+    /** Null when --model (if given) fits {@code f}'s operations, else why not. */
+    private String misfit(HistoryFormat f) {
+        if (model == null || model.equalsIgnoreCase(f.modelName())) {
+            return null;
         }
+        return "--model "
+                + model
+                + " does not fit --format "
+                + f.cliName()
+                + " (its operations are "
+                + (f.modelName().equals("register")
+                        ? "read/write/cas on one register: use --model register"
+                        : "per-key map operations: use --model kv")
+                + ")";
+    }
+
+    private static String cannotTell(Path file) {
+        return "cannot tell the format of "
+                + file
+                + " from its first lines (no JSON object, EDN map or jepsen.util event line);"
+                + " give --format dbf0, etcd or kv";
     }
 
     private record Report(CheckResult.Verdict verdict, String html) {}
