@@ -4,7 +4,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -150,7 +149,7 @@ public final class KvEdnFormat {
         Map<String, Object> read() {
             skip();
             expect('{');
-            Map<String, Object> m = new LinkedHashMap<>();
+            Map<String, Object> m = new HashMap<>();
             while (true) {
                 skip();
                 if (peek() == '}') {
@@ -217,6 +216,13 @@ public final class KvEdnFormat {
 
         private String string() {
             i++;
+            int end = s.indexOf('"', i);
+            int escape = s.indexOf('\\', i);
+            if (end >= 0 && (escape < 0 || escape > end)) { // no escapes: one copy
+                String plain = s.substring(i, end);
+                i = end + 1;
+                return plain;
+            }
             StringBuilder sb = new StringBuilder();
             while (true) {
                 char c = peek();
