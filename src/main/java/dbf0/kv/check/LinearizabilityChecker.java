@@ -69,12 +69,7 @@ public final class LinearizabilityChecker {
         }
         ExecutorService pool =
                 Executors.newFixedThreadPool(
-                        threads,
-                        r -> {
-                            Thread t = new Thread(r, "check");
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        threads, Thread.ofPlatform().name("check").daemon().factory());
         try {
             List<Map.Entry<String, Future<PartResult<I, O>>>> futures = new ArrayList<>();
             for (Map.Entry<String, List<Operation<I, O>>> part : parts.entrySet()) {
@@ -223,9 +218,7 @@ public final class LinearizabilityChecker {
 
         S state;
         int remaining; // completed operations not yet linearized
-        // The longest partial linearization, for explaining a failure. The stack is copied only
-        // when it shrinks from a new peak: copying at every new peak costs O(n^2) on a long part
-        // that is linearizable straight through.
+        // For explaining a failure; copied off the stack as it backs off a new peak (savePeak).
         List<Integer> longest = List.of();
         int peak;
 
@@ -277,8 +270,7 @@ public final class LinearizabilityChecker {
             boolean pendingPhase = false;
             long steps = 0;
             while (true) {
-                // Out of time, or another partition already failed (parallel mode cancels the
-                // rest).
+                // Out of time, or another partition failed (parallel mode cancels the rest).
                 if ((++steps & 0x3ff) == 0
                         && (System.nanoTime() - deadline > 0
                                 || Thread.currentThread().isInterrupted())) {
@@ -356,7 +348,7 @@ public final class LinearizabilityChecker {
             }
         }
 
-        /** Copies the stack as the longest partial linearization if it is at a new peak. */
+        /** Copies the stack if it is at a new peak: copying at every peak would cost O(n^2). */
         private void savePeak() {
             if (stack.size() == peak && peak > longest.size()) {
                 longest = stack.stream().map(f -> f.call().op).toList();
