@@ -15,9 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -126,52 +131,86 @@ public final class CheckCommand implements Callable<Integer> {
         boolean anyViolation = false;
         boolean anyUnknown = false;
         boolean htmlWritten = false;
-        for (Path file : files) {
-            History<?, ?, ?> history;
-            try {
-                HistoryFormat f =
-                        fmt.equals("auto")
-                                ? HistoryFormat.detect(file)
-                                : HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT));
-                if (f == null) {
-                    return usage(err, cannotTell(file));
-                }
-                String misfit = misfit(f);
-                if (misfit != null) {
-                    return usage(err, file + ": " + misfit);
-                }
-                history = f.parse(file);
-            } catch (NoSuchFileException e) {
-                return usage(err, file + ": no such file");
-            } catch (IOException e) {
-                return usage(err, file + ": cannot read: " + e.getMessage());
-            } catch (HistoryParseException e) {
-                // A first line that fails is a wrong guess of the format rather than a damaged
-                // file.
-                return usage(
-                        err, formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
+        // Files are parsed and checked a core each, and reported in the order given. At most one
+        // history per core is in memory: a finished file keeps only its report's text.
+        int lanes = Math.min(files.size(), Runtime.getRuntime().availableProcessors());
+        ExecutorService pool =
+                Executors.newFixedThreadPool(
+                        Math.max(1, lanes), Thread.ofPlatform().name("check").daemon().factory());
+        try {
+            List<Future<Report>> reports = new ArrayList<>();
+            for (Path file : files) {
+                reports.add(pool.submit(() -> checkFile(file, fmt, limit)));
             }
-            Report r = checkAndReport(history, file.getFileName().toString(), limit, out);
-            out.flush();
-            anyViolation |= r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE;
-            anyUnknown |= r.verdict() == CheckResult.Verdict.UNKNOWN;
-            if (html != null
-                    && !htmlWritten
-                    && r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE) {
-                try {
-                    Files.writeString(html, r.html(), StandardCharsets.UTF_8);
-                    htmlWritten = true;
-                    out.println("  HTML timeline written to " + html);
-                } catch (IOException e) {
-                    return usage(err, html + ": cannot write: " + e.getMessage());
+            for (Future<Report> pending : reports) {
+                Report r = await(pending);
+                if (r.error() != null) {
+                    return usage(err, r.error());
+                }
+                out.print(r.text());
+                out.flush();
+                anyViolation |= r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE;
+                anyUnknown |= r.verdict() == CheckResult.Verdict.UNKNOWN;
+                if (html != null
+                        && !htmlWritten
+                        && r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE) {
+                    try {
+                        Files.writeString(html, r.html(), StandardCharsets.UTF_8);
+                        htmlWritten = true;
+                        out.println("  HTML timeline written to " + html);
+                    } catch (IOException e) {
+                        return usage(err, html + ": cannot write: " + e.getMessage());
+                    }
                 }
             }
+        } finally {
+            pool.shutdownNow();
         }
         if (html != null && !htmlWritten) {
             out.println("(no violation, so no HTML written to " + html + ")");
         }
         out.flush();
         return anyViolation ? EXIT_NOT_LINEARIZABLE : anyUnknown ? EXIT_UNKNOWN : 0;
+    }
+
+    private static Report await(Future<Report> report) {
+        try {
+            return report.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r
+                    ? r
+                    : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Reads, checks and reports one file; a report with an error for a bad file. */
+    private Report checkFile(Path file, String fmt, Duration limit) {
+        History<?, ?, ?> history;
+        try {
+            HistoryFormat f =
+                    fmt.equals("auto")
+                            ? HistoryFormat.detect(file)
+                            : HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT));
+            if (f == null) {
+                return Report.error(cannotTell(file));
+            }
+            String misfit = misfit(f);
+            if (misfit != null) {
+                return Report.error(file + ": " + misfit);
+            }
+            history = f.parse(file);
+        } catch (NoSuchFileException e) {
+            return Report.error(file + ": no such file");
+        } catch (IOException e) {
+            return Report.error(file + ": cannot read: " + e.getMessage());
+        } catch (HistoryParseException e) {
+            // A first line that fails is a wrong guess of the format rather than a damaged file.
+            return Report.error(formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
+        }
+        return checkAndReport(history, file.getFileName().toString(), limit);
     }
 
     private boolean formatGiven() {
@@ -218,10 +257,14 @@ public final class CheckCommand implements Callable<Integer> {
                 + " give --format dbf0, etcd or kv";
     }
 
-    private record Report(CheckResult.Verdict verdict, String html) {}
+    /** One file's outcome: a verdict with its text (and HTML for a violation), or an error. */
+    private record Report(CheckResult.Verdict verdict, String text, String html, String error) {
+        static Report error(String message) {
+            return new Report(null, "", null, message);
+        }
+    }
 
-    private <S, I, O> Report checkAndReport(
-            History<S, I, O> history, String name, Duration limit, PrintWriter out) {
+    private <S, I, O> Report checkAndReport(History<S, I, O> history, String name, Duration limit) {
         CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
         String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
         String parts = r.partitions() + (r.partitions() == 1 ? " partition" : " partitions");
@@ -229,26 +272,38 @@ public final class CheckCommand implements Callable<Integer> {
                 r.failingKey() == null || r.failingKey().isEmpty()
                         ? ""
                         : "key " + r.failingKey() + ", ";
-        switch (r.verdict()) {
+        return switch (r.verdict()) {
             case LINEARIZABLE ->
-                    out.printf(
-                            "%s: linearizable (%,d ops, %s, %s)%n",
-                            name, r.operations(), parts, secs);
-            case NOT_LINEARIZABLE -> {
-                out.printf(
-                        "%s: NOT LINEARIZABLE (%s%d ops in the failing part, %s)%n",
-                        name, where, r.subHistory().size(), secs);
-                out.print(indent(Explanation.text(history.model(), r, 60)));
-                return new Report(
-                        r.verdict(),
-                        Explanation.html(history.model(), r, name + ": not linearizable"));
-            }
+                    new Report(
+                            r.verdict(),
+                            String.format(
+                                    "%s: linearizable (%,d ops, %s, %s)%n",
+                                    name, r.operations(), parts, secs),
+                            null,
+                            null);
+            case NOT_LINEARIZABLE ->
+                    new Report(
+                            r.verdict(),
+                            String.format(
+                                            "%s: NOT LINEARIZABLE (%s%d ops in the failing part,"
+                                                    + " %s)%n",
+                                            name, where, r.subHistory().size(), secs)
+                                    + indent(Explanation.text(history.model(), r, 60)),
+                            html == null
+                                    ? null
+                                    : Explanation.html(
+                                            history.model(), r, name + ": not linearizable"),
+                            null);
             case UNKNOWN ->
-                    out.printf(
-                            "%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part, %s)%n",
-                            name, where, r.subHistory().size(), secs);
-        }
-        return new Report(r.verdict(), null);
+                    new Report(
+                            r.verdict(),
+                            String.format(
+                                    "%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part,"
+                                            + " %s)%n",
+                                    name, where, r.subHistory().size(), secs),
+                            null,
+                            null);
+        };
     }
 
     private static String indent(String text) {
