@@ -224,8 +224,8 @@ public final class CheckCommand implements Callable<Integer> {
                 + " is not a dbf0 history (JSON Lines), the format assumed without --format"
                 + " (line 1: "
                 + e.problem()
-                + "); for a Jepsen file, give --format etcd or --format kv (accepted: dbf0, etcd,"
-                + " kv)";
+                + "); for a Jepsen file, give --format etcd or --format kv, or --format auto to"
+                + " tell each file's (accepted: dbf0, etcd, kv, auto)";
     }
 
     private int usage(PrintWriter err, String message) {

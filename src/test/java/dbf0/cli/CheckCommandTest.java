@@ -162,7 +162,8 @@ class CheckCommandTest {
                 .contains("assumed without --format")
                 .contains("--format etcd")
                 .contains("--format kv")
-                .contains("accepted: dbf0, etcd, kv");
+                .contains("--format auto")
+                .contains("accepted: dbf0, etcd, kv, auto");
         assertThat(message)
                 .doesNotContainIgnoringCase("gson")
                 .doesNotContain("JsonReader")
