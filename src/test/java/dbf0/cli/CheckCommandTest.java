@@ -196,7 +196,7 @@ class CheckCommandTest {
         Path h = tmp.resolve("h.jsonl");
         Files.writeString(
                 h,
-                Dbf0HistoryFormat.line(0, "set", new byte[] {1}, new byte[] {2}, null, 1, 2, "ok")
+                Dbf0HistoryFormat.line(0, "set", new byte[] {1}, new byte[] {2}, null, 1, 2L, "ok")
                         + "\n",
                 StandardCharsets.UTF_8);
         assertThat(
