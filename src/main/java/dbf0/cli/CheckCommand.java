@@ -3,14 +3,11 @@ package dbf0.cli;
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.CheckResult;
-import dbf0.kv.check.Dbf0HistoryFormat;
-import dbf0.kv.check.EtcdLogFormat;
 import dbf0.kv.check.Explanation;
 import dbf0.kv.check.History;
+import dbf0.kv.check.HistoryFormat;
 import dbf0.kv.check.HistoryParseException;
-import dbf0.kv.check.KvEdnFormat;
 import dbf0.kv.check.LinearizabilityChecker;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -40,7 +42,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Checks whether recorded histories are linearizable (docs/4-correctness.md).",
             "Formats: dbf0 (JSON Lines, see the docs), etcd (Jepsen etcd logs), kv"
-                    + " (Jepsen/Porcupine key/value EDN)."
+                    + " (Jepsen/Porcupine key/value EDN), auto (each file's own, from its first"
+                    + " lines)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -61,7 +64,7 @@ public final class CheckCommand implements Callable<Integer> {
             names = "--format",
             defaultValue = "dbf0",
             paramLabel = "FORMAT",
-            description = "dbf0, etcd or kv (default: ${DEFAULT-VALUE})")
+            description = "dbf0, etcd, kv or auto (default: ${DEFAULT-VALUE})")
     String format;
 
     @Option(
@@ -69,7 +72,7 @@ public final class CheckCommand implements Callable<Integer> {
             paramLabel = "MODEL",
             description =
                     "register or kv; defaults to the format's: register for etcd, kv for dbf0 and"
-                            + " kv")
+                            + " kv; with auto, every file's format must fit it")
     String model;
 
     @Option(
@@ -113,22 +116,14 @@ public final class CheckCommand implements Callable<Integer> {
             return usage(err, "--time-limit: " + e.getMessage());
         }
         String fmt = format.toLowerCase(Locale.ROOT);
-        if (!List.of("dbf0", "etcd", "kv").contains(fmt)) {
-            return usage(err, "--format must be dbf0, etcd or kv, not '" + format + "'");
+        if (!List.of("dbf0", "etcd", "kv", "auto").contains(fmt)) {
+            return usage(err, "--format must be dbf0, etcd, kv or auto, not '" + format + "'");
         }
-        String implied = fmt.equals("etcd") ? "register" : "kv";
-        if (model != null && !model.equalsIgnoreCase(implied)) {
-            return usage(
-                    err,
-                    "--model "
-                            + model
-                            + " does not fit --format "
-                            + fmt
-                            + " (its operations are "
-                            + (implied.equals("register")
-                                    ? "read/write/cas on one register: use --model register"
-                                    : "per-key map operations: use --model kv")
-                            + ")");
+        if (!fmt.equals("auto")) {
+            String misfit = misfit(HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT)));
+            if (misfit != null) {
+                return usage(err, misfit);
+            }
         }
         if (threads < 1) {
             return usage(err, "--threads must be at least 1, got " + threads);
@@ -136,41 +131,86 @@ public final class CheckCommand implements Callable<Integer> {
         boolean anyViolation = false;
         boolean anyUnknown = false;
         boolean htmlWritten = false;
-        for (Path file : files) {
-            History<?, ?, ?> history;
-            try {
-                history = load(fmt, file);
-            } catch (NoSuchFileException e) {
-                return usage(err, file + ": no such file");
-            } catch (IOException e) {
-                return usage(err, file + ": cannot read: " + e.getMessage());
-            } catch (HistoryParseException e) {
-                // A first line that fails is a wrong guess of the format rather than a damaged
-                // file.
-                return usage(
-                        err, formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
+        // Files are parsed and checked a core each, and reported in the order given. At most one
+        // history per core is in memory: a finished file keeps only its report's text.
+        int lanes = Math.min(files.size(), Runtime.getRuntime().availableProcessors());
+        ExecutorService pool =
+                Executors.newFixedThreadPool(
+                        Math.max(1, lanes), Thread.ofPlatform().name("check").daemon().factory());
+        try {
+            List<Future<Report>> reports = new ArrayList<>();
+            for (Path file : files) {
+                reports.add(pool.submit(() -> checkFile(file, fmt, limit)));
             }
-            Report r = checkAndReport(history, file.getFileName().toString(), limit, out);
-            out.flush();
-            anyViolation |= r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE;
-            anyUnknown |= r.verdict() == CheckResult.Verdict.UNKNOWN;
-            if (html != null
-                    && !htmlWritten
-                    && r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE) {
-                try {
-                    Files.writeString(html, r.html(), StandardCharsets.UTF_8);
-                    htmlWritten = true;
-                    out.println("  HTML timeline written to " + html);
-                } catch (IOException e) {
-                    return usage(err, html + ": cannot write: " + e.getMessage());
+            for (Future<Report> pending : reports) {
+                Report r = await(pending);
+                if (r.error() != null) {
+                    return usage(err, r.error());
+                }
+                out.print(r.text());
+                out.flush();
+                anyViolation |= r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE;
+                anyUnknown |= r.verdict() == CheckResult.Verdict.UNKNOWN;
+                if (html != null
+                        && !htmlWritten
+                        && r.verdict() == CheckResult.Verdict.NOT_LINEARIZABLE) {
+                    try {
+                        Files.writeString(html, r.html(), StandardCharsets.UTF_8);
+                        htmlWritten = true;
+                        out.println("  HTML timeline written to " + html);
+                    } catch (IOException e) {
+                        return usage(err, html + ": cannot write: " + e.getMessage());
+                    }
                 }
             }
+        } finally {
+            pool.shutdownNow();
         }
         if (html != null && !htmlWritten) {
             out.println("(no violation, so no HTML written to " + html + ")");
         }
         out.flush();
         return anyViolation ? EXIT_NOT_LINEARIZABLE : anyUnknown ? EXIT_UNKNOWN : 0;
+    }
+
+    private static Report await(Future<Report> report) {
+        try {
+            return report.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking", e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r
+                    ? r
+                    : new IllegalStateException(e.getCause());
+        }
+    }
+
+    /** Reads, checks and reports one file; a report with an error for a bad file. */
+    private Report checkFile(Path file, String fmt, Duration limit) {
+        History<?, ?, ?> history;
+        try {
+            HistoryFormat f =
+                    fmt.equals("auto")
+                            ? HistoryFormat.detect(file)
+                            : HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT));
+            if (f == null) {
+                return Report.error(cannotTell(file));
+            }
+            String misfit = misfit(f);
+            if (misfit != null) {
+                return Report.error(file + ": " + misfit);
+            }
+            history = f.parse(file);
+        } catch (NoSuchFileException e) {
+            return Report.error(file + ": no such file");
+        } catch (IOException e) {
+            return Report.error(file + ": cannot read: " + e.getMessage());
+        } catch (HistoryParseException e) {
+            // A first line that fails is a wrong guess of the format rather than a damaged file.
+            return Report.error(formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
+        }
+        return checkAndReport(history, file.getFileName().toString(), limit);
     }
 
     private boolean formatGiven() {
@@ -184,8 +224,8 @@ public final class CheckCommand implements Callable<Integer> {
                 + " is not a dbf0 history (JSON Lines), the format assumed without --format"
                 + " (line 1: "
                 + e.problem()
-                + "); for a Jepsen file, give --format etcd or --format kv (accepted: dbf0, etcd,"
-                + " kv)";
+                + "); for a Jepsen file, give --format etcd or --format kv, or --format auto to"
+                + " tell each file's (accepted: dbf0, etcd, kv, auto)";
     }
 
     private int usage(PrintWriter err, String message) {
@@ -194,22 +234,37 @@ public final class CheckCommand implements Callable<Integer> {
         return EXIT_USAGE;
     }
 
-    private static History<?, ?, ?> load(String format, Path file)
-            throws IOException, HistoryParseException {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String name = file.toString();
-            return switch (format) {
-                case "etcd" -> EtcdLogFormat.parse(in, name);
-                case "kv" -> KvEdnFormat.parse(in, name);
-                default -> Dbf0HistoryFormat.parse(in, name);
-            };
+    /** Null when --model (if given) fits {@code f}'s operations, else why not. */
+    private String misfit(HistoryFormat f) {
+        if (model == null || model.equalsIgnoreCase(f.modelName())) {
+            return null;
+        }
+        return "--model "
+                + model
+                + " does not fit --format "
+                + f.cliName()
+                + " (its operations are "
+                + (f.modelName().equals("register")
+                        ? "read/write/cas on one register: use --model register"
+                        : "per-key map operations: use --model kv")
+                + ")";
+    }
+
+    private static String cannotTell(Path file) {
+        return "cannot tell the format of "
+                + file
+                + " from its first lines (no JSON object, EDN map or jepsen.util event line);"
+                + " give --format dbf0, etcd or kv";
+    }
+
+    /** One file's outcome: a verdict with its text (and HTML for a violation), or an error. */
+    private record Report(CheckResult.Verdict verdict, String text, String html, String error) {
+        static Report error(String message) {
+            return new Report(null, "", null, message);
         }
     }
 
-    private record Report(CheckResult.Verdict verdict, String html) {}
-
-    private <S, I, O> Report checkAndReport(
-            History<S, I, O> history, String name, Duration limit, PrintWriter out) {
+    private <S, I, O> Report checkAndReport(History<S, I, O> history, String name, Duration limit) {
         CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
         String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
         String parts = r.partitions() + (r.partitions() == 1 ? " partition" : " partitions");
@@ -217,26 +272,38 @@ public final class CheckCommand implements Callable<Integer> {
                 r.failingKey() == null || r.failingKey().isEmpty()
                         ? ""
                         : "key " + r.failingKey() + ", ";
-        switch (r.verdict()) {
+        return switch (r.verdict()) {
             case LINEARIZABLE ->
-                    out.printf(
-                            "%s: linearizable (%,d ops, %s, %s)%n",
-                            name, r.operations(), parts, secs);
-            case NOT_LINEARIZABLE -> {
-                out.printf(
-                        "%s: NOT LINEARIZABLE (%s%d ops in the failing part, %s)%n",
-                        name, where, r.subHistory().size(), secs);
-                out.print(indent(Explanation.text(history.model(), r, 60)));
-                return new Report(
-                        r.verdict(),
-                        Explanation.html(history.model(), r, name + ": not linearizable"));
-            }
+                    new Report(
+                            r.verdict(),
+                            String.format(
+                                    "%s: linearizable (%,d ops, %s, %s)%n",
+                                    name, r.operations(), parts, secs),
+                            null,
+                            null);
+            case NOT_LINEARIZABLE ->
+                    new Report(
+                            r.verdict(),
+                            String.format(
+                                            "%s: NOT LINEARIZABLE (%s%d ops in the failing part,"
+                                                    + " %s)%n",
+                                            name, where, r.subHistory().size(), secs)
+                                    + indent(Explanation.text(history.model(), r, 60)),
+                            html == null
+                                    ? null
+                                    : Explanation.html(
+                                            history.model(), r, name + ": not linearizable"),
+                            null);
             case UNKNOWN ->
-                    out.printf(
-                            "%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part, %s)%n",
-                            name, where, r.subHistory().size(), secs);
-        }
-        return new Report(r.verdict(), null);
+                    new Report(
+                            r.verdict(),
+                            String.format(
+                                    "%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part,"
+                                            + " %s)%n",
+                                    name, where, r.subHistory().size(), secs),
+                            null,
+                            null);
+        };
     }
 
     private static String indent(String text) {

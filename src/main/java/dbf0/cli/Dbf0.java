@@ -4,7 +4,9 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -50,6 +52,12 @@ public final class Dbf0 implements Callable<Integer> {
     List<String> unknown = List.of();
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("check")) {
+            // A check lasts a fraction of a second: skip building every other command's options.
+            CommandSpec top = CommandSpec.create().name("dbf0");
+            top.addSubcommand("check", new CommandLine(new CheckCommand()));
+            Cli.runAndExit(top, args);
+        }
         Cli.runAndExit(new Dbf0(), args);
     }
 

@@ -162,7 +162,8 @@ class CheckCommandTest {
                 .contains("assumed without --format")
                 .contains("--format etcd")
                 .contains("--format kv")
-                .contains("accepted: dbf0, etcd, kv");
+                .contains("--format auto")
+                .contains("accepted: dbf0, etcd, kv, auto");
         assertThat(message)
                 .doesNotContainIgnoringCase("gson")
                 .doesNotContain("JsonReader")
@@ -188,5 +189,42 @@ class CheckCommandTest {
                 .contains("Usage: dbf0 check")
                 .contains("--format")
                 .contains("3   no violation found");
+    }
+
+    @Test
+    void autoChecksFilesOfSeveralFormatsInOneRunInTheOrderGiven() throws Exception {
+        Path h = tmp.resolve("h.jsonl");
+        Files.writeString(
+                h,
+                Dbf0HistoryFormat.line(0, "set", new byte[] {1}, new byte[] {2}, null, 1, 2L, "ok")
+                        + "\n",
+                StandardCharsets.UTF_8);
+        assertThat(
+                        run(
+                                "--format",
+                                "auto",
+                                resource("kv/c01-ok.txt"),
+                                resource("etcd/etcd_000.log"),
+                                h.toString(),
+                                resource("etcd/etcd_002.log")))
+                .isEqualTo(1);
+        List<String> verdicts = out.toString().lines().filter(l -> l.matches("^\\S+: .*")).toList();
+        assertThat(verdicts).hasSize(4);
+        assertThat(verdicts.get(0)).startsWith("c01-ok.txt: linearizable (58 ops, 10 partitions");
+        assertThat(verdicts.get(1)).startsWith("etcd_000.log: NOT LINEARIZABLE");
+        assertThat(verdicts.get(2)).startsWith("h.jsonl: linearizable (1 ops, 1 partition");
+        assertThat(verdicts.get(3)).startsWith("etcd_002.log: linearizable (77 ops");
+    }
+
+    @Test
+    void autoNamesAFileWhoseFormatItCannotTell() throws Exception {
+        Path junk = tmp.resolve("notes.txt");
+        Files.writeString(junk, "hello\nworld\n", StandardCharsets.UTF_8);
+        assertThat(run("--format", "auto", resource("kv/c01-ok.txt"), junk.toString()))
+                .isEqualTo(2);
+        assertThat(out.toString()).startsWith("c01-ok.txt: linearizable");
+        assertThat(err.toString())
+                .contains("dbf0 check: error: cannot tell the format of " + junk)
+                .contains("give --format dbf0, etcd or kv");
     }
 }

@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Jepsen's etcd logs (as published with Porcupine's test data): one register, read / write / cas,
@@ -28,10 +26,104 @@ public final class EtcdLogFormat {
 
     private EtcdLogFormat() {}
 
-    private static final Pattern EVENT =
-            // Anything may come before the logger's name (a level, a timestamp, a thread).
-            Pattern.compile(
-                    "(?:^|\\s)jepsen\\.util\\s+-\\s+(\\d+)\\s+:(\\w+)\\s+:([\\w-]+)\\s*(.*?)\\s*$");
+    /**
+     * One event line's fields: {@code jepsen.util - P :TYPE :F VALUE}, after anything (a level, a
+     * timestamp, a thread), words apart by whitespace. Read by hand rather than by a regular
+     * expression: a check of a hundred small logs is mostly cold code, where a regex costs more
+     * than the search.
+     */
+    private record Event(String process, String type, String f, String value) {}
+
+    /** The event on {@code line}, or null when it is none. */
+    static Event event(String line) {
+        for (int at = line.indexOf("jepsen.util");
+                at >= 0;
+                at = line.indexOf("jepsen.util", at + 1)) {
+            if (at > 0 && !space(line.charAt(at - 1))) {
+                continue;
+            }
+            int i = spaces(line, at + "jepsen.util".length(), 1);
+            if (i < 0 || i >= line.length() || line.charAt(i) != '-') {
+                continue;
+            }
+            int p = spaces(line, i + 1, 1);
+            int pEnd = p < 0 ? -1 : run(line, p, false);
+            int t = pEnd <= p ? -1 : spaces(line, pEnd, 1);
+            if (t < 0 || t >= line.length() || line.charAt(t) != ':') {
+                continue;
+            }
+            int tEnd = run(line, t + 1, false);
+            int f = tEnd <= t + 1 ? -1 : spaces(line, tEnd, 1);
+            if (f < 0 || f >= line.length() || line.charAt(f) != ':') {
+                continue;
+            }
+            int fEnd = run(line, f + 1, true);
+            if (fEnd <= f + 1) {
+                continue;
+            }
+            if (!digits(line, p, pEnd)) {
+                continue;
+            }
+            return new Event(
+                    line.substring(p, pEnd),
+                    line.substring(t + 1, tEnd),
+                    line.substring(f + 1, fEnd),
+                    line.substring(fEnd).strip());
+        }
+        return null;
+    }
+
+    private static boolean space(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    /** The index after at least {@code min} whitespace characters from {@code i}, or -1. */
+    private static int spaces(String s, int i, int min) {
+        int j = i;
+        while (j < s.length() && space(s.charAt(j))) {
+            j++;
+        }
+        return j - i >= min ? j : -1;
+    }
+
+    /**
+     * The end of the word characters (letters, digits, _, and - if {@code dash}) from {@code i}.
+     */
+    private static int run(String s, int i, boolean dash) {
+        int j = i;
+        while (j < s.length()) {
+            char c = s.charAt(j);
+            boolean word =
+                    (c >= 'a' && c <= 'z')
+                            || (c >= 'A' && c <= 'Z')
+                            || (c >= '0' && c <= '9')
+                            || c == '_'
+                            || (dash && c == '-');
+            if (!word) {
+                break;
+            }
+            j++;
+        }
+        return j;
+    }
+
+    private static boolean hasSpace(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (space(s.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean digits(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
 
     private record Open(RegisterModel.Input input, long time, long line) {}
 
@@ -42,20 +134,20 @@ public final class EtcdLogFormat {
         long lineNo = 0;
         for (String text = in.readLine(); text != null; text = in.readLine()) {
             lineNo++;
-            Matcher m = EVENT.matcher(text);
-            if (!m.find()) {
+            Event ev = event(text);
+            if (ev == null) {
                 continue;
             }
             int process;
             try {
-                process = Integer.parseInt(m.group(1));
+                process = Integer.parseInt(ev.process());
             } catch (NumberFormatException e) {
                 throw new HistoryParseException(
-                        source, lineNo, "process number " + m.group(1) + " is too large");
+                        source, lineNo, "process number " + ev.process() + " is too large");
             }
-            String type = m.group(2);
-            String f = m.group(3);
-            String value = m.group(4);
+            String type = ev.type();
+            String f = ev.f();
+            String value = ev.value();
             if (!f.equals("read") && !f.equals("write") && !f.equals("cas")) {
                 throw new HistoryParseException(
                         source,
@@ -157,13 +249,13 @@ public final class EtcdLogFormat {
                 yield RegisterModel.Input.write(v);
             }
             default -> {
-                Matcher m = Pattern.compile("\\[\\s*(\\S+)\\s+(\\S+)\\s*\\]").matcher(value);
-                if (!m.matches()) {
+                String[] pair = casPair(value);
+                if (pair == null) {
                     throw new HistoryParseException(
                             source, line, "a cas needs [expected new], got \"" + value + "\"");
                 }
-                String expected = scalar(m.group(1), source, line);
-                String next = scalar(m.group(2), source, line);
+                String expected = scalar(pair[0], source, line);
+                String next = scalar(pair[1], source, line);
                 if (expected == null || next == null) {
                     throw new HistoryParseException(
                             source, line, "a cas needs two values, got \"" + value + "\"");
@@ -171,6 +263,23 @@ public final class EtcdLogFormat {
                 yield RegisterModel.Input.cas(expected, next);
             }
         };
+    }
+
+    /** {@code [A B]} (spaces allowed inside the brackets) as {A, B}, or null. */
+    private static String[] casPair(String value) {
+        if (value.length() < 2
+                || value.charAt(0) != '['
+                || value.charAt(value.length() - 1) != ']') {
+            return null;
+        }
+        String inner = value.substring(1, value.length() - 1).strip();
+        int gap = 0;
+        while (gap < inner.length() && !space(inner.charAt(gap))) {
+            gap++;
+        }
+        String a = inner.substring(0, gap);
+        String b = inner.substring(gap).strip();
+        return a.isEmpty() || b.isEmpty() || hasSpace(b) ? null : new String[] {a, b};
     }
 
     /** A value as written in the log; nil is the empty register. */

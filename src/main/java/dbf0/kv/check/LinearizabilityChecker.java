@@ -69,12 +69,7 @@ public final class LinearizabilityChecker {
         }
         ExecutorService pool =
                 Executors.newFixedThreadPool(
-                        threads,
-                        r -> {
-                            Thread t = new Thread(r, "check");
-                            t.setDaemon(true);
-                            return t;
-                        });
+                        threads, Thread.ofPlatform().name("check").daemon().factory());
         try {
             List<Map.Entry<String, Future<PartResult<I, O>>>> futures = new ArrayList<>();
             for (Map.Entry<String, List<Operation<I, O>>> part : parts.entrySet()) {
@@ -223,7 +218,9 @@ public final class LinearizabilityChecker {
 
         S state;
         int remaining; // completed operations not yet linearized
+        // For explaining a failure; copied off the stack as it backs off a new peak (savePeak).
         List<Integer> longest = List.of();
+        int peak;
 
         Search(Model<S, I, O> model, List<Operation<I, O>> ops) {
             this.model = model;
@@ -248,9 +245,12 @@ public final class LinearizabilityChecker {
             pendingOps = pending.isEmpty() ? null : pending;
             // Calls before returns at equal times: closed intervals (see the class comment).
             events.sort(
-                    Comparator.comparingLong((Event e) -> e.time)
-                            .thenComparing(e -> !e.call)
-                            .thenComparingInt(e -> e.op));
+                    (a, b) ->
+                            a.time != b.time
+                                    ? Long.compare(a.time, b.time)
+                                    : a.call != b.call
+                                            ? (a.call ? -1 : 1)
+                                            : Integer.compare(a.op, b.op));
             Event last = head;
             for (Event e : events) {
                 last.next = e;
@@ -270,11 +270,11 @@ public final class LinearizabilityChecker {
             boolean pendingPhase = false;
             long steps = 0;
             while (true) {
-                // Out of time, or another partition already failed (parallel mode cancels the
-                // rest).
+                // Out of time, or another partition failed (parallel mode cancels the rest).
                 if ((++steps & 0x3ff) == 0
                         && (System.nanoTime() - deadline > 0
                                 || Thread.currentThread().isInterrupted())) {
+                    savePeak();
                     return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
                 }
                 Frame<S> pushed;
@@ -305,6 +305,7 @@ public final class LinearizabilityChecker {
                         return new PartResult<>(
                                 CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));
                     }
+                    savePeak();
                     Frame<S> top = stack.remove(stack.size() - 1);
                     if (pendingOps != null) {
                         remember(top.choices().get(top.chosen()));
@@ -338,15 +339,19 @@ public final class LinearizabilityChecker {
                 if (pushed.call().match != null) {
                     remaining--;
                 }
-                if (stack.size() > longest.size()) {
-                    longest = stack.stream().map(f -> f.call().op).toList();
-                }
+                peak = Math.max(peak, stack.size());
                 if (remaining == 0) {
-                    return new PartResult<>(
-                            CheckResult.Verdict.LINEARIZABLE, ops, toOps(ops, longest));
+                    return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, ops);
                 }
                 entry = head.next;
                 pendingPhase = false;
+            }
+        }
+
+        /** Copies the stack if it is at a new peak: copying at every peak would cost O(n^2). */
+        private void savePeak() {
+            if (stack.size() == peak && peak > longest.size()) {
+                longest = stack.stream().map(f -> f.call().op).toList();
             }
         }
 
