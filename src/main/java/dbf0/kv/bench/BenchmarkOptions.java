@@ -34,8 +34,9 @@ final class BenchmarkOptions {
             index = "2",
             paramLabel = "mapType",
             description =
-                    "hashmap, hashtable, synchronized, rwlock, striped (striped:N), concurrent, "
-                            + "skiplist, or a Map class name")
+                    "hashmap, hashtable, synchronized, rwlock, striped (striped:N), concurrent "
+                            + "(concurrent:N sized for N keys), skiplist, or a Map class name; "
+                            + "constant (constant:N) measures the ceiling with no map at all")
     String mapType;
 
     @Parameters(
