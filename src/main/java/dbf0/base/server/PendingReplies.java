@@ -64,16 +64,28 @@ public final class PendingReplies {
 
     private record Entry<T>(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
         void writeTo(OutputBuffer out) {
-            T result = null;
-            Throwable failure = null;
-            try {
-                result = done.join(); // done: returns at once
-            } catch (CompletionException e) {
-                failure = e.getCause() != null ? e.getCause() : e;
-            } catch (CancellationException e) {
-                failure = e;
-            }
-            answer.write(out, result, failure);
+            Throwable failure = failureOf(done);
+            answer.write(out, failure == null ? done.join() : null, failure); // done: at once
+        }
+    }
+
+    /**
+     * Why a completed future failed (its cause, unwrapped), or null if it succeeded.
+     *
+     * @param done a completed future
+     * @return the failure, or null
+     */
+    public static Throwable failureOf(CompletableFuture<?> done) {
+        if (!done.isCompletedExceptionally()) {
+            return null;
+        }
+        try {
+            done.join();
+            return null;
+        } catch (CompletionException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        } catch (CancellationException e) {
+            return e;
         }
     }
 

@@ -24,7 +24,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The v2 requests a busy client sends, answered where they lie: a well-formed GET, SET, DELETE,
@@ -153,7 +152,7 @@ final class V2InPlace {
 
     private static void writeAnswer(
             OutputBuffer out, CompletableFuture<Boolean> write, PendingReplies.Answer<Boolean> a) {
-        Throwable failure = failure(write);
+        Throwable failure = PendingReplies.failureOf(write);
         a.write(out, failure == null ? write.join() : null, failure);
     }
 
@@ -246,7 +245,7 @@ final class V2InPlace {
                     p = keyEnd;
                     write = deleteOwned(in, keyAt);
                 }
-                Throwable failure = failure(write);
+                Throwable failure = PendingReplies.failureOf(write);
                 if (failure != null) {
                     if (failedWrites == null) {
                         failedWrites = new HashSet<>();
@@ -294,20 +293,6 @@ final class V2InPlace {
             putError(out, "not stored: " + failure.getMessage());
         } else {
             out.reserve(1).put(delete && !found ? NOT_FOUND : OK);
-        }
-    }
-
-    private static Throwable failure(CompletableFuture<Boolean> write) {
-        if (!write.isCompletedExceptionally()) {
-            return null;
-        }
-        try {
-            write.join();
-            return null;
-        } catch (CompletionException e) {
-            return e.getCause() != null ? e.getCause() : e;
-        } catch (java.util.concurrent.CancellationException e) {
-            return e;
         }
     }
 

@@ -149,17 +149,7 @@ public final class MapBackends {
     private static final String CONCURRENT_PREFIX = "concurrent:";
 
     private static int expectedKeys(String name) {
-        String count = name.substring(CONCURRENT_PREFIX.length());
-        try {
-            int n = Integer.parseInt(count);
-            if (n >= 1 && n <= 1 << 28) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what is wanted
-        }
-        throw new IllegalArgumentException(
-                "concurrent:N wants N from 1 to 268435456 expected keys, got '" + count + "'");
+        return number(name, CONCURRENT_PREFIX, 1, 1 << 28, "expected keys");
     }
 
     /**
@@ -174,31 +164,27 @@ public final class MapBackends {
         if (name.equals(CONSTANT)) {
             return 64;
         }
-        String count = name.substring(CONSTANT_PREFIX.length());
-        try {
-            int n = Integer.parseInt(count);
-            if (n >= 0 && n <= 1 << 20) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // the message below says what is wanted
-        }
-        throw new IllegalArgumentException(
-                "constant:N wants a value length N from 0 to 1048576 bytes, got '" + count + "'");
+        return number(name, CONSTANT_PREFIX, 0, 1 << 20, "bytes of value");
     }
 
     private static int stripes(String name) {
-        String count = name.substring(STRIPED_PREFIX.length());
+        return number(name, STRIPED_PREFIX, 1, 1 << 16, "stripes");
+    }
+
+    /** The N of {@code prefixN}, from min to max, or an error that says what is wanted. */
+    private static int number(String name, String prefix, int min, int max, String what) {
+        String count = name.substring(prefix.length());
         try {
             int n = Integer.parseInt(count);
-            if (n >= 1 && n <= 1 << 16) {
+            if (n >= min && n <= max) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // the message below says what is wanted
         }
         throw new IllegalArgumentException(
-                "striped:N wants N from 1 to 65536 stripes, got '" + count + "'");
+                String.format(
+                        "%sN wants N from %d to %d %s, got '%s'", prefix, min, max, what, count));
     }
 
     @SuppressWarnings("unchecked")

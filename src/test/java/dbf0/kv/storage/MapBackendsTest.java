@@ -49,7 +49,7 @@ class MapBackendsTest {
         assertThat(MapBackends.isThreadSafe("constant:8")).isTrue();
         assertThat(MapBackends.names()).doesNotContain("constant");
         assertThatThrownBy(() -> MapBackends.create("constant:x"))
-                .hasMessageContaining("constant:N wants a value length");
+                .hasMessageContaining("constant:N wants N from 0 to 1048576");
     }
 
     @Test

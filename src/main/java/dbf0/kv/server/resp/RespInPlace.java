@@ -1,6 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.io.OutputBuffer;
+import dbf0.base.server.PendingReplies;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.common.KeyProbe;
 import dbf0.kv.protocol.RespCodec;
@@ -8,7 +9,6 @@ import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * GET, SET, MGET, MSET and DEL run where they lie in the input buffer: the command's arguments are
@@ -122,7 +122,7 @@ public final class RespInPlace {
         for (int i = 1; i < n; i += 2) {
             ByteArrayWrapper key = KeyProbe.wrapped(in, starts[i], lengths[i]);
             ByteArrayWrapper value = KeyProbe.wrapped(in, starts[i + 1], lengths[i + 1]);
-            Throwable failed = failure(store.putAsync(key, value));
+            Throwable failed = PendingReplies.failureOf(store.putAsync(key, value));
             failure = failure == null ? failed : failure;
         }
         out.put(failure == null ? Reply.OK : Reply.notStored(failure));
@@ -136,7 +136,7 @@ public final class RespInPlace {
             // A map only compares the key it removes, so the probe serves.
             CompletableFuture<Boolean> delete =
                     store.deleteAsync(probe.of(in, starts[i], lengths[i]));
-            Throwable failed = failure(delete);
+            Throwable failed = PendingReplies.failureOf(delete);
             if (failed == null && delete.join()) {
                 deleted++;
             }
@@ -166,20 +166,6 @@ public final class RespInPlace {
             out.put(connection.resp3() ? RespCodec.NULL3 : RespCodec.NULL_BULK);
         } else {
             RespCodec.putBulk(out.reserve(RespCodec.bulkSize(value.getArray())), value.getArray());
-        }
-    }
-
-    private static Throwable failure(CompletableFuture<Boolean> write) {
-        if (!write.isCompletedExceptionally()) {
-            return null;
-        }
-        try {
-            write.join();
-            return null;
-        } catch (CompletionException e) {
-            return e.getCause() != null ? e.getCause() : e;
-        } catch (java.util.concurrent.CancellationException e) {
-            return e;
         }
     }
 
