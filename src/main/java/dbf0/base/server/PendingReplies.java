@@ -20,14 +20,15 @@ import java.util.concurrent.CompletionException;
  * waiting once, lets them share an fsync; this queue remembers, for each request, the future to
  * wait for and how to answer it, so that the replies still go out in the order the requests came.
  *
- * <p>A store may also hold submitted writes back until it is told to go (a log under {@code
- * interval} or {@code never} writes everything pending with one write call at a flush, instead of
- * one call per write). So before anything here looks at whether the writes are done with some still
- * in flight, it runs the session's {@code beforeWaiting} (the store's flush): every wait is
- * preceded by a flush, without each session having to remember it, and since that flush does the
- * writes itself, the common case finds them done and does not wait at all. On an event loop's
- * {@link FlushingThread} it owes the flush to the end of the loop's turn instead, and the session
- * waits: one flush then writes what every connection of the turn submitted.
+ * <p>A store may also hold submitted writes back until it is told to go (a log writes everything
+ * pending with one write call at a flush, instead of one call per write). So before anything here
+ * waits for writes in flight, it runs the session's {@code beforeWaiting} (the store's flush):
+ * every wait is preceded by a flush, without each session having to remember it. The store decides
+ * what that costs: a log under {@code interval} or {@code never} writes at once (a write call, no
+ * fsync), so the common case finds the writes done and the session goes on in the same pass with no
+ * wait; under {@code always} on an event loop's {@link FlushingThread} the store owes its fsync to
+ * the end of the loop's turn ({@link FlushingThread#owe}), and the session waits for it with every
+ * other connection of the turn.
  *
  * <p>The session decides when to wait (before a read, which must see this connection's own writes;
  * at the end of its input; when {@link #full()}); this class only keeps the order and the bound. It
@@ -157,7 +158,8 @@ public final class PendingReplies {
 
     /**
      * Appends, in order, the replies whose futures are done, stopping at the first that is not; if
-     * one is not, runs {@code beforeWaiting} and looks again.
+     * one is not, runs {@code beforeWaiting} and looks again; if one still is not, on an event loop
+     * owes {@code beforeWaiting} to the end of the turn.
      *
      * @param out the connection's replies
      * @return true if no reply waits any more
@@ -166,14 +168,15 @@ public final class PendingReplies {
         if (answerDone(out)) {
             return true;
         }
-        // Some are not done: perhaps only because nobody has flushed them yet.
+        beforeWaiting.run();
+        if (answerDone(out)) {
+            return true;
+        }
         FlushingThread loop = FlushingThread.current();
         if (loop != null) {
-            loop.owe(beforeWaiting); // one flush at the end of the loop's turn, for every session
-            return false;
+            loop.owe(beforeWaiting); // the turn's end flushes what is still held back
         }
-        beforeWaiting.run();
-        return answerDone(out);
+        return false;
     }
 
     private boolean answerDone(OutputBuffer out) {

@@ -88,15 +88,18 @@ class PendingRepliesTest {
     }
 
     @Test
-    void onAnEventLoopTheWaitOwesTheFlushToTheEndOfTheTurnInsteadOfRunningIt() throws Exception {
+    void onAnEventLoopAFlushThatOwesItselfLeavesTheWaitToTheEndOfTheTurn() throws Exception {
         CompletableFuture<String> write = new CompletableFuture<>();
         int[] flushes = {0};
-        Runnable flush =
+        Runnable[] flush = new Runnable[1];
+        // Like a log under always on a loop: the first call owes the real flush to the turn's end.
+        flush[0] =
                 () -> {
-                    flushes[0]++;
-                    write.complete("ok");
+                    if (flushes[0]++ == 0) {
+                        FlushingThread.current().owe(() -> write.complete("ok"));
+                    }
                 };
-        PendingReplies pending = new PendingReplies(flush);
+        PendingReplies pending = new PendingReplies(() -> flush[0].run());
         OutputBuffer out = new OutputBuffer(16);
         Object[] seen = new Object[4];
         FlushingThread loop =
@@ -104,7 +107,7 @@ class PendingRepliesTest {
                         () -> {
                             pending.add(write, 1, echo());
                             seen[0] = pending.endOfInput(out);
-                            seen[1] = flushes[0];
+                            seen[1] = write.isDone();
                             seen[2] = FlushingThread.current().owesFlushes();
                             FlushingThread.current().flushOwed(); // the end of the loop's turn
                             seen[3] = pending.endOfInput(out);
@@ -113,9 +116,30 @@ class PendingRepliesTest {
         loop.start();
         loop.join(10_000);
         assertThat(seen)
-                .as("waits, not flushed yet, owes the flush; done once the turn flushed")
-                .containsExactly(ByteSession.Next.AWAIT, 0, true, ByteSession.Next.READ_MORE);
-        assertThat(flushes[0]).isEqualTo(1);
+                .as("waits, not written yet, owes the flush; done once the turn flushed")
+                .containsExactly(ByteSession.Next.AWAIT, false, true, ByteSession.Next.READ_MORE);
+        assertThat(text(out)).isEqualTo("ok");
+    }
+
+    @Test
+    void onAnEventLoopACheapFlushRunsAtOnceAndNothingWaits() throws Exception {
+        CompletableFuture<String> write = new CompletableFuture<>();
+        PendingReplies pending = new PendingReplies(() -> write.complete("ok"));
+        OutputBuffer out = new OutputBuffer(16);
+        Object[] seen = new Object[2];
+        FlushingThread loop =
+                new FlushingThread(
+                        () -> {
+                            pending.add(write, 1, echo());
+                            seen[0] = pending.endOfInput(out);
+                            seen[1] = FlushingThread.current().owesFlushes();
+                        },
+                        "loop");
+        loop.start();
+        loop.join(10_000);
+        assertThat(seen)
+                .as("the flush ran in the same pass: answered, nothing owed")
+                .containsExactly(ByteSession.Next.READ_MORE, false);
         assertThat(text(out)).isEqualTo("ok");
     }
 

@@ -1,11 +1,13 @@
 package dbf0.kv.storage.wal;
 
+import dbf0.common.FlushingThread;
 import dbf0.kv.storage.StorageFailureException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,13 +19,14 @@ import org.slf4j.LoggerFactory;
  *
  * <p>With no fsync on a write's path to share, handing each write to a thread and back would be
  * most of its cost, and a write call per record most of the rest. So the caller's thread leaves its
- * record on a list of pending records (under a lock of its own, never held across a write); its
+ * record in a lane of pending records (under a lock of its own, never held across a write); its
  * future stays incomplete, and nothing is written or applied yet, so no reader can see it. A caller
- * about to wait calls {@link #flush}: holding the log's lock, it takes every pending record,
- * anyone's, encodes them straight into one buffer (no array per record), writes that with one write
- * call, under {@code always} forces it, applies the records in order, and after letting go of the
- * lock completes their futures. Whoever flushes first writes for everybody (flat combining). The
- * lock keeps the store equal to a replay of the log: appends and applies happen in one order.
+ * about to wait calls {@link #flush}: holding the log's lock, it takes the pending records (an
+ * event loop its own lane's, any other thread every lane's: flat combining), encodes them straight
+ * into one buffer (no array per record), writes that with one write call, under {@code always}
+ * forces it, applies the records in order, and after letting go of the lock completes their
+ * futures. The lock keeps the store equal to a replay of the log: appends and applies happen in one
+ * order, whichever lanes the records came from.
  *
  * <p>Under {@code always} the log's lock is held across the fsync, as an event loop that fsyncs
  * before it sleeps (Redis's {@code beforeSleep}) holds up its own work; other loops go on
@@ -54,32 +57,70 @@ final class Combiner {
     private final long lateFlushNanos;
 
     /**
-     * Guards {@link #pending}; taken inside the log's lock when both are held. Accepting a record
-     * needs only this one, so an event loop goes on accepting while another flush holds the log's
-     * lock across its fsync, and its records join the next flush.
+     * Records accepted and not yet written, in lanes: one per event loop ({@link FlushingThread}),
+     * which its end-of-turn flush takes alone, and one shared by every other thread, which any
+     * flush of theirs takes with all the others (flat combining). A loop that wrote another loop's
+     * records would complete them on its thread, and the other loop would need a wake-up to answer
+     * them; with a lane of its own each loop writes, applies and answers its own. One lane per loop
+     * thread that ever writes: as many as the server has loops.
      */
-    private final ReentrantLock pendingLock = new ReentrantLock();
+    private final Lane shared = new Lane();
 
-    // Guarded by pendingLock.
-    /** Accepted, not yet written, in the order they were accepted. */
-    private List<Pending> pending = new ArrayList<>();
+    private final CopyOnWriteArrayList<Lane> lanes = new CopyOnWriteArrayList<>(List.of(shared));
 
-    /** When the oldest of {@link #pending} was accepted. */
-    private long pendingSinceNanos;
+    private final ThreadLocal<Lane> loopLane =
+            ThreadLocal.withInitial(
+                    () -> {
+                        Lane lane = new Lane();
+                        lanes.add(lane);
+                        return lane;
+                    });
 
-    /** A flush's records are gathered here, for one write call. */
+    /** Set by {@link #close}; read by {@link #accept} holding its lane's lock. */
+    private volatile boolean closed;
+
+    /** A flush's records are gathered here, for one write call; under the log's lock. */
     private ByteBuffer batchBuffer = ByteBuffer.allocate(64 * 1024);
-
-    /**
-     * {@code pending.size()}, written under the pending lock, read without it by {@link #flush}: a
-     * caller's own accepted records show here until a flush (its own or another's) has taken them.
-     */
-    private volatile int pendingCount;
 
     Combiner(WalLog log, WalRewrite rewrite, long lateFlushNanos) {
         this.log = log;
         this.rewrite = rewrite;
         this.lateFlushNanos = lateFlushNanos;
+    }
+
+    /** One lane of pending records. */
+    private static final class Lane {
+        /**
+         * Guards the fields below; taken inside the log's lock when both are held. Accepting a
+         * record needs only this one, so a loop goes on accepting while a flush holds the log's
+         * lock (under always across its fsync), and its records join the next flush.
+         */
+        final ReentrantLock lock = new ReentrantLock();
+
+        /** Accepted, not yet written, in the order they were accepted. */
+        List<Pending> pending = new ArrayList<>();
+
+        /** When the oldest of {@link #pending} was accepted. */
+        long sinceNanos;
+
+        /** {@code pending.size()}, written under the lock, read without it by {@link #flush}. */
+        volatile int count;
+
+        /** Takes the lane's records (in order), leaving it empty. */
+        List<Pending> take() {
+            lock.lock();
+            try {
+                if (pending.isEmpty()) {
+                    return List.of();
+                }
+                List<Pending> taken = pending;
+                pending = new ArrayList<>(taken.size());
+                count = 0;
+                return taken;
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /** A record accepted, and what its flush found. */
@@ -104,9 +145,10 @@ final class Combiner {
         int size = (int) WalRecord.encodedSize(record);
         CompletableFuture<Boolean> done = new CompletableFuture<>();
         boolean atLimit;
-        pendingLock.lock();
+        Lane lane = FlushingThread.current() != null ? loopLane.get() : shared;
+        lane.lock.lock();
         try {
-            if (log.closed) {
+            if (closed) {
                 return CompletableFuture.failedFuture(
                         new StorageFailureException("the store is closed"));
             }
@@ -114,14 +156,14 @@ final class Combiner {
             if (failure != null) {
                 return CompletableFuture.failedFuture(failure);
             }
-            if (pending.isEmpty()) {
-                pendingSinceNanos = System.nanoTime();
+            if (lane.pending.isEmpty()) {
+                lane.sinceNanos = System.nanoTime();
             }
-            pending.add(new Pending(record, size, done));
-            pendingCount = pending.size();
-            atLimit = pending.size() >= PENDING_LIMIT;
+            lane.pending.add(new Pending(record, size, done));
+            lane.count = lane.pending.size();
+            atLimit = lane.pending.size() >= PENDING_LIMIT;
         } finally {
-            pendingLock.unlock();
+            lane.lock.unlock();
         }
         if (atLimit) {
             flush();
@@ -129,9 +171,13 @@ final class Combiner {
         return done;
     }
 
-    /** Writes every pending record (anyone's) with one write call, applies them, completes them. */
+    /**
+     * Writes pending records with one write call, applies them, completes them: on an event loop
+     * its own lane's, on any other thread every lane's.
+     */
     void flush() {
-        if (pendingCount == 0) {
+        Lane own = FlushingThread.current() != null ? loopLane.get() : null;
+        if (own != null ? own.count == 0 : noneWaiting()) {
             return; // none of this caller's records wait: a flush that took them completes them
         }
         // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
@@ -142,7 +188,7 @@ final class Combiner {
             List<Pending> written;
             log.lock.lock();
             try {
-                written = writePending();
+                written = own != null ? writeTaken(own.take()) : writePending();
             } finally {
                 log.lock.unlock();
             }
@@ -152,6 +198,15 @@ final class Combiner {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    private boolean noneWaiting() {
+        for (Lane lane : lanes) {
+            if (lane.count != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The safety net: flushes the pending records if the oldest has waited too long. */
@@ -171,12 +226,21 @@ final class Combiner {
 
     /** Nanoseconds from {@code now} until the oldest pending record is late. */
     long nanosUntilLate(long now, long ifNonePending) {
-        pendingLock.lock();
-        try {
-            return pending.isEmpty() ? ifNonePending : pendingSinceNanos + lateFlushNanos - now;
-        } finally {
-            pendingLock.unlock();
+        long until = ifNonePending;
+        boolean any = false;
+        for (Lane lane : lanes) {
+            lane.lock.lock();
+            try {
+                if (!lane.pending.isEmpty()) {
+                    long left = lane.sinceNanos + lateFlushNanos - now;
+                    until = any ? Math.min(until, left) : left;
+                    any = true;
+                }
+            } finally {
+                lane.lock.unlock();
+            }
         }
+        return until;
     }
 
     /**
@@ -184,30 +248,31 @@ final class Combiner {
      * the last of them.
      */
     void close() {
-        pendingLock.lock();
-        try {
-            log.closed = true;
-        } finally {
-            pendingLock.unlock();
+        closed = true;
+        log.closed = true;
+        for (Lane lane : lanes) {
+            // an accept that found the store open holds its lane's lock until its record is in
+            lane.lock.lock();
+            lane.lock.unlock();
         }
     }
 
-    /**
-     * Takes every pending record and writes, applies and judges it (under the log's lock); returns
-     * them for {@link #complete} once the lock is let go.
-     */
+    /** Takes every lane's pending records and writes them, as {@link #writeTaken} does. */
     List<Pending> writePending() {
-        List<Pending> taken;
-        pendingLock.lock();
-        try {
-            if (pending.isEmpty()) {
-                return List.of();
-            }
-            taken = pending;
-            pending = new ArrayList<>();
-            pendingCount = 0;
-        } finally {
-            pendingLock.unlock();
+        List<Pending> taken = new ArrayList<>();
+        for (Lane lane : lanes) {
+            taken.addAll(lane.take());
+        }
+        return writeTaken(taken);
+    }
+
+    /**
+     * Writes, applies and judges {@code taken} (under the log's lock); returns it for {@link
+     * #complete} once the lock is let go.
+     */
+    private List<Pending> writeTaken(List<Pending> taken) {
+        if (taken.isEmpty()) {
+            return taken;
         }
         try {
             for (int from = 0; from < taken.size(); ) {

@@ -38,8 +38,8 @@ final class WalLog {
     RewriteJob rewrite;
 
     /**
-     * Set holding the writer's closing lock, {@link #lock} and the combiner's pending lock; read
-     * holding any of them.
+     * Set holding the writer's closing lock and {@link #lock} (the combiner keeps its own flag for
+     * its lanes); read holding either.
      */
     boolean closed;
 

@@ -62,6 +62,9 @@ public final class WalStore implements Store, Closeable {
     private final WalRewrite rewrite;
     private final WalWriter writer;
 
+    /** What an event loop owes under always: the flush itself, at the end of its turn. */
+    private final Runnable flushNow;
+
     private WalStore(WalLog log, WalRecovery recovery, WalLimits limits) {
         this.log = log;
         this.recovery = recovery;
@@ -69,6 +72,7 @@ public final class WalStore implements Store, Closeable {
         this.rewrite = new WalRewrite(log, queue, limits.rewriteSideBufferBytes());
         this.combiner = new Combiner(log, rewrite, limits.lateFlush().toNanos());
         this.writer = new WalWriter(log, queue, combiner, rewrite);
+        this.flushNow = combiner::flush;
         writer.start();
     }
 
@@ -158,7 +162,7 @@ public final class WalStore implements Store, Closeable {
     @Override
     public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
         CompletableFuture<Boolean> done = putAsync(key, value);
-        flush();
+        flushNow.run(); // the caller waits: nothing to owe its turn's end to
         await(done);
     }
 
@@ -166,14 +170,14 @@ public final class WalStore implements Store, Closeable {
     @Override
     public boolean delete(ByteArrayWrapper key) {
         CompletableFuture<Boolean> done = deleteAsync(key);
-        flush();
+        flushNow.run();
         return await(done);
     }
 
     @Override
     public void clear() {
         CompletableFuture<Boolean> done = clearAsync();
-        flush();
+        flushNow.run(); // the caller waits: nothing to owe its turn's end to
         await(done);
     }
 
@@ -206,7 +210,14 @@ public final class WalStore implements Store, Closeable {
      */
     @Override
     public void flush() {
-        combiner.flush();
+        FlushingThread loop = FlushingThread.current();
+        if (loop != null && log.options.fsync() == FsyncPolicy.ALWAYS) {
+            // An fsync per read that must see its connection's writes would cost more than the
+            // wait: one at the turn's end serves every connection of the turn.
+            loop.owe(flushNow);
+            return;
+        }
+        combiner.flush(); // a write call without an fsync: cheap enough to make now
     }
 
     private CompletableFuture<Boolean> submit(WalRecord record) {

@@ -133,7 +133,7 @@ class CombiningTest {
         WalStore store = withoutSafetyNet(disk, FsyncPolicy.ALWAYS);
         List<CompletableFuture<Boolean>> writes = new ArrayList<>();
         long[] before = new long[2];
-        long[] atFlush = new long[2];
+        long[] atFlush = new long[3];
         Thread loop =
                 new dbf0.common.FlushingThread(
                         () -> {
@@ -144,12 +144,16 @@ class CombiningTest {
                             writes.add(store.deleteAsync(b("a")));
                             atFlush[0] = writes.stream().filter(CompletableFuture::isDone).count();
                             atFlush[1] = store.get(b("b")) == null ? 0 : 1;
-                            store.flush(); // what the loop does at the end of its turn
+                            store.flush(); // on a loop under always: owed, not run
+                            atFlush[2] = disk.writes() - before[0];
+                            dbf0.common.FlushingThread.current().flushOwed(); // the turn's end
                         },
                         "loop");
         loop.start();
         loop.join(10_000);
-        assertThat(atFlush).as("nothing done or applied before the flush").containsExactly(0, 0);
+        assertThat(atFlush)
+                .as("nothing done, applied or written before the turn's end")
+                .containsExactly(0, 0, 0);
         assertThat(writes).allMatch(w -> w.isDone() && !w.isCompletedExceptionally());
         assertThat(disk.writes() - before[0]).as("one write call for the three").isEqualTo(1);
         assertThat(disk.forces() - before[1]).as("one fsync for the three").isEqualTo(1);
@@ -158,6 +162,41 @@ class CombiningTest {
         store.close();
         try (WalStore reopened = open(disk, opts(FsyncPolicy.ALWAYS))) {
             assertThat(contents(reopened)).containsOnly(Map.entry(b("b"), b("2")));
+        }
+    }
+
+    @Test
+    void underIntervalAnEventLoopsFlushWritesItsOwnRecordsAtOnceAndLeavesAnotherLoops()
+            throws Exception {
+        SimulatedDirectory disk = new SimulatedDirectory();
+        try (WalStore store = withoutSafetyNet(disk, FsyncPolicy.INTERVAL)) {
+            List<CompletableFuture<Boolean>> first = new ArrayList<>();
+            List<CompletableFuture<Boolean>> second = new ArrayList<>();
+            boolean[] seen = new boolean[3];
+            Thread a =
+                    new dbf0.common.FlushingThread(
+                            () -> first.add(store.putAsync(b("a"), b("1"))), "loop-a");
+            a.start();
+            a.join(10_000);
+            Thread b =
+                    new dbf0.common.FlushingThread(
+                            () -> {
+                                second.add(store.putAsync(b("b"), b("2")));
+                                store.flush(); // a write call, not owed to the turn's end
+                                seen[0] = dbf0.common.FlushingThread.current().owesFlushes();
+                                seen[1] = second.get(0).isDone();
+                                seen[2] = first.get(0).isDone();
+                            },
+                            "loop-b");
+            b.start();
+            b.join(10_000);
+            assertThat(seen)
+                    .as("nothing owed; its own write done; the other loop's left for its flush")
+                    .containsExactly(false, true, false);
+            assertThat(store.get(b("a"))).as("unwritten, so unseen").isNull();
+            store.flush(); // another thread's flush takes every lane
+            assertThat(first.get(0)).isCompletedWithValue(true);
+            assertThat(store.get(b("a"))).isEqualTo(b("1"));
         }
     }
 
