@@ -19,15 +19,20 @@ import java.util.concurrent.CompletableFuture;
  *
  * <p>It takes only what needs no judgement: a whole {@code *} array of at most {@value #MAX_ARGS}
  * arguments within the limits, one of those five names with a count they accept, no refused
- * transaction on the connection; a read only when no write of this connection is in flight, a write
- * only when the store is a map (it has done the write when the call returns). Anything else is
- * left, unconsumed, for the session's parser and {@link RespCommands}, which own the errors and the
+ * transaction on the connection; a read only when no write of this connection is in flight; MSET
+ * and DEL only when the store is a map (it has done the write when the call returns), while a SET
+ * to a store with a log is queued behind the connection's replies. Anything else is left,
+ * unconsumed, for the session's parser and {@link RespCommands}, which own the errors and the
  * waiting.
  */
 public final class RespInPlace {
 
     /** Arguments at most, the name included; a longer command takes the parser's path. */
     public static final int MAX_ARGS = 1 + 2 * 256;
+
+    /** A queued SET's reply: made once, not per write. */
+    private static final PendingReplies.Answer<Boolean> SET_ANSWER =
+            (o, stored, failure) -> o.put(failure == null ? Reply.OK : Reply.notStored(failure));
 
     private final RespConnection connection;
     private final Store store;
@@ -77,7 +82,7 @@ public final class RespInPlace {
         if (is(in, "GET") && n == 2) {
             ran = idle && get(in, out);
         } else if (is(in, "SET") && n == 3) {
-            ran = idle && writesDoneAtOnce && pairsFit(n) && mset(in, out, n);
+            ran = pairsFit(n) && (writesDoneAtOnce ? idle && mset(in, out, n) : queuedSet(in));
         } else if (is(in, "MGET")) {
             ran = idle && mget(in, out, n);
         } else if (is(in, "MSET") && n % 2 == 1) {
@@ -126,6 +131,17 @@ public final class RespInPlace {
             failure = failure == null ? failed : failure;
         }
         out.put(failure == null ? Reply.OK : Reply.notStored(failure));
+        return true;
+    }
+
+    /**
+     * SET on a store with a log: submitted now, answered once the log has it, behind this
+     * connection's earlier replies, as {@link Set} does; writes may queue behind writes.
+     */
+    private boolean queuedSet(ByteBuffer in) {
+        ByteArrayWrapper key = KeyProbe.wrapped(in, starts[1], lengths[1]);
+        ByteArrayWrapper value = KeyProbe.wrapped(in, starts[2], lengths[2]);
+        connection.pending().add(store.putAsync(key, value), 1, SET_ANSWER);
         return true;
     }
 
