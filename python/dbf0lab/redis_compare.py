@@ -286,50 +286,53 @@ def wait_for_ping(port: int, what: str, process: subprocess.Popen, timeout: floa
     )
 
 
+def redis_argv(args, port: int, *persistence: str) -> list[str]:
+    """redis-server on loopback, in the foreground, no RDB snapshots; persistence: AOF flags."""
+    return [
+        args.redis_server,
+        "--port",
+        str(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        *persistence,
+        "--daemonize",
+        "no",
+        "--protected-mode",
+        "yes",
+        "--loglevel",
+        "warning",
+    ]
+
+
+def dbf0_argv(args, port: int, *log: str) -> list[str]:
+    """dbf0 server on loopback with the chosen map, model and threads; log: its WAL flags."""
+    return [
+        args.java,
+        *args.jvm_option,
+        "-jar",
+        str(args.jar),
+        "server",
+        "--bind",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--map",
+        args.dbf0_map,
+        "--server-model",
+        args.dbf0_model,
+        "--threads",
+        str(args.dbf0_threads),
+        *log,
+    ]
+
+
 def start_servers(args) -> tuple[dict[str, int], list[subprocess.Popen]]:
     redis_port, dbf0_port = free_port(), free_port()
-    redis = subprocess.Popen(
-        [
-            args.redis_server,
-            "--port",
-            str(redis_port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--daemonize",
-            "no",
-            "--protected-mode",
-            "yes",
-            "--loglevel",
-            "warning",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    dbf0 = subprocess.Popen(
-        [
-            args.java,
-            *args.jvm_option,
-            "-jar",
-            str(args.jar),
-            "server",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(dbf0_port),
-            "--map",
-            args.dbf0_map,
-            "--server-model",
-            args.dbf0_model,
-            "--threads",
-            str(args.dbf0_threads),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    redis = subprocess.Popen(redis_argv(args, redis_port, "--appendonly", "no"), **quiet)
+    dbf0 = subprocess.Popen(dbf0_argv(args, dbf0_port), **quiet)
     processes = [redis, dbf0]
     try:
         wait_for_ping(redis_port, "redis-server", redis)
@@ -346,51 +349,18 @@ def start_logged(args, server: str, policy: str, directory: Path) -> tuple[int, 
     a log this small either); returns its port once it answers PING."""
     port = free_port()
     if server == "redis":
-        argv = [
-            args.redis_server,
-            "--port",
-            str(port),
-            "--bind",
-            "127.0.0.1",
-            "--save",
-            "",
-            "--appendonly",
-            "yes",
-            "--appendfsync",
-            policy,
-            "--dir",
-            str(directory),
-            "--daemonize",
-            "no",
-            "--protected-mode",
-            "yes",
-            "--loglevel",
-            "warning",
-        ]
+        argv = redis_argv(
+            args,
+            port,
+            *("--appendonly", "yes", "--appendfsync", policy, "--dir", str(directory)),
+        )
     else:
-        argv = [
-            args.java,
-            *args.jvm_option,
-            "-jar",
-            str(args.jar),
-            "server",
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--map",
-            args.dbf0_map,
-            "--server-model",
-            args.dbf0_model,
-            "--threads",
-            str(args.dbf0_threads),
-            "--data-dir",
-            str(directory),
-            "--fsync",
-            AOF_TO_DBF0[policy],
-            "--rewrite-growth",
-            "0",
-        ]
+        argv = dbf0_argv(
+            args,
+            port,
+            *("--data-dir", str(directory), "--fsync", AOF_TO_DBF0[policy]),
+            *("--rewrite-growth", "0"),
+        )
     process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         wait_for_ping(port, f"{server} ({policy})", process)
