@@ -1,6 +1,7 @@
 package dbf0.kv.storage;
 
 import dbf0.common.ByteArrayWrapper;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -113,6 +114,61 @@ public interface Store {
      * submitted, does nothing.
      */
     default void flush() {}
+
+    /**
+     * True if some {@link #get} may wait for a disk read: a store that keeps its data on disk. A
+     * session that serves many connections on one thread (an event loop) then reads through {@link
+     * #getAsync}, so that one client's cold key never stalls the others.
+     *
+     * @return true if a get may wait for a disk; this default says no
+     */
+    default boolean mayWaitForDisk() {
+        return false;
+    }
+
+    /**
+     * As {@link #get}, without waiting on a disk: the future is complete on return when the store
+     * can answer from memory, and otherwise completes on a thread of the store's own. This default
+     * answers at once.
+     *
+     * @param key the key
+     * @return a future of the value, or of null if there is none
+     */
+    default CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
+        try {
+            return CompletableFuture.completedFuture(get(key));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * True if the store keeps its keys in order and answers {@link #scan}: sorted maps and the
+     * disk's LSM tree do, hash maps cannot.
+     *
+     * @return true if {@link #scan} works; this default says no
+     */
+    default boolean ordered() {
+        return false;
+    }
+
+    /**
+     * Up to {@code limit} pairs with {@code from <= key < toExclusive}, in ascending order of the
+     * keys' bytes compared unsigned ({@link ByteArrayWrapper#compareTo}). Like {@link #forEach}, it
+     * sees every pair that was there for the whole scan, and may or may not see pairs written
+     * during it.
+     *
+     * @param from the first key to include, or null to start at the smallest
+     * @param toExclusive the first key past the range, or null to run to the largest
+     * @param limit the most pairs to return, at least 1
+     * @return the pairs in key order, at most {@code limit} of them
+     * @throws UnsupportedOperationException if the store is not {@link #ordered}
+     */
+    default List<KeyValue> scan(ByteArrayWrapper from, ByteArrayWrapper toExclusive, int limit) {
+        throw new UnsupportedOperationException(
+                "this store keeps its keys in hash order and cannot scan a range;"
+                        + " use a sorted map (skiplist) or the lsm store");
+    }
 
     /**
      * True if {@code key} has a value.
