@@ -47,7 +47,7 @@ case "$workload" in
   C) mix="-p readproportion=1 -p updateproportion=0 -p requestdistribution=zipfian" ;;
   D) mix="-p readproportion=0.95 -p updateproportion=0 -p insertproportion=0.05 -p requestdistribution=latest" ;;
   F) mix="-p readproportion=0.5 -p updateproportion=0 -p readmodifywriteproportion=0.5 -p requestdistribution=zipfian" ;;
-  *) echo "ycsb_vs_bench.sh: workload is A, B, C, D or F (E needs range scans, which dbf0 has not)" >&2; exit 2 ;;
+  *) echo "ycsb_vs_bench.sh: workload is A, B, C, D or F (bench has no scans: run E with YCSB alone, see docs/ycsb.md)" >&2; exit 2 ;;
 esac
 if [ -z "${DBF0_YCSB_PARTIAL_UPDATES:-}" ]; then mix="$mix -p writeallfields=true"; fi
 

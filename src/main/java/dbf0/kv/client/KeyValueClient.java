@@ -333,6 +333,37 @@ public final class KeyValueClient implements AutoCloseable {
                 });
     }
 
+    /**
+     * Reads one page of a key range in key order, waiting up to the timeout. A reply whose {@code
+     * more()} is true stopped early (at the limit or the server's caps): ask again with {@code new
+     * Request.Range(lastKey, true, end, limit)}. A server whose store keeps no order (a hash map)
+     * answers with a {@link ServerErrorException}.
+     *
+     * @param range the start key, whether to leave it out, the end key (empty: no end), the limit
+     * @return the pairs, and whether the range may hold more after the last one
+     * @throws IOException as for {@link #get}
+     */
+    public Response.Range scan(Request.Range range) throws IOException {
+        return await(scanAsync(range));
+    }
+
+    /**
+     * Sends a RANGE without waiting for its reply; see {@link #scan} and the class comment.
+     *
+     * @param range as for {@link #scan}
+     * @return a future completed with the page
+     */
+    public CompletableFuture<Response.Range> scanAsync(Request.Range range) {
+        return send(
+                range,
+                r -> {
+                    if (r instanceof Response.Range page) {
+                        return page;
+                    }
+                    throw unexpected("RANGE", r);
+                });
+    }
+
     private static IllegalStateException unexpected(String request, Response response) {
         return new IllegalStateException("unexpected reply to " + request + ": " + response);
     }

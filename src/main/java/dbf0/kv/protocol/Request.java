@@ -63,4 +63,25 @@ public sealed interface Request {
             }
         }
     }
+
+    /**
+     * Up to {@code limit} pairs with keys from {@code start} up to (not including) {@code end}, in
+     * ascending order of the keys' unsigned bytes; answered by one {@link Response.Range}, or an
+     * ERROR from a store that keeps no order. To read on where a reply stopped, ask again from its
+     * last key with {@code afterStart} set.
+     *
+     * @param start the first key of the range (the empty key: from the smallest)
+     * @param afterStart true to leave {@code start} itself out
+     * @param end the key past the range, or the empty key for no end (no key sorts before the empty
+     *     key, so it cannot end a range that holds anything)
+     * @param limit the most pairs wanted, at least 1; the server may answer fewer
+     */
+    record Range(ByteArrayWrapper start, boolean afterStart, ByteArrayWrapper end, int limit)
+            implements Request {
+        public Range {
+            Objects.requireNonNull(start, "start");
+            Objects.requireNonNull(end, "end");
+            checkArgument(limit >= 1, "a RANGE limit is at least 1, got %s", limit);
+        }
+    }
 }

@@ -56,4 +56,31 @@ public sealed interface Response {
             }
         }
     }
+
+    /**
+     * The pairs of a {@link Request.Range}, in key order. {@code more} is true when the server
+     * stopped at the request's limit, its own cap or the frame's size with pairs left in the range:
+     * ask again after the last key. False means the range is exhausted.
+     *
+     * @param pairs the pairs (copied; may be empty)
+     * @param more true if the range may hold pairs after the last one
+     */
+    record Range(List<Pair> pairs, boolean more) implements Response {
+        public Range {
+            pairs = List.copyOf(pairs);
+        }
+    }
+
+    /**
+     * One key and its value in a {@link Range} reply.
+     *
+     * @param key the key
+     * @param value its value
+     */
+    record Pair(ByteArrayWrapper key, ByteArrayWrapper value) {
+        public Pair {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value");
+        }
+    }
 }

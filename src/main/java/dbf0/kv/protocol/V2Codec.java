@@ -35,12 +35,14 @@ import java.nio.ByteBuffer;
  *              DELETE    'D' 0x44 | key
  *              PING      'P' 0x50
  *              BATCH     'B' 0x42 | u32 count | count x (type | fields), each a GET, SET or DELETE
+ *              RANGE     'R' 0x52 | u8 flags | u32 limit | start | end    (empty end: no end)
  *  responses   VALUE     'V' 0x56 | value            GET found
  *              NOT_FOUND 'N' 0x4E                    GET missed, DELETE found nothing
  *              OK        'K' 0x4B                    SET applied, DELETE removed, PING
  *              ERROR     'E' 0x45 | UTF-8 message
  *              BATCH     'B' 0x42 | u32 count | count x (type | fields), each a VALUE,
  *                                   NOT_FOUND, OK or ERROR
+ *              RANGE     'R' 0x52 | u8 more | u32 count | count x (key | value)
  * </pre>
  *
  * <p><b>Why a length in front of every frame.</b> A reader learns where a frame ends before it
@@ -96,6 +98,9 @@ public final class V2Codec {
 
     /** A batch, in both directions. */
     public static final byte BATCH = 'B';
+
+    /** A range read, in both directions: the request and its reply of pairs. */
+    public static final byte RANGE = 'R';
 
     public static final byte VALUE = 'V';
     public static final byte NOT_FOUND = 'N';

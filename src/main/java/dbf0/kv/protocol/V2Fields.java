@@ -7,6 +7,7 @@ import static dbf0.kv.protocol.V2Codec.GET;
 import static dbf0.kv.protocol.V2Codec.NOT_FOUND;
 import static dbf0.kv.protocol.V2Codec.OK;
 import static dbf0.kv.protocol.V2Codec.PING;
+import static dbf0.kv.protocol.V2Codec.RANGE;
 import static dbf0.kv.protocol.V2Codec.SET;
 import static dbf0.kv.protocol.V2Codec.VALUE;
 
@@ -132,6 +133,7 @@ final class V2Fields {
             case DELETE -> "DELETE";
             case PING -> "PING";
             case BATCH -> "BATCH";
+            case RANGE -> "RANGE";
             case VALUE -> "VALUE";
             case NOT_FOUND -> "NOT_FOUND";
             case OK -> "OK";

@@ -4,15 +4,19 @@ import static dbf0.kv.protocol.V2Codec.BATCH;
 import static dbf0.kv.protocol.V2Codec.ERROR;
 import static dbf0.kv.protocol.V2Codec.NOT_FOUND;
 import static dbf0.kv.protocol.V2Codec.OK;
+import static dbf0.kv.protocol.V2Codec.RANGE;
 import static dbf0.kv.protocol.V2Codec.VALUE;
 import static dbf0.kv.protocol.V2Fields.LENGTH_BYTES;
 import static dbf0.kv.protocol.V2Fields.field;
+import static dbf0.kv.protocol.V2Fields.keyField;
 import static dbf0.kv.protocol.V2Fields.putField;
 import static dbf0.kv.protocol.V2Fields.putU32;
 import static dbf0.kv.protocol.V2Fields.valueField;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /** A v2 response's body, server to client: its size, its bytes, and back to a {@link Response}. */
 final class V2Responses {
@@ -36,7 +40,63 @@ final class V2Responses {
                 }
                 yield size;
             }
+            case Response.Range range -> {
+                if (limits != null && range.pairs().size() > limits.maxBatchOps()) {
+                    throw new IllegalArgumentException(
+                            "RANGE reply of "
+                                    + range.pairs().size()
+                                    + " pairs exceeds the "
+                                    + limits.maxBatchOps()
+                                    + "-pair limit");
+                }
+                long size = 1 + 1 + LENGTH_BYTES;
+                for (Response.Pair pair : range.pairs()) {
+                    size += pairSize(pair, limits);
+                }
+                yield size;
+            }
         };
+    }
+
+    /**
+     * The bytes one pair takes in a RANGE reply: its key and value fields. Checks the limits unless
+     * {@code limits} is null.
+     */
+    static long pairSize(Response.Pair pair, ProtocolLimits limits) {
+        return keyField(pair.key(), limits) + valueField(pair.value(), limits);
+    }
+
+    /**
+     * A RANGE reply's fields. The count is checked like a batch's: against {@code maxBatchOps}, and
+     * the list is never sized beyond what the body can hold (a pair takes at least 8 bytes).
+     */
+    private static Response.Range parseRange(ByteBuffer body, ProtocolLimits limits) {
+        if (!body.hasRemaining()) {
+            throw new MalformedFrameException("the frame ends before the RANGE reply's more flag");
+        }
+        byte more = body.get();
+        if (more != 0 && more != 1) {
+            throw new MalformedFrameException(
+                    String.format("a RANGE reply's more flag is 0 or 1, not 0x%02x", more));
+        }
+        int count = V2Fields.u32(body, "RANGE count");
+        if (count < 0 || count > limits.maxBatchOps()) {
+            throw new MalformedFrameException(
+                    "RANGE reply of "
+                            + Integer.toUnsignedLong(count)
+                            + " pairs exceeds the "
+                            + limits.maxBatchOps()
+                            + "-pair limit");
+        }
+        List<Response.Pair> pairs =
+                new ArrayList<>(Math.min(count, body.remaining() / (2 * LENGTH_BYTES)));
+        for (int i = 0; i < count; i++) {
+            pairs.add(
+                    new Response.Pair(
+                            field(body, "key", limits.maxKeyBytes()),
+                            field(body, "value", limits.maxValueBytes())));
+        }
+        return new Response.Range(pairs, more == 1);
     }
 
     /** Writes the body; the caller has checked the limits and the room. */
@@ -52,6 +112,15 @@ final class V2Responses {
                 out.put(ERROR);
                 putField(out, error.message().getBytes(UTF_8));
             }
+            case Response.Range range -> {
+                out.put(RANGE);
+                out.put(range.more() ? (byte) 1 : 0);
+                putU32(out, range.pairs().size());
+                for (Response.Pair pair : range.pairs()) {
+                    putField(out, pair.key().getArray());
+                    putField(out, pair.value().getArray());
+                }
+            }
             case Response.Batch batch -> {
                 out.put(BATCH);
                 putU32(out, batch.replies().size());
@@ -65,6 +134,11 @@ final class V2Responses {
     /** Parses one whole body; throws {@link MalformedFrameException} for anything wrong in it. */
     static Response parse(ByteBuffer body, ProtocolLimits limits) {
         byte type = V2Fields.firstType(body);
+        if (type == RANGE) {
+            Response range = parseRange(body, limits);
+            V2Fields.requireEnd(body, type);
+            return range;
+        }
         Response response =
                 type == BATCH
                         ? new Response.Batch(
@@ -92,7 +166,9 @@ final class V2Responses {
                             new String(
                                     field(body, "error message", limits.maxFrameBytes()).getArray(),
                                     UTF_8));
-            case BATCH -> throw new MalformedFrameException("a BATCH cannot be inside a batch");
+            case BATCH, RANGE ->
+                    throw new MalformedFrameException(
+                            "a " + V2Fields.typeName(type) + " cannot be inside a batch");
             default ->
                     throw new MalformedFrameException(
                             "unknown response type " + V2Fields.describe(type));

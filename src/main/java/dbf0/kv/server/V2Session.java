@@ -47,6 +47,7 @@ final class V2Session implements ByteSession {
     private final Store store;
     private final ProtocolLimits limits;
     private final V2InPlace inPlace;
+    private final V2Ranges ranges;
     private boolean preambleSeen;
     private int needed;
 
@@ -54,6 +55,7 @@ final class V2Session implements ByteSession {
         this.store = store;
         this.limits = limits;
         this.inPlace = new V2InPlace(store, limits);
+        this.ranges = new V2Ranges(store, limits);
         this.pending =
                 new PendingReplies(store::flush); // every wait for the writes flushes them first
     }
@@ -129,7 +131,8 @@ final class V2Session implements ByteSession {
                                                         failure != null
                                                                 ? notStored(failure)
                                                                 : found ? OK : NOT_FOUND));
-                        default -> held = frame.value(); // a GET, PING or BATCH: after the writes
+                        default -> held = frame.value(); // a GET, PING, RANGE or BATCH: after the
+                            // writes
                             // before it
                     }
                 }
@@ -163,7 +166,10 @@ final class V2Session implements ByteSession {
         return new Response.Error("not stored: " + failure.getMessage());
     }
 
-    /** Runs a request that writes nothing: a GET or a PING (writes and batches are submitted). */
+    /**
+     * Runs a request that writes nothing: a GET, a PING or a RANGE (writes and batches are
+     * submitted).
+     */
     private Response apply(Request request) {
         return switch (request) {
             case Request.Get get -> {
@@ -171,6 +177,7 @@ final class V2Session implements ByteSession {
                 yield value == null ? NOT_FOUND : new Response.Value(value);
             }
             case Request.Ping ping -> OK;
+            case Request.Range range -> ranges.answer(range);
             default -> throw new IllegalStateException("not run synchronously: " + request);
         };
     }

@@ -27,7 +27,9 @@ import java.util.function.Supplier;
  *   <li>{@code concurrent}: {@link ConcurrentHashMap}, lock-free reads and per-bin locks; {@code
  *       concurrent:N} sized for N keys up front, so that a run that inserts that many never stops
  *       to resize (its table, 4 to 8 bytes a slot, is allocated at the first put);
- *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free;
+ *   <li>{@code skiplist}: {@link ConcurrentSkipListMap}, sorted and lock-free: the named backend
+ *       that answers range scans ({@link MapStore#scan}; so does {@code java.util.TreeMap} by class
+ *       name, unsafe like {@code hashmap});
  *   <li>{@code constant}: {@link ConstantMap}, not a map but a measuring instrument that ignores
  *       writes and answers every get with one value of 64 bytes ({@code constant:N} for N bytes):
  *       the ceiling a benchmark reaches with the map taken out. It is not among {@link #names()};

@@ -1,8 +1,11 @@
 package dbf0.kv.storage;
 
 import dbf0.common.ByteArrayWrapper;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
@@ -10,10 +13,16 @@ import java.util.function.BiConsumer;
 /**
  * A {@link Store} over any {@link Map}: each call is one call on the map, so the store is exactly
  * as thread-safe (or unsafe) as the map, and adds no locking of its own.
+ *
+ * <p>A {@link SortedMap} in the keys' natural order ({@link ByteArrayWrapper#compareTo}, unsigned
+ * bytes) is {@link #ordered()} and answers {@link #scan} from its sub-map view; a hash map cannot.
  */
 public final class MapStore implements Store {
 
     private final Map<ByteArrayWrapper, ByteArrayWrapper> map;
+
+    /** The map, when it keeps its keys in their natural order; otherwise null. */
+    private final SortedMap<ByteArrayWrapper, ByteArrayWrapper> sorted;
 
     /**
      * See {@link #largestValueBytes()}; only ever raised, and before the value it allows is stored.
@@ -27,6 +36,12 @@ public final class MapStore implements Store {
      */
     public MapStore(Map<ByteArrayWrapper, ByteArrayWrapper> map) {
         this.map = Objects.requireNonNull(map, "map");
+        // a comparator of its own could order keys some other way than scan promises
+        this.sorted =
+                map instanceof SortedMap<ByteArrayWrapper, ByteArrayWrapper> s
+                                && s.comparator() == null
+                        ? s
+                        : null;
         // a map filled before it was wrapped (the benchmark's load phase) is measured once here
         map.values().forEach(value -> raiseLargest(value.length()));
     }
@@ -91,6 +106,44 @@ public final class MapStore implements Store {
             CompletableFuture.completedFuture(Boolean.TRUE);
     private static final CompletableFuture<Boolean> DONE_FALSE =
             CompletableFuture.completedFuture(Boolean.FALSE);
+
+    /** True over a sorted map in the keys' natural order ({@code skiplist}, {@code treemap}). */
+    @Override
+    public boolean ordered() {
+        return sorted != null;
+    }
+
+    /**
+     * The sorted map's sub-map view, read in order until {@code limit} pairs: as consistent as the
+     * map's own iterator (weakly consistent for a {@code ConcurrentSkipListMap}; a {@code TreeMap}
+     * must not be written meanwhile).
+     */
+    @Override
+    public List<KeyValue> scan(ByteArrayWrapper from, ByteArrayWrapper toExclusive, int limit) {
+        if (sorted == null) {
+            return Store.super.scan(from, toExclusive, limit); // the interface's clear refusal
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("scan limit must be at least 1, got " + limit);
+        }
+        if (from != null && toExclusive != null && from.compareTo(toExclusive) >= 0) {
+            return List.of(); // a sub-map view would throw for from > to
+        }
+        SortedMap<ByteArrayWrapper, ByteArrayWrapper> range =
+                from == null
+                        ? (toExclusive == null ? sorted : sorted.headMap(toExclusive))
+                        : (toExclusive == null
+                                ? sorted.tailMap(from)
+                                : sorted.subMap(from, toExclusive));
+        List<KeyValue> pairs = new ArrayList<>(Math.min(limit, 64));
+        for (Map.Entry<ByteArrayWrapper, ByteArrayWrapper> entry : range.entrySet()) {
+            pairs.add(new KeyValue(entry.getKey(), entry.getValue()));
+            if (pairs.size() == limit) {
+                break;
+            }
+        }
+        return pairs;
+    }
 
     @Override
     public boolean contains(ByteArrayWrapper key) {

@@ -144,6 +144,7 @@ class V2DocsTest {
                 case Request.Ping ping -> new Response.Ok();
                 case Request.Batch batch ->
                         new Response.Batch(batch.ops().stream().map(this::execute).toList());
+                case Request.Range range -> new Response.Error("a hash map keeps no order");
             };
         }
 

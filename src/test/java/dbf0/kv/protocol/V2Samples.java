@@ -35,6 +35,8 @@ final class V2Samples {
                 new Request.Set(bytes(random, 200), bytes(random, 300)),
                 new Request.Delete(bytes("key")),
                 new Request.Ping(),
+                new Request.Range(bytes("a"), false, bytes(random, 0), 1),
+                new Request.Range(bytes(random, 200), true, bytes("z"), Integer.MAX_VALUE),
                 new Request.Batch(List.of()),
                 new Request.Batch(
                         List.of(
@@ -56,6 +58,12 @@ final class V2Samples {
                 new Response.Ok(),
                 new Response.Error("key \u2260 cl\u00e9 \uD83D\uDD11"),
                 new Response.Error(""),
+                new Response.Range(List.of(), false),
+                new Response.Range(
+                        List.of(
+                                new Response.Pair(bytes("k"), bytes(random, 0)),
+                                new Response.Pair(bytes(random, 0), bytes(random, 300))),
+                        true),
                 new Response.Batch(List.of()),
                 new Response.Batch(
                         List.of(

@@ -71,6 +71,12 @@ final class V2Vectors {
             case "DELETE" -> new Request.Delete(wrapper(r, "key"));
             case "PING" -> new Request.Ping();
             case "BATCH" -> new Request.Batch(requests(r, "ops"));
+            case "RANGE" ->
+                    new Request.Range(
+                            wrapper(r, "start"),
+                            r.get("after_start").getAsBoolean(),
+                            wrapper(r, "end"),
+                            r.get("limit").getAsInt());
             default -> throw new IllegalArgumentException("unknown op in vector: " + r);
         };
     }
@@ -88,6 +94,16 @@ final class V2Vectors {
             case "OK" -> new Response.Ok();
             case "ERROR" -> new Response.Error(r.get("message").getAsString());
             case "BATCH" -> new Response.Batch(responses(r, "replies"));
+            case "RANGE" ->
+                    new Response.Range(
+                            r.getAsJsonArray("pairs").asList().stream()
+                                    .map(JsonElement::getAsJsonObject)
+                                    .map(
+                                            p ->
+                                                    new Response.Pair(
+                                                            wrapper(p, "key"), wrapper(p, "value")))
+                                    .toList(),
+                            r.get("more").getAsBoolean());
             default -> throw new IllegalArgumentException("unknown kind in vector: " + r);
         };
     }

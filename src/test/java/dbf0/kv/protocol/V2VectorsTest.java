@@ -58,10 +58,11 @@ class V2VectorsTest {
             {V2Codec.VALUE},
             {V2Codec.NOT_FOUND},
             {V2Codec.OK},
-            {V2Codec.ERROR}
+            {V2Codec.ERROR},
+            {V2Codec.RANGE}
         };
         String[] names = {
-            "GET", "SET", "DELETE", "PING", "BATCH", "VALUE", "NOT_FOUND", "OK", "ERROR"
+            "GET", "SET", "DELETE", "PING", "BATCH", "VALUE", "NOT_FOUND", "OK", "ERROR", "RANGE"
         };
         for (int i = 0; i < names.length; i++) {
             assertThat(bytes(types, names[i])).as(names[i]).isEqualTo(ours[i]);

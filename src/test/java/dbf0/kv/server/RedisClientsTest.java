@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dbf0.kv.storage.MapBackends;
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -19,7 +21,9 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -34,6 +38,8 @@ import redis.clients.jedis.RedisClient;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.commands.ProtocolCommand;
 import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * Jedis 8 and Lettuce 7, the two Java Redis clients most used, against a real server on 127.0.0.1,
@@ -66,6 +72,41 @@ class RedisClientsTest {
 
     private static final ProtocolCommand JEDIS_NOSUCH =
             () -> "NOSUCH".getBytes(StandardCharsets.US_ASCII);
+
+    @Test
+    void jedisAndLettuceScanEveryKeyOfTheirPattern() {
+        Set<String> jedisSeen = new HashSet<>();
+        try (RedisClient jedis = RedisClient.create("127.0.0.1", port)) {
+            for (int i = 0; i < 100; i++) {
+                jedis.set("js:" + i, "v");
+            }
+            ScanParams params = new ScanParams().match("js:*").count(10);
+            String cursor = ScanParams.SCAN_POINTER_START;
+            do {
+                ScanResult<String> page = jedis.scan(cursor, params);
+                jedisSeen.addAll(page.getResult());
+                cursor = page.getCursor();
+            } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
+        }
+        assertThat(jedisSeen).hasSize(100).allMatch(k -> k.startsWith("js:"));
+
+        Set<String> lettuceSeen = new HashSet<>();
+        io.lettuce.core.RedisClient client =
+                io.lettuce.core.RedisClient.create(RedisURI.create("127.0.0.1", port));
+        try (StatefulRedisConnection<String, String> connection = client.connect()) {
+            RedisCommands<String, String> sync = connection.sync();
+            ScanArgs args = ScanArgs.Builder.matches("js:1*").limit(5);
+            KeyScanCursor<String> page = sync.scan(args);
+            lettuceSeen.addAll(page.getKeys());
+            while (!page.isFinished()) {
+                page = sync.scan(page, args);
+                lettuceSeen.addAll(page.getKeys());
+            }
+        } finally {
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(5));
+        }
+        assertThat(lettuceSeen).hasSize(11).contains("js:1", "js:10", "js:19");
+    }
 
     @Test
     void jedisRedisClientWithItsDefaults() {

@@ -110,6 +110,21 @@ class RedisToolsTest {
     }
 
     @Test
+    void redisCliScansEveryKeyAndByPattern() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            cli("SET", "scan:k" + i, "v");
+        }
+        cli("SET", "scan:other", "v");
+        List<String> all = List.of(cli("--scan").split("\n"));
+        for (int i = 0; i < 200; i++) {
+            assertThat(all).contains("scan:k" + i);
+        }
+        List<String> matched = List.of(cli("--scan", "--pattern", "scan:k1*").split("\n"));
+        assertThat(matched).hasSize(111).allMatch(k -> k.startsWith("scan:k1")); // 1, 1x, 1xx
+        assertThat(cli("SCAN", "0", "TYPE", "list")).contains("holds only string values");
+    }
+
+    @Test
     void redisCliPipeMode() throws Exception {
         StringBuilder commands = new StringBuilder();
         int n = 5_000;

@@ -1,6 +1,7 @@
 package dbf0.kv.storage;
 
 import dbf0.common.ByteArrayWrapper;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
@@ -32,6 +33,16 @@ public class ForwardingStore implements Store {
     @Override
     public long largestValueBytes() {
         return map.largestValueBytes();
+    }
+
+    @Override
+    public boolean ordered() {
+        return map.ordered();
+    }
+
+    @Override
+    public List<KeyValue> scan(ByteArrayWrapper from, ByteArrayWrapper toExclusive, int limit) {
+        return map.scan(from, toExclusive, limit);
     }
 
     @Override

@@ -105,6 +105,15 @@ final class BlockingConnection implements Connection {
     }
 
     @Override
+    public Response.Range range(Request.Range range) throws IOException {
+        return switch (call(range)) {
+            case Response.Range page -> page;
+            case Response.Error error -> throw new IOException(error.message());
+            case Response reply -> throw unexpected("RANGE", reply);
+        };
+    }
+
+    @Override
     public void close() {
         if (socket != null) {
             try {

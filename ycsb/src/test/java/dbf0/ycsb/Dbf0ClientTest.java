@@ -11,10 +11,13 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -139,5 +142,51 @@ class Dbf0ClientTest {
         DBException e = assertThrows(DBException.class, () -> client("pipelined"));
         assertTrue(
                 e.getMessage().contains("dbf0.connection is blocking or client"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"blocking", "client"})
+    void scanReadsRecordsInKeyOrderFromASortedMap(String connection) throws Exception {
+        server.close();
+        server =
+                new KeyValueServer(
+                        ServerOptions.defaults()
+                                .withBindAddress(new InetSocketAddress("127.0.0.1", 0)),
+                        new ConcurrentSkipListMap<ByteArrayWrapper, ByteArrayWrapper>());
+        server.start();
+        Dbf0Client client = client(connection);
+        try {
+            for (String key : List.of("user3", "user1", "user4", "user2", "user5")) {
+                assertEquals(Status.OK, client.insert("t", key, fields("f0", key, "f1", "x")));
+            }
+            Vector<HashMap<String, ByteIterator>> result = new Vector<>();
+            assertEquals(Status.OK, client.scan("t", "user2", 3, Set.of("f0"), result));
+            assertEquals(
+                    List.of("user2", "user3", "user4"),
+                    result.stream().map(r -> r.get("f0").toString()).toList());
+            assertEquals(Set.of("f0"), result.get(0).keySet());
+            result.clear();
+            assertEquals(Status.OK, client.scan("t", "user45", 10, null, result));
+            assertEquals(1, result.size());
+            assertEquals(2, result.get(0).size());
+        } finally {
+            client.cleanup();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"blocking", "client"})
+    void scanOverAHashMapIsYcsbsErrorWithTheServersReason(String connection) throws Exception {
+        Dbf0Client client = client(connection);
+        try {
+            Vector<HashMap<String, ByteIterator>> result = new Vector<>();
+            Status status = client.scan("t", "user1", 10, null, result);
+            assertEquals(Status.ERROR.getName(), status.getName());
+            assertTrue(status.getDescription().contains("hash order"), status.getDescription());
+            assertTrue(result.isEmpty());
+            assertEquals(Status.OK, client.insert("t", "user1", fields("f0", "a")));
+        } finally {
+            client.cleanup();
+        }
     }
 }

@@ -24,6 +24,7 @@ public final class RespCommands {
                             new Set(),
                             new Del(),
                             new Exists(),
+                            new Scan(),
                             new MGet(),
                             new MSet(),
                             new DbSize(),

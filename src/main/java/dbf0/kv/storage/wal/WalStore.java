@@ -2,10 +2,12 @@ package dbf0.kv.storage.wal;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.common.FlushingThread;
+import dbf0.kv.storage.KeyValue;
 import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.storage.Store;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -150,6 +152,21 @@ public final class WalStore implements Store, Closeable {
     @Override
     public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
         log.inner.forEach(action);
+    }
+
+    /** The inner store's answer: the log adds no order of its own. */
+    @Override
+    public boolean ordered() {
+        return log.inner.ordered();
+    }
+
+    /**
+     * The inner store's scan, like every read: a write is applied to it only once its record is
+     * written, so a scan never sees a write a crash could still take back.
+     */
+    @Override
+    public List<KeyValue> scan(ByteArrayWrapper from, ByteArrayWrapper toExclusive, int limit) {
+        return log.inner.scan(from, toExclusive, limit);
     }
 
     // ---------------------------------------------------------------- writes

@@ -24,6 +24,7 @@ class RespCommandsTest {
                     "SET",
                     "DEL",
                     "EXISTS",
+                    "SCAN",
                     "MGET",
                     "MSET",
                     "DBSIZE",
