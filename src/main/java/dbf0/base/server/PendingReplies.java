@@ -63,7 +63,8 @@ public final class PendingReplies {
         void write(OutputBuffer out, T result, Throwable failure);
     }
 
-    private record Entry<T>(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
+    private record Entry<T>(
+            CompletableFuture<T> done, int writes, int reads, Answer<? super T> answer) {
         void writeTo(OutputBuffer out) {
             Throwable failure = failureOf(done);
             answer.write(out, failure == null ? done.join() : null, failure); // done: at once
@@ -93,6 +94,7 @@ public final class PendingReplies {
     private final ArrayDeque<Entry<?>> entries = new ArrayDeque<>();
     private final Runnable beforeWaiting;
     private int inFlight;
+    private int readsInFlight;
 
     /**
      * @param beforeWaiting run before any check of whether writes in flight are done: what makes
@@ -112,8 +114,25 @@ public final class PendingReplies {
      * @param answer writes the reply then
      */
     public <T> void add(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
-        entries.add(new Entry<>(done, writes, answer));
+        entries.add(new Entry<>(done, writes, 0, answer));
         inFlight += writes;
+    }
+
+    /**
+     * Queues the reply of a request that reads {@code reads} keys from a store that may wait for a
+     * disk ({@link dbf0.kv.storage.Store#getAsync}): the loop goes on serving other connections
+     * while the reads are out, and the reply keeps its place. Reads count toward the same bound as
+     * writes ({@link #full()}), but not toward {@link #inFlight()}: a later read need not wait for
+     * them, only for this connection's writes.
+     *
+     * @param <T> the future's result
+     * @param done completes when the reads are done
+     * @param reads how many keys it reads (toward {@link #MAX_IN_FLIGHT})
+     * @param answer writes the reply then
+     */
+    public <T> void addRead(CompletableFuture<T> done, int reads, Answer<? super T> answer) {
+        entries.add(new Entry<>(done, 0, reads, answer));
+        readsInFlight += reads;
     }
 
     /**
@@ -142,11 +161,11 @@ public final class PendingReplies {
     }
 
     /**
-     * @return true once {@link #MAX_IN_FLIGHT} writes wait: decode nothing more before they are
-     *     answered
+     * @return true once {@link #MAX_IN_FLIGHT} writes and reads wait: decode nothing more before
+     *     they are answered
      */
     public boolean full() {
-        return inFlight >= MAX_IN_FLIGHT;
+        return inFlight + readsInFlight >= MAX_IN_FLIGHT;
     }
 
     /**
@@ -184,6 +203,7 @@ public final class PendingReplies {
         while ((head = entries.peek()) != null && head.done().isDone()) {
             entries.poll();
             inFlight -= head.writes();
+            readsInFlight -= head.reads();
             head.writeTo(out);
         }
         return entries.isEmpty();

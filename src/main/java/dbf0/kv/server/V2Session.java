@@ -29,6 +29,9 @@ import java.util.concurrent.CompletableFuture;
  * log can make them durable with one fsync ({@link PendingReplies} says why and how far). A GET,
  * PING or BATCH behind them runs once they are answered, so it sees them.
  *
+ * <p>On an event loop over a store on disk, reads go through {@link Store#getAsync}: a read that
+ * needs the disk is queued like a write, in order, and the loop serves other connections meanwhile.
+ *
  * <p>A well-formed GET, SET, DELETE, PING or BATCH is answered in place by {@link V2InPlace}, with
  * no objects per operation; the decoder below takes everything else.
  *
@@ -51,9 +54,18 @@ final class V2Session implements ByteSession {
     private int needed;
 
     V2Session(Store store, ProtocolLimits limits) {
+        this(store, limits, false);
+    }
+
+    /**
+     * @param asyncReads read through {@link Store#getAsync} and queue the replies while reads are
+     *     out (an event loop over a store on disk), instead of a plain get
+     */
+    V2Session(Store store, ProtocolLimits limits, boolean asyncReads) {
         this.store = store;
         this.limits = limits;
-        this.inPlace = new V2InPlace(store, limits);
+        this.asyncReads = asyncReads;
+        this.inPlace = new V2InPlace(store, limits, asyncReads);
         this.pending =
                 new PendingReplies(store::flush); // every wait for the writes flushes them first
     }
@@ -85,7 +97,14 @@ final class V2Session implements ByteSession {
                     throw fatal;
                 }
                 if (request instanceof Request.Batch batch) {
+                    if (asyncReads && reads == null && prefetch(batch)) {
+                        held = batch; // its reads are out: it runs once they are done
+                        continue;
+                    }
                     submitBatch(batch, out);
+                    reads = null;
+                } else if (asyncReads && request instanceof Request.Get get) {
+                    readLater(get, out);
                 } else {
                     reply(out, apply((Request) request));
                 }
@@ -152,6 +171,75 @@ final class V2Session implements ByteSession {
 
     /** A decoded request, or a fatal error, that waits for the pending writes before it. */
     private Object held;
+
+    /** Whether reads go through {@link Store#getAsync} (see the constructor). */
+    private final boolean asyncReads;
+
+    /**
+     * The held batch's reads, by operation index (null for its writes), once they were started: a
+     * batch on a store that may wait for a disk first reads its keys off the loop, then sizes and
+     * applies itself from those values.
+     */
+    private CompletableFuture<ByteArrayWrapper>[] reads;
+
+    /**
+     * Starts the batch's reads; true if some must still be waited for (they are queued, with no
+     * reply of their own, so that the batch runs once they are done).
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private boolean prefetch(Request.Batch batch) {
+        List<Request> ops = batch.ops();
+        reads = new CompletableFuture[ops.size()];
+        List<CompletableFuture<ByteArrayWrapper>> out = new ArrayList<>();
+        for (int i = 0; i < ops.size(); i++) {
+            if (ops.get(i) instanceof Request.Get get) {
+                reads[i] = store.getAsync(get.key());
+                if (!reads[i].isDone()) {
+                    out.add(reads[i]);
+                }
+            }
+        }
+        if (out.isEmpty()) {
+            return false;
+        }
+        pending.addRead(
+                CompletableFuture.allOf(out.toArray(CompletableFuture<?>[]::new)),
+                out.size(),
+                (o, ignored, failure) -> {}); // the batch's own reply follows
+        return true;
+    }
+
+    /**
+     * The value op {@code i} of the held batch reads: its prefetched read (null if that failed; the
+     * element then says so), or a plain get.
+     */
+    private ByteArrayWrapper readOrNull(int i, ByteArrayWrapper key) {
+        if (reads == null) {
+            return store.get(key);
+        }
+        return PendingReplies.failureOf(reads[i]) == null ? reads[i].join() : null;
+    }
+
+    /**
+     * A GET on a store that may wait for a disk, with nothing queued before it: answered now if the
+     * value was in memory, else once the read is done.
+     */
+    private void readLater(Request.Get get, OutputBuffer out) {
+        CompletableFuture<ByteArrayWrapper> value = store.getAsync(get.key());
+        PendingReplies.Answer<ByteArrayWrapper> answer =
+                (o, v, failure) ->
+                        reply(
+                                o,
+                                failure != null
+                                        ? new Response.Error("read failed: " + failure.getMessage())
+                                        : v == null ? NOT_FOUND : new Response.Value(v));
+        if (value.isDone() && pending.isEmpty()) {
+            Throwable failure = PendingReplies.failureOf(value);
+            answer.write(out, failure == null ? value.join() : null, failure);
+        } else {
+            pending.addRead(value, 1, answer);
+        }
+    }
 
     @Override
     public CompletableFuture<?> awaiting() {
@@ -230,14 +318,15 @@ final class V2Session implements ByteSession {
     private boolean fits(Request.Batch batch, long budget) {
         Map<ByteArrayWrapper, ByteArrayWrapper> overlay = new HashMap<>();
         long size = 0;
-        for (Request op : batch.ops()) {
+        for (int i = 0; i < batch.ops().size(); i++) {
+            Request op = batch.ops().get(i);
             size +=
                     switch (op) {
                         case Request.Get get -> {
                             ByteArrayWrapper value =
                                     overlay.containsKey(get.key())
                                             ? overlay.get(get.key())
-                                            : store.get(get.key());
+                                            : readOrNull(i, get.key());
                             yield elementSize(
                                     value == null ? NOT_FOUND : new Response.Value(value));
                         }
@@ -291,9 +380,13 @@ final class V2Session implements ByteSession {
                         readFrom[i] = writer;
                         value = ops.get(writer) instanceof Request.Set set ? set.value() : null;
                     } else {
-                        value = store.get(get.key());
+                        value = readOrNull(i, get.key());
                     }
                     Response reply = value == null ? NOT_FOUND : new Response.Value(value);
+                    Throwable failed = reads == null ? null : PendingReplies.failureOf(reads[i]);
+                    if (failed != null) {
+                        reply = new Response.Error("read failed: " + failed.getMessage());
+                    }
                     if (elementSize(reply) > budget) {
                         reply =
                                 new Response.Error(
