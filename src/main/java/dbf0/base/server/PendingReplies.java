@@ -39,10 +39,11 @@ import java.util.concurrent.CompletionException;
 public final class PendingReplies {
 
     /**
-     * Writes in flight at most, per connection, before the session stops decoding and waits: this
-     * bounds what one connection can put on the log's queue (or its list of records pending a
-     * flush, since the session flushes before it waits) and in memory. One command can pass it (an
-     * MSET of many pairs counts them all), bounded by the size of one command.
+     * Writes and disk reads in flight at most, per connection, before the session stops decoding
+     * and waits: this bounds what one connection can put on the log's queue (or its list of records
+     * pending a flush, since the session flushes before it waits), on a disk store's readers, and
+     * in memory. One command can pass it (an MSET of many pairs, an MGET or a BATCH of many keys
+     * counts them all), bounded by the size of one command.
      */
     public static final int MAX_IN_FLIGHT = 1024;
 
