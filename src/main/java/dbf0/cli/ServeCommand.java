@@ -4,11 +4,13 @@ import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
+import dbf0.kv.bench.options.StoreCliOptions;
 import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.CorruptWalException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -103,6 +105,8 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Mixin WalCliOptions wal;
 
+    @Mixin StoreCliOptions store = new StoreCliOptions();
+
     public static void main(String[] args) {
         Cli.runAndExit(new ServeCommand(), args);
     }
@@ -112,6 +116,7 @@ public final class ServeCommand implements Callable<Integer> {
         Cli.require(spec, threads >= 1, "--threads must be at least 1, got " + threads);
         InetSocketAddress address = listen.address(spec);
         ServerModel model = serverModel.model(spec);
+        LsmOptions lsm = store.toLsmOptions(spec, wal, "--map");
         return Cli.parameter(
                 spec,
                 () ->
@@ -126,19 +131,33 @@ public final class ServeCommand implements Callable<Integer> {
                                 .withIdleTimeout(idleTimeout)
                                 .withBacklog(backlog)
                                 .withInlineCommands(inline)
-                                .withDurability(wal.toWalOptions()));
+                                .withAsyncDiskReads(store.asyncDiskReads())
+                                .withLsm(lsm)
+                                .withDurability(lsm != null ? null : wal.toWalOptions()));
     }
 
     @Override
     public Integer call() throws Exception {
         ServerOptions options = serverOptions();
         ServerModel model = options.model();
-        String mapType = map.validated(spec);
+        boolean lsm = options.lsm() != null;
+        String mapType = lsm ? null : map.validated(spec);
         KeyValueServer server =
-                Cli.parameter(spec, () -> new KeyValueServer(options, MapBackends.create(mapType)));
+                lsm
+                        ? new KeyValueServer(options)
+                        : Cli.parameter(
+                                spec,
+                                () -> new KeyValueServer(options, MapBackends.create(mapType)));
         try {
             server.start();
         } catch (CorruptWalException e) {
+            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
+            return 1;
+        } catch (java.io.IOException e) {
+            if (!lsm) {
+                throw e;
+            }
+            // a data dir that cannot be opened, or a store that cannot be recovered
             spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
             return 1;
         }
@@ -149,9 +168,16 @@ public final class ServeCommand implements Callable<Integer> {
                     server.walStore().recovery().summary(),
                     server.walStore().options().fsync().cliName());
         }
+        String serving =
+                lsm
+                        ? "lsm store in "
+                                + options.lsm().dataDir()
+                                + ", fsync "
+                                + options.lsm().fsync().cliName()
+                        : "map " + mapType;
         out.printf(
-                "dbf0 server listening on %s (map %s, %s model, %d threads); Ctrl-C to stop%n",
-                server.getLocalAddress(), mapType, model.cliName(), threads);
+                "dbf0 server listening on %s (%s, %s model, %d threads); Ctrl-C to stop%n",
+                server.getLocalAddress(), serving, model.cliName(), threads);
         out.flush();
 
         CountDownLatch stopped = new CountDownLatch(1);
@@ -161,10 +187,13 @@ public final class ServeCommand implements Callable<Integer> {
                             server.close();
                             out.printf(
                                     "dbf0 server stopped after %,d connections (%,d dropped for"
-                                            + " errors); map held %,d entries%n",
+                                            + " errors)%s%n",
                                     server.getConnectionsHandled(),
                                     server.getConnectionsFailed(),
-                                    server.size());
+                                    lsm
+                                            ? "; lsm store closed"
+                                            : String.format(
+                                                    "; map held %,d entries", server.size()));
                             out.flush();
                             stopped.countDown();
                         },

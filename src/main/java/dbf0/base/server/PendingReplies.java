@@ -39,10 +39,11 @@ import java.util.concurrent.CompletionException;
 public final class PendingReplies {
 
     /**
-     * Writes in flight at most, per connection, before the session stops decoding and waits: this
-     * bounds what one connection can put on the log's queue (or its list of records pending a
-     * flush, since the session flushes before it waits) and in memory. One command can pass it (an
-     * MSET of many pairs counts them all), bounded by the size of one command.
+     * Writes and disk reads in flight at most, per connection, before the session stops decoding
+     * and waits: this bounds what one connection can put on the log's queue (or its list of records
+     * pending a flush, since the session flushes before it waits), on a disk store's readers, and
+     * in memory. One command can pass it (an MSET of many pairs, an MGET or a BATCH of many keys
+     * counts them all), bounded by the size of one command.
      */
     public static final int MAX_IN_FLIGHT = 1024;
 
@@ -63,7 +64,8 @@ public final class PendingReplies {
         void write(OutputBuffer out, T result, Throwable failure);
     }
 
-    private record Entry<T>(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
+    private record Entry<T>(
+            CompletableFuture<T> done, int writes, int reads, Answer<? super T> answer) {
         void writeTo(OutputBuffer out) {
             Throwable failure = failureOf(done);
             answer.write(out, failure == null ? done.join() : null, failure); // done: at once
@@ -93,6 +95,7 @@ public final class PendingReplies {
     private final ArrayDeque<Entry<?>> entries = new ArrayDeque<>();
     private final Runnable beforeWaiting;
     private int inFlight;
+    private int readsInFlight;
 
     /**
      * @param beforeWaiting run before any check of whether writes in flight are done: what makes
@@ -112,8 +115,25 @@ public final class PendingReplies {
      * @param answer writes the reply then
      */
     public <T> void add(CompletableFuture<T> done, int writes, Answer<? super T> answer) {
-        entries.add(new Entry<>(done, writes, answer));
+        entries.add(new Entry<>(done, writes, 0, answer));
         inFlight += writes;
+    }
+
+    /**
+     * Queues the reply of a request that reads {@code reads} keys from a store that may wait for a
+     * disk ({@link dbf0.kv.storage.Store#getAsync}): the loop goes on serving other connections
+     * while the reads are out, and the reply keeps its place. Reads count toward the same bound as
+     * writes ({@link #full()}), but not toward {@link #inFlight()}: a later read need not wait for
+     * them, only for this connection's writes.
+     *
+     * @param <T> the future's result
+     * @param done completes when the reads are done
+     * @param reads how many keys it reads (toward {@link #MAX_IN_FLIGHT})
+     * @param answer writes the reply then
+     */
+    public <T> void addRead(CompletableFuture<T> done, int reads, Answer<? super T> answer) {
+        entries.add(new Entry<>(done, 0, reads, answer));
+        readsInFlight += reads;
     }
 
     /**
@@ -142,11 +162,11 @@ public final class PendingReplies {
     }
 
     /**
-     * @return true once {@link #MAX_IN_FLIGHT} writes wait: decode nothing more before they are
-     *     answered
+     * @return true once {@link #MAX_IN_FLIGHT} writes and reads wait: decode nothing more before
+     *     they are answered
      */
     public boolean full() {
-        return inFlight >= MAX_IN_FLIGHT;
+        return inFlight + readsInFlight >= MAX_IN_FLIGHT;
     }
 
     /**
@@ -154,6 +174,14 @@ public final class PendingReplies {
      */
     public int inFlight() {
         return inFlight;
+    }
+
+    /**
+     * @return the reads of a store on disk whose replies wait ({@link #addRead}): while there are
+     *     any, a session submits no write, which a read still out could otherwise see
+     */
+    public int readsInFlight() {
+        return readsInFlight;
     }
 
     /**
@@ -184,6 +212,7 @@ public final class PendingReplies {
         while ((head = entries.peek()) != null && head.done().isDone()) {
             entries.poll();
             inFlight -= head.writes();
+            readsInFlight -= head.reads();
             head.writeTo(out);
         }
         return entries.isEmpty();

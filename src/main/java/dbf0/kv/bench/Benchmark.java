@@ -2,6 +2,7 @@ package dbf0.kv.bench;
 
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -79,9 +80,16 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
     @Override
     public Integer call() throws Exception {
         BenchmarkConfig config = BenchmarkValidation.validate(options, spec);
+        LsmOptions lsm = options.store.toLsmOptions(spec, options.wal, null);
+        if (lsm != null && config.connectTo() != null) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--store lsm picks the store of the server bench starts; with --connect the"
+                            + " server elsewhere has its own");
+        }
         WalOptions walOptions;
         try {
-            walOptions = options.wal.toWalOptions();
+            walOptions = lsm != null ? null : options.wal.toWalOptions();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -98,7 +106,14 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
         HistoryRecorder.Summary recorded = null;
         try {
             int historyKeys = options.historyKeys == null ? 0 : options.historyKeys;
-            result = run(config, recorder, historyKeys, walOptions);
+            result =
+                    BenchmarkRun.run(
+                            config,
+                            recorder,
+                            historyKeys,
+                            walOptions,
+                            lsm,
+                            options.store.asyncDiskReads());
         } finally {
             if (recorder != null) {
                 recorded = recorder.finish();
@@ -142,6 +157,6 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
     public static BenchmarkResult run(
             BenchmarkConfig config, HistoryRecorder history, int historyKeys, WalOptions wal)
             throws IOException, InterruptedException {
-        return BenchmarkRun.run(config, history, historyKeys, wal);
+        return BenchmarkRun.run(config, history, historyKeys, wal, null, true);
     }
 }

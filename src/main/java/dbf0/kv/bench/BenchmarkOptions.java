@@ -3,6 +3,7 @@ package dbf0.kv.bench;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.ServerModelOption;
+import dbf0.kv.bench.options.StoreCliOptions;
 import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.workload.YcsbWorkload;
 import java.nio.file.Path;
@@ -278,4 +279,6 @@ final class BenchmarkOptions {
     Integer historyKeys;
 
     @Mixin WalCliOptions wal;
+
+    @Mixin StoreCliOptions store = new StoreCliOptions();
 }

@@ -7,6 +7,7 @@ import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.workload.KeySpace;
@@ -28,9 +29,18 @@ final class BenchmarkRun {
 
     private BenchmarkRun() {}
 
-    /** See {@link Benchmark#run(BenchmarkConfig, HistoryRecorder, int, WalOptions)}. */
+    /**
+     * See {@link Benchmark#run(BenchmarkConfig, HistoryRecorder, int, WalOptions)}; with {@code
+     * lsm} (not null) the server serves the LSM store instead of the map, and {@code
+     * asyncDiskReads} says whether its event loops read it off the loop.
+     */
     static BenchmarkResult run(
-            BenchmarkConfig config, HistoryRecorder history, int historyKeys, WalOptions wal)
+            BenchmarkConfig config,
+            HistoryRecorder history,
+            int historyKeys,
+            WalOptions wal,
+            LsmOptions lsm,
+            boolean asyncDiskReads)
             throws IOException, InterruptedException {
         LoadPhase load =
                 config.keyed() == null
@@ -38,7 +48,18 @@ final class BenchmarkRun {
                         : new LoadPhase(config.keyed(), history, config.clientThreads());
         KeyValueServer server = null;
         InetSocketAddress address = config.connectTo();
-        if (address == null) {
+        if (address == null && lsm != null) {
+            server =
+                    new KeyValueServer(
+                            serverOptions(config, null)
+                                    .withLsm(lsm)
+                                    .withAsyncDiskReads(asyncDiskReads));
+            server.start();
+            if (load != null) {
+                load.throughLog(server.lsmStore());
+            }
+            address = server.getLocalAddress();
+        } else if (address == null) {
             Map<ByteArrayWrapper, ByteArrayWrapper> map = MapBackends.create(config.mapType());
             if (load != null && wal == null) {
                 load.intoMap(map);
@@ -61,7 +82,7 @@ final class BenchmarkRun {
                     config.clientThreads(),
                     config.clientThreadKind().cliName(),
                     config.clientMode().cliName(),
-                    config.mapType(),
+                    lsm != null ? "(none: the lsm store)" : config.mapType(),
                     config.keyLength(),
                     config.valueLength(),
                     config.setFraction(),

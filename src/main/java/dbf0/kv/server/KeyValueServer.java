@@ -6,9 +6,11 @@ import dbf0.base.server.EventLoopServer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.lsm.LsmStore;
 import dbf0.kv.storage.wal.WalStore;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.util.Map;
 import java.util.Objects;
@@ -44,6 +46,10 @@ public final class KeyValueServer implements Closeable {
 
     private WalStore walStore;
     private boolean ownsWalStore;
+
+    /** The disk store opened on start when the options name one, closed after the connections. */
+    private LsmStore lsmStore;
+
     private ServerContext context;
     private BaseServer blocking;
     private EventLoopServer eventLoop;
@@ -81,10 +87,28 @@ public final class KeyValueServer implements Closeable {
     public KeyValueServer(ServerOptions options, Store store) {
         this.options = Objects.requireNonNull(options, "options");
         this.base = Objects.requireNonNull(store, "store");
+        if (options.lsm() != null) {
+            throw new IllegalArgumentException(
+                    "the options name the lsm store: make the server without a store");
+        }
         this.store = base;
         if (store instanceof WalStore given) {
             walStore = given; // INFO and BGREWRITEAOF see it; its owner closes it
         }
+    }
+
+    /**
+     * A server over the disk store the options name ({@link ServerOptions#lsm()}): {@link #start()}
+     * opens it (recovering what its log and tables hold) and {@link #close()} closes it.
+     *
+     * @param options the model, address, threads and limits, with {@code lsm} set
+     */
+    public KeyValueServer(ServerOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+        if (options.lsm() == null) {
+            throw new IllegalArgumentException("no store: give a map, a store, or lsm options");
+        }
+        this.base = null;
     }
 
     /**
@@ -113,7 +137,10 @@ public final class KeyValueServer implements Closeable {
         if (blocking != null || eventLoop != null) {
             throw new IllegalStateException("already started");
         }
-        if (options.durability() != null) {
+        if (options.lsm() != null) {
+            lsmStore = LsmStore.open(options.lsm()); // recovers before the first connection
+            store = lsmStore;
+        } else if (options.durability() != null) {
             if (walStore != null) {
                 throw new IllegalStateException(
                         "a WalStore was given and the options ask for another");
@@ -129,6 +156,7 @@ public final class KeyValueServer implements Closeable {
             if (walStore != null && ownsWalStore) {
                 walStore.close(); // a server that never listened must not keep the data dir locked
             }
+            closeLsm();
             throw e;
         }
     }
@@ -242,7 +270,8 @@ public final class KeyValueServer implements Closeable {
      * @return {@link Store#size()}
      */
     public int size() {
-        return store.size();
+        Store s = store;
+        return s == null ? 0 : s.size();
     }
 
     @Override
@@ -256,6 +285,29 @@ public final class KeyValueServer implements Closeable {
         if (walStore != null && ownsWalStore) {
             walStore.close(); // after the connections: their last writes are queued before the log
             // closes
+        }
+        closeLsm();
+    }
+
+    /**
+     * The disk store when the options name one and the server has started, else null: its {@link
+     * LsmStore#stats()} say what it holds and what it cost.
+     *
+     * @return the LSM store, or null
+     */
+    public LsmStore lsmStore() {
+        return lsmStore;
+    }
+
+    private void closeLsm() {
+        if (lsmStore != null) {
+            Closeable closing = lsmStore; // after the connections, like the log: their writes first
+            lsmStore = null;
+            try {
+                closing.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("closing the lsm store: " + e.getMessage(), e);
+            }
         }
     }
 }

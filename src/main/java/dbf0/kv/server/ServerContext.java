@@ -23,6 +23,13 @@ final class ServerContext implements RespContext {
      */
     final WalStore walStore;
 
+    /**
+     * Whether sessions read through {@link Store#getAsync}: on an event loop, over a store that may
+     * wait for a disk, unless the options turn it off. A thread per connection may block on its own
+     * read, so the blocking models read with a plain get.
+     */
+    final boolean asyncReads;
+
     final long startNanos = System.nanoTime();
     final LongAdder commandsProcessed = new LongAdder();
     final LongAdder connectionsReceived = new LongAdder();
@@ -39,6 +46,10 @@ final class ServerContext implements RespContext {
         this.walStore = walStore;
         this.options = options;
         this.limits = options.limits();
+        this.asyncReads =
+                options.asyncDiskReads()
+                        && options.model() == ServerModel.NIO
+                        && store.mayWaitForDisk();
     }
 
     /**
@@ -107,5 +118,10 @@ final class ServerContext implements RespContext {
     @Override
     public WalStore walStore() {
         return walStore;
+    }
+
+    @Override
+    public boolean asyncReads() {
+        return asyncReads;
     }
 }

@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import dbf0.base.server.BaseServer;
 import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -22,6 +23,13 @@ import java.time.Duration;
  *     the connection either way (see {@link RespSession})
  * @param durability where and how to keep a write-ahead log of every write, or null for none (the
  *     default: the data lives only in memory). See {@link dbf0.kv.storage.wal.WalStore}
+ * @param lsm the disk store to open and serve instead of the given map, or null to serve the map
+ *     (the default). The server opens it on start and closes it on close; it keeps its own log, so
+ *     {@code durability} must then be null
+ * @param asyncDiskReads on the event loop, read a store that {@linkplain
+ *     dbf0.kv.storage.Store#mayWaitForDisk() may wait for a disk} through {@code getAsync}, so that
+ *     one connection's cold key never stalls the loop's other connections (the default). Off, the
+ *     loop reads with a plain {@code get}: the comparison's baseline, nothing else
  */
 public record ServerOptions(
         InetSocketAddress bindAddress,
@@ -32,7 +40,9 @@ public record ServerOptions(
         ProtocolLimits limits,
         int backlog,
         boolean inlineCommands,
-        WalOptions durability) {
+        WalOptions durability,
+        LsmOptions lsm,
+        boolean asyncDiskReads) {
 
     /** The cap on the default connection limit, whatever the file descriptor limit allows. */
     public static final int MAX_DEFAULT_CONNECTIONS = 10_000;
@@ -76,6 +86,11 @@ public record ServerOptions(
         if (idleTimeout.isZero() || idleTimeout.isNegative()) {
             throw new IllegalArgumentException("idleTimeout must be positive, got " + idleTimeout);
         }
+        if (lsm != null && durability != null) {
+            throw new IllegalArgumentException(
+                    "the lsm store keeps its own log: give a write-ahead log (durability) only to"
+                            + " a map store");
+        }
     }
 
     /** The process's soft limit on open file descriptors, or -1 where the JVM cannot tell. */
@@ -109,7 +124,9 @@ public record ServerOptions(
                 ProtocolLimits.DEFAULTS,
                 DEFAULT_BACKLOG,
                 true,
-                null);
+                null,
+                null,
+                true);
     }
 
     /**
@@ -128,7 +145,9 @@ public record ServerOptions(
                 limits,
                 backlog,
                 inlineCommands,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -147,7 +166,9 @@ public record ServerOptions(
                 limits,
                 backlog,
                 inlineCommands,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -166,7 +187,9 @@ public record ServerOptions(
                 limits,
                 backlog,
                 inlineCommands,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -185,7 +208,9 @@ public record ServerOptions(
                 limits,
                 backlog,
                 inlineCommands,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -204,7 +229,9 @@ public record ServerOptions(
                 l,
                 backlog,
                 inlineCommands,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -223,7 +250,9 @@ public record ServerOptions(
                 limits,
                 n,
                 inlineCommands,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -242,7 +271,9 @@ public record ServerOptions(
                 limits,
                 backlog,
                 inlineCommands,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -261,7 +292,9 @@ public record ServerOptions(
                 limits,
                 backlog,
                 on,
-                durability);
+                durability,
+                lsm,
+                asyncDiskReads);
     }
 
     /**
@@ -280,6 +313,50 @@ public record ServerOptions(
                 limits,
                 backlog,
                 inlineCommands,
-                wal);
+                wal,
+                lsm,
+                asyncDiskReads);
+    }
+
+    /**
+     * Serving the disk store instead of a map.
+     *
+     * @param options the LSM store's options; null to serve the map given to the server
+     * @return a copy of these options with that one changed
+     */
+    public ServerOptions withLsm(LsmOptions options) {
+        return new ServerOptions(
+                bindAddress,
+                model,
+                threads,
+                maxConnections,
+                idleTimeout,
+                limits,
+                backlog,
+                inlineCommands,
+                durability,
+                options,
+                asyncDiskReads);
+    }
+
+    /**
+     * With the event loop's reads of a disk store off the loop (true, the default) or on it.
+     *
+     * @param on whether an event loop reads a disk store through {@code getAsync}
+     * @return a copy of these options with that one changed
+     */
+    public ServerOptions withAsyncDiskReads(boolean on) {
+        return new ServerOptions(
+                bindAddress,
+                model,
+                threads,
+                maxConnections,
+                idleTimeout,
+                limits,
+                backlog,
+                inlineCommands,
+                durability,
+                lsm,
+                on);
     }
 }

@@ -20,19 +20,35 @@ import java.nio.ByteBuffer;
 final class V1Session implements ByteSession {
 
     private final Store store;
+    private final boolean asyncReads;
     private boolean done;
+
+    /** The GET's read, when it goes through {@link Store#getAsync} and must be waited for. */
+    private java.util.concurrent.CompletableFuture<dbf0.common.ByteArrayWrapper> read;
 
     /** The SET's write, once submitted. */
     private java.util.concurrent.CompletableFuture<Boolean> write;
 
     V1Session(Store store) {
+        this(store, false);
+    }
+
+    /**
+     * @param asyncReads read through {@link Store#getAsync}, waiting ({@link Next#AWAIT}) for a
+     *     read that needs the disk: an event loop over a store on disk
+     */
+    V1Session(Store store, boolean asyncReads) {
         this.store = store;
+        this.asyncReads = asyncReads;
     }
 
     @Override
     public Next onRead(ByteBuffer in, OutputBuffer out) throws java.io.IOException {
         if (write != null) {
             return afterWrite();
+        }
+        if (read != null) {
+            return afterRead(out);
         }
         V1Request request;
         switch (V1Codec.decodeRequest(in)) {
@@ -54,7 +70,25 @@ final class V1Session implements ByteSession {
             FlushingThread.flushOrOwe(store::flush);
             return afterWrite();
         }
+        if (asyncReads) {
+            read = store.getAsync(request.key());
+            return afterRead(out);
+        }
         out.put(V1Codec.encodeGetResponse(store.get(request.key())));
+        return Next.CLOSE_AFTER_WRITE;
+    }
+
+    private Next afterRead(OutputBuffer out) throws java.io.IOException {
+        if (!read.isDone()) {
+            return Next.AWAIT;
+        }
+        try {
+            out.put(V1Codec.encodeGetResponse(read.join()));
+        } catch (java.util.concurrent.CompletionException e) {
+            // v1 has no error reply: close and log, as for a failed SET.
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new java.io.IOException("v1 GET failed: " + cause.getMessage(), cause);
+        }
         return Next.CLOSE_AFTER_WRITE;
     }
 
@@ -74,7 +108,7 @@ final class V1Session implements ByteSession {
 
     @Override
     public java.util.concurrent.CompletableFuture<?> awaiting() {
-        return write.handle((stored, failure) -> null);
+        return (read != null ? read : write).handle((result, failure) -> null);
     }
 
     @Override

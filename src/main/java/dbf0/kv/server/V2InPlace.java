@@ -57,9 +57,17 @@ final class V2InPlace {
 
     private final PendingReplies.Answer<Boolean> deleteAnswer;
 
-    V2InPlace(Store store, ProtocolLimits limits) {
+    /** GETs go through {@link Store#getAsync}: an event loop over a store on disk. */
+    private final boolean asyncReads;
+
+    /** A GET's reply once its read is done: made once, not per read. */
+    private final PendingReplies.Answer<ByteArrayWrapper> getAnswer;
+
+    V2InPlace(Store store, ProtocolLimits limits, boolean asyncReads) {
         this.store = store;
         this.limits = limits;
+        this.asyncReads = asyncReads;
+        this.getAnswer = this::writeValue;
         this.writesDoneAtOnce = store instanceof MapStore;
         this.setAnswer = (o, found, failure) -> writeOutcome(o, found, failure, false);
         this.deleteAnswer = (o, found, failure) -> writeOutcome(o, found, failure, true);
@@ -85,9 +93,14 @@ final class V2InPlace {
         int end = start + HEADER_BYTES + bodySize;
         boolean answered =
                 switch (in.get(at - 1)) {
-                    case GET -> pending.isEmpty() && get(in, at, end, out);
-                    case SET -> set(in, at, end, out, pending);
-                    case DELETE -> delete(in, at, end, out, pending);
+                    case GET ->
+                            asyncReads
+                                    ? pending.inFlight() == 0 && getAsync(in, at, end, out, pending)
+                                    : pending.isEmpty() && get(in, at, end, out);
+                    // a write may not pass a read still out (it would see the write)
+                    case SET -> pending.readsInFlight() == 0 && set(in, at, end, out, pending);
+                    case DELETE ->
+                            pending.readsInFlight() == 0 && delete(in, at, end, out, pending);
                     case PING -> at == end && pending.isEmpty() && putTypeOnly(out, OK);
                     case BATCH -> writesDoneAtOnce && pending.isEmpty() && batch(in, at, end, out);
                     default -> false;
@@ -113,6 +126,43 @@ final class V2InPlace {
         o.putInt(1 + 4 + value.length());
         putValue(o, value);
         return true;
+    }
+
+    /**
+     * A GET from a store that may wait for a disk: answered now if the value is in memory and no
+     * reply waits before it, else queued, in order, while the loop serves other connections. It
+     * needs only this connection's writes to be done (reads may overtake nothing: replies stay in
+     * order), and its key is a copy, since the read may finish after the input buffer moved on.
+     */
+    private boolean getAsync(
+            ByteBuffer in, int at, int end, OutputBuffer out, PendingReplies pending) {
+        if (fieldEnd(in, at, end, limits.maxKeyBytes()) != end) {
+            return false;
+        }
+        CompletableFuture<ByteArrayWrapper> read =
+                store.getAsync(KeyProbe.wrapped(in, at + 4, u32(in, at)));
+        if (read.isDone() && pending.isEmpty()) {
+            Throwable failure = PendingReplies.failureOf(read);
+            writeValue(out, failure == null ? read.join() : null, failure);
+        } else {
+            pending.addRead(read, 1, getAnswer);
+        }
+        return true;
+    }
+
+    /** A GET's reply frame: VALUE, NOT_FOUND, or ERROR if the read failed or cannot fit. */
+    private void writeValue(OutputBuffer out, ByteArrayWrapper value, Throwable failure) {
+        if (failure != null) {
+            putErrorFrame(out, "read failed: " + failure.getMessage());
+        } else if (value == null) {
+            putTypeOnly(out, NOT_FOUND);
+        } else if (1 + 4L + value.length() > limits.maxFrameBytes()) {
+            putErrorFrame(out, "reply over the frame limit: a value of " + value.length());
+        } else {
+            ByteBuffer o = out.reserve(HEADER_BYTES + 1 + 4 + value.length());
+            o.putInt(1 + 4 + value.length());
+            putValue(o, value);
+        }
     }
 
     private boolean set(ByteBuffer in, int at, int end, OutputBuffer out, PendingReplies pending) {

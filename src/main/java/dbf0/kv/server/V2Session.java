@@ -29,6 +29,9 @@ import java.util.concurrent.CompletableFuture;
  * log can make them durable with one fsync ({@link PendingReplies} says why and how far). A GET,
  * PING or BATCH behind them runs once they are answered, so it sees them.
  *
+ * <p>On an event loop over a store on disk, reads go through {@link Store#getAsync}: a read that
+ * needs the disk is queued like a write, in order, and the loop serves other connections meanwhile.
+ *
  * <p>A well-formed GET, SET, DELETE, PING or BATCH is answered in place by {@link V2InPlace}, with
  * no objects per operation; the decoder below takes everything else.
  *
@@ -52,9 +55,18 @@ final class V2Session implements ByteSession {
     private int needed;
 
     V2Session(Store store, ProtocolLimits limits) {
+        this(store, limits, false);
+    }
+
+    /**
+     * @param asyncReads read through {@link Store#getAsync} and queue the replies while reads are
+     *     out (an event loop over a store on disk), instead of a plain get
+     */
+    V2Session(Store store, ProtocolLimits limits, boolean asyncReads) {
         this.store = store;
         this.limits = limits;
-        this.inPlace = new V2InPlace(store, limits);
+        this.asyncReads = asyncReads;
+        this.inPlace = new V2InPlace(store, limits, asyncReads);
         this.ranges = new V2Ranges(store, limits);
         this.pending =
                 new PendingReplies(store::flush); // every wait for the writes flushes them first
@@ -87,7 +99,19 @@ final class V2Session implements ByteSession {
                     throw fatal;
                 }
                 if (request instanceof Request.Batch batch) {
+                    if (asyncReads && reads == null) {
+                        reads = BatchReads.start(store, batch, pending);
+                        if (reads.waiting()) {
+                            held = batch; // its reads are out: it runs once they are done
+                            continue;
+                        }
+                    }
                     submitBatch(batch, out);
+                    reads = null;
+                } else if (isWrite((Request) request)) {
+                    submitWrite((Request) request);
+                } else if (asyncReads && request instanceof Request.Get get) {
+                    readLater(get, out);
                 } else {
                     reply(out, apply((Request) request));
                 }
@@ -112,28 +136,12 @@ final class V2Session implements ByteSession {
                     return pending.endOfInput(out);
                 }
                 case DecodeResult.Frame<Request> frame -> {
-                    switch (frame.value()) {
-                        case Request.Set set ->
-                                pending.add(
-                                        store.putAsync(set.key(), set.value()),
-                                        1,
-                                        (o, stored, failure) ->
-                                                reply(
-                                                        o,
-                                                        failure == null ? OK : notStored(failure)));
-                        case Request.Delete delete ->
-                                pending.add(
-                                        store.deleteAsync(delete.key()),
-                                        1,
-                                        (o, found, failure) ->
-                                                reply(
-                                                        o,
-                                                        failure != null
-                                                                ? notStored(failure)
-                                                                : found ? OK : NOT_FOUND));
-                        default -> held = frame.value(); // a GET, PING, RANGE or BATCH: after the
-                            // writes
-                            // before it
+                    Request request = frame.value();
+                    // A write may not pass a read still out: that read must not see it.
+                    if (isWrite(request) && pending.readsInFlight() == 0) {
+                        submitWrite(request);
+                    } else {
+                        held = request; // a GET, PING, RANGE or BATCH: after the writes before it
                     }
                 }
                 case DecodeResult.Invalid<Request> invalid -> {
@@ -156,10 +164,67 @@ final class V2Session implements ByteSession {
     /** A decoded request, or a fatal error, that waits for the pending writes before it. */
     private Object held;
 
+    /** Whether reads go through {@link Store#getAsync} (see the constructor). */
+    private final boolean asyncReads;
+
+    /** The held batch's reads, once started (a store on disk reads them before the batch runs). */
+    private BatchReads reads;
+
+    /**
+     * The value op {@code i} of the held batch reads: its read made beforehand (null if that
+     * failed; the element then says so), or a plain get.
+     */
+    private ByteArrayWrapper readOrNull(int i, ByteArrayWrapper key) {
+        return reads == null ? store.get(key) : reads.valueOrNull(i);
+    }
+
+    /**
+     * A GET on a store that may wait for a disk, with nothing queued before it: answered now if the
+     * value was in memory, else once the read is done.
+     */
+    private void readLater(Request.Get get, OutputBuffer out) {
+        CompletableFuture<ByteArrayWrapper> value = store.getAsync(get.key());
+        PendingReplies.Answer<ByteArrayWrapper> answer =
+                (o, v, failure) ->
+                        reply(
+                                o,
+                                failure != null
+                                        ? new Response.Error("read failed: " + failure.getMessage())
+                                        : v == null ? NOT_FOUND : new Response.Value(v));
+        if (value.isDone() && pending.isEmpty()) {
+            Throwable failure = PendingReplies.failureOf(value);
+            answer.write(out, failure == null ? value.join() : null, failure);
+        } else {
+            pending.addRead(value, 1, answer);
+        }
+    }
+
     @Override
     public CompletableFuture<?> awaiting() {
         return pending
                 .allDone(); // asked right after onRead returned AWAIT, with nothing changed since
+    }
+
+    private static boolean isWrite(Request request) {
+        return request instanceof Request.Set || request instanceof Request.Delete;
+    }
+
+    /** Submits a SET or DELETE and queues its reply. */
+    private void submitWrite(Request request) {
+        if (request instanceof Request.Set set) {
+            pending.add(
+                    store.putAsync(set.key(), set.value()),
+                    1,
+                    (o, stored, failure) -> reply(o, failure == null ? OK : notStored(failure)));
+        } else if (request instanceof Request.Delete delete) {
+            pending.add(
+                    store.deleteAsync(delete.key()),
+                    1,
+                    (o, found, failure) ->
+                            reply(
+                                    o,
+                                    failure != null ? notStored(failure) : found ? OK : NOT_FOUND));
+        }
     }
 
     private static Response notStored(Throwable failure) {
@@ -237,14 +302,15 @@ final class V2Session implements ByteSession {
     private boolean fits(Request.Batch batch, long budget) {
         Map<ByteArrayWrapper, ByteArrayWrapper> overlay = new HashMap<>();
         long size = 0;
-        for (Request op : batch.ops()) {
+        for (int i = 0; i < batch.ops().size(); i++) {
+            Request op = batch.ops().get(i);
             size +=
                     switch (op) {
                         case Request.Get get -> {
                             ByteArrayWrapper value =
                                     overlay.containsKey(get.key())
                                             ? overlay.get(get.key())
-                                            : store.get(get.key());
+                                            : readOrNull(i, get.key());
                             yield elementSize(
                                     value == null ? NOT_FOUND : new Response.Value(value));
                         }
@@ -285,11 +351,11 @@ final class V2Session implements ByteSession {
             switch (op) {
                 case Request.Set set -> {
                     writes.set(i, store.putAsync(set.key(), set.value()));
-                    noteWriter(writtenBy, set.key(), i, writes.get(i));
+                    noteWriter(writtenBy, set.key(), i, writes.get(i), reads != null);
                 }
                 case Request.Delete delete -> {
                     writes.set(i, store.deleteAsync(delete.key()));
-                    noteWriter(writtenBy, delete.key(), i, writes.get(i));
+                    noteWriter(writtenBy, delete.key(), i, writes.get(i), reads != null);
                 }
                 case Request.Get get -> {
                     Integer writer = writtenBy.isEmpty() ? null : writtenBy.get(get.key());
@@ -298,9 +364,13 @@ final class V2Session implements ByteSession {
                         readFrom[i] = writer;
                         value = ops.get(writer) instanceof Request.Set set ? set.value() : null;
                     } else {
-                        value = store.get(get.key());
+                        value = readOrNull(i, get.key());
                     }
                     Response reply = value == null ? NOT_FOUND : new Response.Value(value);
+                    Throwable failed = reads == null ? null : reads.failure(i);
+                    if (failed != null) {
+                        reply = new Response.Error("read failed: " + failed.getMessage());
+                    }
                     if (elementSize(reply) > budget) {
                         reply =
                                 new Response.Error(
@@ -348,7 +418,8 @@ final class V2Session implements ByteSession {
     /**
      * Remembers which operation last wrote {@code key}, for the batch's later GETs of it, unless
      * the write has already succeeded: then the store holds it, and a GET reads it there like any
-     * other (a store without a log does every write at once, and so skips this map). A write that
+     * other (a store without a log does every write at once, and so skips this map); unless the
+     * batch's reads were made before its writes ({@code readBefore}, a store on disk). A write that
      * is still pending or has failed is remembered, so that its GET answers with its value or its
      * failure, as the batch's description says.
      */
@@ -356,8 +427,9 @@ final class V2Session implements ByteSession {
             Map<ByteArrayWrapper, Integer> writtenBy,
             ByteArrayWrapper key,
             int i,
-            CompletableFuture<Boolean> write) {
-        if (write.isDone() && !write.isCompletedExceptionally()) {
+            CompletableFuture<Boolean> write,
+            boolean readBefore) {
+        if (!readBefore && write.isDone() && !write.isCompletedExceptionally()) {
             if (!writtenBy.isEmpty()) {
                 writtenBy.remove(
                         key); // an earlier pending write of the key is overtaken by this done one

@@ -4,6 +4,8 @@ import dbf0.base.io.OutputBuffer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.RespCodec;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
 
 /**
  * MGET key [key ...]: an array of the values, a null for each missing key ({@code $-1} in RESP2,
@@ -29,26 +31,55 @@ final class MGet implements RespCommand {
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         int n = args.size();
+        if (context.asyncReads()) {
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            CompletableFuture<ByteArrayWrapper>[] reads = new CompletableFuture[n - 1];
+            for (int i = 1; i < n; i++) {
+                reads[i - 1] = context.store().getAsync(Reply.key(args.get(i)));
+            }
+            Reply.whenRead(
+                    connection,
+                    out,
+                    CompletableFuture.allOf(reads),
+                    n - 1,
+                    (o, done) -> answer(connection, context, o, n - 1, i -> reads[i].join()));
+            return false;
+        }
+        answer(
+                connection,
+                context,
+                out,
+                n - 1,
+                i -> context.store().get(Reply.key(args.get(i + 1))));
+        return false;
+    }
+
+    /** The reply, from the value of each key by index, or an error if it would pass the limit. */
+    private static void answer(
+            RespConnection connection,
+            RespContext context,
+            OutputBuffer out,
+            int keys,
+            IntFunction<ByteArrayWrapper> valueOf) {
         int maxReplyBytes = context.limits().maxFrameBytes();
-        byte[][] values = new byte[n - 1][];
-        long size = RespCodec.arrayHeader(n - 1).length;
-        for (int i = 1; i < n; i++) {
-            ByteArrayWrapper value = context.store().get(Reply.key(args.get(i)));
-            values[i - 1] = value == null ? null : value.getArray();
-            size += Reply.bulkOrNullSize(connection, values[i - 1]);
+        byte[][] values = new byte[keys][];
+        long size = RespCodec.arrayHeader(keys).length;
+        for (int i = 0; i < keys; i++) {
+            ByteArrayWrapper value = valueOf.apply(i);
+            values[i] = value == null ? null : value.getArray();
+            size += Reply.bulkOrNullSize(connection, values[i]);
             if (size > maxReplyBytes) {
                 out.put(
                         RespCodec.error(
                                 "ERR MGET reply would exceed "
                                         + maxReplyBytes
                                         + " bytes; ask for fewer keys at a time"));
-                return false;
+                return;
             }
         }
-        out.put(RespCodec.arrayHeader(n - 1));
+        out.put(RespCodec.arrayHeader(keys));
         for (byte[] value : values) {
             Reply.bulkOrNull(connection, out, value);
         }
-        return false;
     }
 }

@@ -1,6 +1,7 @@
 package dbf0.kv.server.resp;
 
 import dbf0.base.io.OutputBuffer;
+import dbf0.base.server.PendingReplies;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.RespCodec;
 import java.nio.charset.StandardCharsets;
@@ -139,5 +140,39 @@ final class Reply {
         return RespCodec.error(
                 "ERR not stored: "
                         + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
+    }
+
+    /** The error for a read the store could not do (a disk's I/O error, a corrupt block). */
+    static byte[] readFailed(Throwable failure) {
+        return RespCodec.error(
+                "ERR read failed: "
+                        + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
+    }
+
+    /**
+     * Answers a read: now if it is done and nothing waits before it, else queued in order on the
+     * connection's replies (a read from a store on disk, which the loop does not wait for).
+     */
+    static <T> void whenRead(
+            RespConnection connection,
+            OutputBuffer out,
+            CompletableFuture<T> read,
+            int reads,
+            java.util.function.BiConsumer<OutputBuffer, T> ok) {
+        PendingReplies.Answer<T> answer =
+                (o, result, failure) -> {
+                    if (failure != null) {
+                        o.put(readFailed(failure));
+                    } else {
+                        ok.accept(o, result);
+                    }
+                };
+        PendingReplies pending = connection.pending();
+        if (read.isDone() && pending.isEmpty()) {
+            Throwable failure = PendingReplies.failureOf(read);
+            answer.write(out, failure == null ? read.join() : null, failure);
+        } else {
+            pending.addRead(read, reads, answer);
+        }
     }
 }

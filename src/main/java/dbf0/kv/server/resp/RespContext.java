@@ -40,4 +40,15 @@ public interface RespContext {
 
     /** The write-ahead log under the store, or null when the server keeps nothing on disk. */
     WalStore walStore();
+
+    /**
+     * True if GET and MGET read through {@link Store#getAsync} and queue their replies while the
+     * reads are out: an event loop over a store that may wait for a disk. False (the default), they
+     * read with a plain {@link Store#get}.
+     *
+     * @return whether reads go off the session's thread
+     */
+    default boolean asyncReads() {
+        return false;
+    }
 }

@@ -40,7 +40,11 @@ public final class RespInPlace {
     private final int maxValue;
     private final int maxReply;
     private final boolean writesDoneAtOnce;
+    private final boolean asyncReads;
     private final KeyProbe probe = new KeyProbe();
+
+    /** A GET's reply once its read is done: made once, not per read. */
+    private final PendingReplies.Answer<ByteArrayWrapper> getAnswer;
 
     /** Where each argument's bytes start in the input, and how many there are (reused arrays). */
     private final int[] starts = new int[MAX_ARGS];
@@ -63,6 +67,8 @@ public final class RespInPlace {
         this.maxValue = context.limits().maxValueBytes();
         this.maxReply = context.limits().maxFrameBytes();
         this.writesDoneAtOnce = store instanceof MapStore;
+        this.asyncReads = context.asyncReads();
+        this.getAnswer = (o, value, failure) -> bulkOrFailure(o, value, failure);
     }
 
     /**
@@ -78,13 +84,22 @@ public final class RespInPlace {
             return false;
         }
         boolean idle = connection.pending().isEmpty();
+        // A store on disk: reads go out while earlier reads are out, but not past this
+        // connection's writes, which they must see.
+        boolean readable = asyncReads ? connection.pending().inFlight() == 0 : idle;
         boolean ran;
         if (is(in, "GET") && n == 2) {
-            ran = idle && get(in, out);
+            ran = readable && (asyncReads ? getAsync(in, out) : get(in, out));
         } else if (is(in, "SET") && n == 3) {
-            ran = pairsFit(n) && (writesDoneAtOnce ? idle && mset(in, out, n) : queuedSet(in));
+            // a write may not pass a read still out (it would see the write)
+            boolean writable = connection.pending().readsInFlight() == 0;
+            ran =
+                    pairsFit(n)
+                            && (writesDoneAtOnce
+                                    ? idle && mset(in, out, n)
+                                    : writable && queuedSet(in));
         } else if (is(in, "MGET")) {
-            ran = idle && mget(in, out, n);
+            ran = readable && (asyncReads ? mgetAsync(in, out, n) : mget(in, out, n));
         } else if (is(in, "MSET") && n % 2 == 1) {
             ran = idle && writesDoneAtOnce && pairsFit(n) && mset(in, out, n);
         } else if (is(in, "DEL")) {
@@ -103,11 +118,66 @@ public final class RespInPlace {
         return true;
     }
 
-    private boolean mget(ByteBuffer in, OutputBuffer out, int n) {
-        int replyAt = out.pending();
-        RespCodec.putHeader(out.reserve(RespCodec.headerSize(n - 1)), (byte) '*', n - 1);
+    /**
+     * GET from a store that may wait for a disk: answered now if the value was in memory and no
+     * reply waits before it, else queued in order while the loop serves others. The key is a copy:
+     * the read may finish after the input buffer moved on.
+     */
+    private boolean getAsync(ByteBuffer in, OutputBuffer out) {
+        CompletableFuture<ByteArrayWrapper> read =
+                store.getAsync(KeyProbe.wrapped(in, starts[1], lengths[1]));
+        PendingReplies pending = connection.pending();
+        if (read.isDone() && pending.isEmpty()) {
+            Throwable failure = PendingReplies.failureOf(read);
+            bulkOrFailure(out, failure == null ? read.join() : null, failure);
+        } else {
+            pending.addRead(read, 1, getAnswer);
+        }
+        return true;
+    }
+
+    /** MGET from a store that may wait for a disk: every read starts now, one reply when done. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private boolean mgetAsync(ByteBuffer in, OutputBuffer out, int n) {
+        CompletableFuture<ByteArrayWrapper>[] reads = new CompletableFuture[n - 1];
+        boolean allDone = true;
         for (int i = 1; i < n; i++) {
-            putBulkOrNull(out, store.get(probe.of(in, starts[i], lengths[i])));
+            reads[i - 1] = store.getAsync(KeyProbe.wrapped(in, starts[i], lengths[i]));
+            allDone &= reads[i - 1].isDone();
+        }
+        PendingReplies pending = connection.pending();
+        if (allDone && pending.isEmpty()) {
+            writeMget(out, reads);
+        } else {
+            pending.addRead(
+                    CompletableFuture.allOf(reads), n - 1, (o, ignored, f) -> writeMget(o, reads));
+        }
+        return true;
+    }
+
+    private void writeMget(OutputBuffer out, CompletableFuture<ByteArrayWrapper>[] reads) {
+        for (CompletableFuture<ByteArrayWrapper> read : reads) {
+            Throwable failure = PendingReplies.failureOf(read);
+            if (failure != null) {
+                bulkOrFailure(out, null, failure);
+                return;
+            }
+        }
+        putValues(out, reads.length, i -> reads[i].join());
+    }
+
+    private boolean mget(ByteBuffer in, OutputBuffer out, int n) {
+        putValues(out, n - 1, i -> store.get(probe.of(in, starts[i + 1], lengths[i + 1])));
+        return true;
+    }
+
+    /** MGET's reply: the values as an array, or an error if it would pass the reply limit. */
+    private void putValues(
+            OutputBuffer out, int count, java.util.function.IntFunction<ByteArrayWrapper> value) {
+        int replyAt = out.pending();
+        RespCodec.putHeader(out.reserve(RespCodec.headerSize(count)), (byte) '*', count);
+        for (int i = 0; i < count; i++) {
+            putBulkOrNull(out, value.apply(i));
             if (out.pending() - replyAt > maxReply) {
                 out.reserve(0).position(replyAt); // nothing of it is sent
                 out.put(
@@ -115,10 +185,18 @@ public final class RespInPlace {
                                 "ERR MGET reply would exceed "
                                         + maxReply
                                         + " bytes; ask for fewer keys at a time"));
-                return true;
+                return;
             }
         }
-        return true;
+    }
+
+    /** A read's reply: the value or the connection's null, or an error if the read failed. */
+    private void bulkOrFailure(OutputBuffer out, ByteArrayWrapper value, Throwable failure) {
+        if (failure != null) {
+            out.put(Reply.readFailed(failure));
+        } else {
+            putBulkOrNull(out, value);
+        }
     }
 
     /** SET key value, or MSET's pairs: every pair is put, then one reply. */

@@ -1,0 +1,161 @@
+package dbf0.kv.bench.options;
+
+import dbf0.common.ByteSizes;
+import dbf0.common.Durations;
+import dbf0.kv.storage.lsm.CompactionStyle;
+import dbf0.kv.storage.lsm.LsmOptions;
+import dbf0.kv.storage.wal.FsyncPolicy;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --store} and the disk store's options, shared by {@code server} and {@code bench} as a
+ * picocli mixin. {@code --store map} (the default) serves a map, with the write-ahead log's flags
+ * as before; {@code --store lsm} serves the LSM store in {@code --data-dir}, whose own log follows
+ * {@code --fsync} and {@code --fsync-interval}.
+ */
+public final class StoreCliOptions {
+
+    /** The log's flags that only a map's write-ahead log has: the LSM store refuses them. */
+    static final List<String> WAL_ONLY =
+            List.of(
+                    "--commit-wait-us",
+                    "--recover-truncate",
+                    "--rewrite-growth",
+                    "--rewrite-min-size");
+
+    /** The LSM store's own flags: a map refuses them. */
+    static final List<String> LSM_ONLY =
+            List.of("--memtable-size", "--block-cache", "--compaction");
+
+    @Option(
+            names = "--store",
+            paramLabel = "KIND",
+            description =
+                    "map (an in-memory map, --map; with --data-dir a write-ahead log under it) or"
+                            + " lsm (the LSM-tree store on disk in --data-dir, which may hold more"
+                            + " than memory) (default: ${DEFAULT-VALUE})")
+    String store = "map";
+
+    @Option(
+            names = "--memtable-size",
+            paramLabel = "SIZE",
+            description =
+                    "lsm: bytes of writes held in memory before they are written to a table, e.g."
+                            + " 64m (default: 32m)")
+    String memtableSize;
+
+    @Option(
+            names = "--block-cache",
+            paramLabel = "SIZE",
+            description = "lsm: the bound of the cache of table blocks, e.g. 256m (default: 64m)")
+    String blockCache;
+
+    @Option(
+            names = "--compaction",
+            paramLabel = "STYLE",
+            description = "lsm: leveled or tiered (default: leveled)")
+    String compaction;
+
+    /** Hidden, for the measurement of what it buys: an event loop reads the disk on the loop. */
+    @Option(
+            names = "--async-disk-reads",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            hidden = true,
+            description = "event loops read a disk store off the loop (default: on)")
+    boolean asyncDiskReads = true;
+
+    /** Whether event loops read a disk store through getAsync (off only to measure the loss). */
+    public boolean asyncDiskReads() {
+        return asyncDiskReads;
+    }
+
+    /** True for {@code --store lsm}; a name other than map or lsm is a bad argument. */
+    public boolean isLsm(CommandSpec spec) {
+        String kind = store.trim().toLowerCase(Locale.ROOT);
+        if (!kind.equals("map") && !kind.equals("lsm")) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--store must be map or lsm, got '" + store + "'");
+        }
+        return kind.equals("lsm");
+    }
+
+    /**
+     * The LSM store's options under {@code --store lsm}, or null under {@code --store map}; a flag
+     * that does not apply to the store chosen is a bad argument that names it.
+     *
+     * @param spec the command, for its errors and to tell which flags were given
+     * @param wal the log's flags: {@code --data-dir}, {@code --fsync}, {@code --fsync-interval}
+     * @param mapFlag the flag that names a map ({@code --map}) if the command has one, else null
+     */
+    public LsmOptions toLsmOptions(CommandSpec spec, WalCliOptions wal, String mapFlag) {
+        var parsed = spec.commandLine().getParseResult();
+        if (!isLsm(spec)) {
+            for (String flag : LSM_ONLY) {
+                if (parsed.hasMatchedOption(flag)) {
+                    throw bad(spec, flag + " applies only to --store lsm");
+                }
+            }
+            return null;
+        }
+        if (wal.dataDir == null) {
+            throw bad(spec, "--store lsm keeps its data on disk: give it --data-dir DIR");
+        }
+        if (mapFlag != null && parsed.hasMatchedOption(mapFlag)) {
+            throw bad(spec, mapFlag + " names a map; --store lsm serves no map (drop one of them)");
+        }
+        for (String flag : WAL_ONLY) {
+            if (parsed.hasMatchedOption(flag)) {
+                throw bad(
+                        spec,
+                        flag
+                                + " applies to the map's write-ahead log; --store lsm takes only"
+                                + " --fsync and --fsync-interval for its log");
+            }
+        }
+        try {
+            LsmOptions options =
+                    LsmOptions.defaults(wal.dataDir)
+                            .withFsync(FsyncPolicy.parse(wal.fsync))
+                            .withFsyncInterval(Durations.parsePositive(wal.fsyncInterval));
+            if (memtableSize != null) {
+                options = options.withMemtableBytes(size("--memtable-size", memtableSize));
+            }
+            if (blockCache != null) {
+                options = options.withBlockCacheBytes(size("--block-cache", blockCache));
+            }
+            if (compaction != null) {
+                options = options.withCompaction(compactionStyle(compaction));
+            }
+            return options;
+        } catch (IllegalArgumentException e) {
+            throw bad(spec, e.getMessage());
+        }
+    }
+
+    private static long size(String flag, String text) {
+        try {
+            return ByteSizes.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(flag + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static CompactionStyle compactionStyle(String text) {
+        return switch (text.trim().toLowerCase(Locale.ROOT)) {
+            case "leveled" -> CompactionStyle.LEVELED;
+            case "tiered" -> CompactionStyle.TIERED;
+            default ->
+                    throw new IllegalArgumentException(
+                            "--compaction must be leveled or tiered, got '" + text + "'");
+        };
+    }
+
+    private static picocli.CommandLine.ParameterException bad(CommandSpec spec, String message) {
+        return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
+    }
+}
