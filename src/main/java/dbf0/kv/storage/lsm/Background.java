@@ -90,10 +90,14 @@ final class Background {
                 synchronized (core.stateLock) {
                     core.stateLock.notifyAll(); // waiting writers fail instead of waiting
                 }
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException ie) {
-                    return;
+                synchronized (signal) {
+                    try {
+                        if (!stop) {
+                            signal.wait(1000); // stop() ends the pause
+                        }
+                    } catch (InterruptedException ie) {
+                        return;
+                    }
                 }
             }
         }
