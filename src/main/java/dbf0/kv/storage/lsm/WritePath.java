@@ -176,7 +176,7 @@ final class WritePath implements Store, LogRotation {
         } else {
             synchronized (core.stateLock) {
                 while (core.state.version().level(0).size() >= t.l0StopTrigger()
-                        && core.backgroundFailure == null
+                        && core.compactionFailure == null
                         && !core.closing) {
                     try {
                         core.stateLock.wait(100);
