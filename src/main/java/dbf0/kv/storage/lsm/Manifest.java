@@ -170,7 +170,7 @@ final class Manifest {
         }
     }
 
-    private static byte[] frame(ManifestEdit edit) {
+    static byte[] frame(ManifestEdit edit) {
         byte[] body = edit.encode();
         CRC32C crc = new CRC32C();
         crc.update(body);
