@@ -44,11 +44,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * (docs/formats.md; a request in flight at a kill is pending) and checked at the end: it must be
  * linearizable, the reads during the writes and after each restart included.
  *
- * <p>Two stores. The map with its log, whose automatic rewrites are set to fire often (2x, no
- * minimum size), so kills land during rewrites too. The LSM store with the smallest memtable (64
- * KiB) and values padded to a few hundred bytes, so kills land among flushes and compactions; its
- * manifest is read after each kill ({@link LsmCensus}) to count the flushes and compactions that
- * finished while the clients ran, and the table files a kill left half made.
+ * <p>Three stores. The map with its log, whose automatic rewrites are set to fire often (2x, no
+ * minimum size), so kills land during rewrites too. The LSM store, with leveled and with tiered
+ * compaction, the smallest memtable (64 KiB) and values padded to 400 bytes on average, so kills
+ * land among flushes and compactions; its manifest is read after each kill ({@link LsmCensus}) to
+ * count the flushes and compactions that finished while the clients ran, and the table files a kill
+ * left half made.
  *
  * <p>Pool and nio models alternate, and so do the policies {@code always}, {@code interval} and
  * {@code never}: a SIGKILL leaves the kernel's page cache, so under all three an acknowledged write
@@ -71,20 +72,12 @@ class CrashRecoveryTest {
     /** The stores under test, with the flags that make their background work frequent. */
     enum StoreKind {
         MAP,
-        LSM;
+        LSM,
+        LSM_TIERED;
 
         List<String> args(Path dataDir, String fsync) {
-            return this == MAP
-                    ? List.of(
-                            "--data-dir",
-                            dataDir.toString(),
-                            "--fsync",
-                            fsync,
-                            "--rewrite-growth",
-                            "2",
-                            "--rewrite-min-size",
-                            "0")
-                    : List.of(
+            List<String> lsm =
+                    List.of(
                             "--store",
                             "lsm",
                             "--data-dir",
@@ -93,11 +86,35 @@ class CrashRecoveryTest {
                             fsync,
                             "--memtable-size",
                             "64k");
+            return switch (this) {
+                case MAP ->
+                        List.of(
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--fsync",
+                                fsync,
+                                "--rewrite-growth",
+                                "2",
+                                "--rewrite-min-size",
+                                "0");
+                case LSM -> lsm;
+                case LSM_TIERED -> concat(lsm, List.of("--compaction", "tiered"));
+            };
+        }
+
+        boolean lsm() {
+            return this != MAP;
+        }
+
+        private static List<String> concat(List<String> a, List<String> b) {
+            List<String> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
         }
 
         /** Padding bytes a value may carry: enough for the LSM store to fill its memtables. */
         int maxPadding() {
-            return this == MAP ? 0 : 400;
+            return this == MAP ? 0 : 800;
         }
     }
 
@@ -186,7 +203,7 @@ class CrashRecoveryTest {
                         historyFile,
                         result.isLinearizable() ? "" : Explanation.text(new KvModel(), result, 100))
                 .isTrue();
-        if (store == StoreKind.LSM) {
+        if (store.lsm()) {
             assertThat(counts.flushes).as("flushes while the clients ran").isPositive();
             assertThat(counts.compactions).as("compactions while the clients ran").isPositive();
         }
@@ -212,7 +229,7 @@ class CrashRecoveryTest {
             HistoryRecorder history,
             Counts counts)
             throws Exception {
-        LsmCensus before = store == StoreKind.LSM ? LsmCensus.of(dataDir) : null;
+        LsmCensus before = store.lsm() ? LsmCensus.of(dataDir) : null;
         AtomicLong writes = new AtomicLong();
         List<Thread> clients = new ArrayList<>();
         for (int c = 0; c < CONNECTIONS; c++) {
@@ -236,7 +253,7 @@ class CrashRecoveryTest {
             Thread.sleep(1);
         }
         server.kill();
-        LsmCensus after = store == StoreKind.LSM ? LsmCensus.of(dataDir) : null;
+        LsmCensus after = store.lsm() ? LsmCensus.of(dataDir) : null;
         for (Thread t : clients) {
             t.join(TimeUnit.SECONDS.toMillis(20));
             assertThat(t.isAlive()).as("a client stops once its server is gone").isFalse();
