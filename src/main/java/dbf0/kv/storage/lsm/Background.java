@@ -18,16 +18,12 @@ import org.slf4j.LoggerFactory;
  * state, and only then delete what the edit made obsolete (a flushed memtable's log, the
  * compaction's inputs).
  *
- * <p>A removed table may still be read by a scan that began before; its file is deleted at once (an
- * open file outlives its name) but closed only {@value #RETIRE_NANOS} ns later.
+ * <p>A removed table may still be read by a read that began before; its file is deleted at once (an
+ * open file outlives its name) but closed only once those reads have ended ({@link ReadGate}).
  */
 final class Background {
 
-    static final long RETIRE_NANOS = 30_000_000_000L;
-
     private static final Logger LOG = LoggerFactory.getLogger(Background.class);
-
-    private record Retired(Table table, long since) {}
 
     private final LsmCore core;
     private final Thread flusher;
@@ -38,8 +34,13 @@ final class Background {
     /** Held across a manifest edit and the install of its state: one edit at a time. */
     private final Object editLock = new Object();
 
-    /** Guarded by itself. */
-    private final ArrayDeque<Retired> retired = new ArrayDeque<>();
+    /** Tables removed and not yet closed; guarded by itself, as the two fields below. */
+    private final ArrayDeque<Table> retired = new ArrayDeque<>();
+
+    /** Tables closed once the reads of {@link #waitingEpoch} end. */
+    private final List<Table> waiting = new ArrayList<>();
+
+    private int waitingEpoch;
 
     private final ByteArrayWrapper[] cursor = new ByteArrayWrapper[Version.LEVELS];
     private volatile boolean stop;
@@ -91,8 +92,10 @@ final class Background {
             Thread.currentThread().interrupt();
         }
         synchronized (retired) {
+            waiting.forEach(Background::close);
+            waiting.clear();
             while (!retired.isEmpty()) {
-                close(retired.poll().table());
+                close(retired.poll());
             }
         }
     }
@@ -110,10 +113,8 @@ final class Background {
                 if (worked && flushing) {
                     compactSignal.raise(); // level 0 has one table more
                 }
+                closeRetired();
                 if (!worked) {
-                    if (!flushing) {
-                        closeRetired(System.nanoTime());
-                    }
                     signal.await(100);
                 }
                 if (flushing) {
@@ -157,14 +158,19 @@ final class Background {
     }
 
     private boolean compactStep() throws IOException {
-        CompactionPlan plan =
-                CompactionPlan.pick(
-                        core.state.version(), core.options.compaction(), core.tuning, cursor);
-        if (plan == null) {
-            return false;
+        int e = core.readGate.enter(); // its inputs are read: a clear must not close them
+        try {
+            CompactionPlan plan =
+                    CompactionPlan.pick(
+                            core.state.version(), core.options.compaction(), core.tuning, cursor);
+            if (plan == null) {
+                return false;
+            }
+            compact(plan);
+            return true;
+        } finally {
+            core.readGate.leave(e);
         }
-        compact(plan);
-        return true;
     }
 
     /** Writes {@code memtable} to a level-0 table; its log is deleted once the edit is forced. */
@@ -304,19 +310,35 @@ final class Background {
     }
 
     private void retire(List<Table> tables) throws IOException {
-        long now = System.nanoTime();
         for (Table table : tables) {
             core.dir.delete(TableFormat.tableName(table.number()));
             synchronized (retired) {
-                retired.add(new Retired(table, now));
+                retired.add(table);
             }
         }
     }
 
-    private void closeRetired(long now) {
+    /**
+     * Closes the tables whose grace period is over, and starts one for those retired since: never
+     * waits, so a long scan delays only the closing.
+     */
+    private void closeRetired() {
         synchronized (retired) {
-            while (!retired.isEmpty() && now - retired.peek().since() > RETIRE_NANOS) {
-                close(retired.poll().table());
+            if (!waiting.isEmpty()) {
+                if (!core.readGate.drained(waitingEpoch)) {
+                    return;
+                }
+                waiting.forEach(Background::close);
+                waiting.clear();
+            }
+            if (!retired.isEmpty()) {
+                waiting.addAll(retired);
+                retired.clear();
+                waitingEpoch = core.readGate.flip();
+                if (core.readGate.drained(waitingEpoch)) {
+                    waiting.forEach(Background::close);
+                    waiting.clear();
+                }
             }
         }
     }

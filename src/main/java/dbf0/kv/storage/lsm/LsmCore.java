@@ -17,6 +17,10 @@ final class LsmCore {
     final Manifest manifest;
     final BlockCache cache;
     final Object stateLock = new Object();
+
+    /** Reads in flight, so that tables compaction removed are closed once none can use them. */
+    final ReadGate readGate = new ReadGate();
+
     final AtomicLong nextFile;
 
     /** The store's state; replaced under {@link #stateLock}. */

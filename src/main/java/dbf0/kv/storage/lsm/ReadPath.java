@@ -31,6 +31,15 @@ final class ReadPath {
      * a block it needs is not in the cache.
      */
     Cell lookup(ByteArrayWrapper key, boolean memoryOnly) {
+        int e = core.readGate.enter();
+        try {
+            return lookupEntered(key, memoryOnly);
+        } finally {
+            core.readGate.leave(e);
+        }
+    }
+
+    private Cell lookupEntered(ByteArrayWrapper key, boolean memoryOnly) {
         long floor = core.clearSeq;
         LsmState s = core.state;
         Cell cell = s.active().get(key);
@@ -122,19 +131,24 @@ final class ReadPath {
             ByteArrayWrapper toExclusive,
             long limit,
             BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-        long floor = core.clearSeq;
-        KvIterator it = merged(from, toExclusive);
-        long seen = 0;
-        for (; it.valid() && seen < limit; it.next()) {
-            if (toExclusive != null && it.key().compareTo(toExclusive) >= 0) {
-                break;
+        int e = core.readGate.enter(); // the tables it reads stay open until it ends
+        try {
+            long floor = core.clearSeq;
+            KvIterator it = merged(from, toExclusive);
+            long seen = 0;
+            for (; it.valid() && seen < limit; it.next()) {
+                if (toExclusive != null && it.key().compareTo(toExclusive) >= 0) {
+                    break;
+                }
+                Cell cell = it.cell();
+                if (cell.isTombstone() || cell.seq() < floor) {
+                    continue;
+                }
+                action.accept(it.key(), cell.value());
+                seen++;
             }
-            Cell cell = it.cell();
-            if (cell.isTombstone() || cell.seq() < floor) {
-                continue;
-            }
-            action.accept(it.key(), cell.value());
-            seen++;
+        } finally {
+            core.readGate.leave(e);
         }
     }
 
