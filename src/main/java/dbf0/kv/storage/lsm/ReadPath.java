@@ -33,9 +33,10 @@ final class ReadPath {
     Cell lookup(ByteArrayWrapper key, boolean memoryOnly) {
         long floor = core.clearSeq;
         LsmState s = core.state;
-        Cell cell = s.active().get(key);
+        long hash = Bloom.hash(key); // once for every filter asked
+        Cell cell = s.active().get(key, hash);
         if (cell == null && s.immutable() != null) {
-            cell = s.immutable().get(key);
+            cell = s.immutable().get(key, hash);
         }
         Version version = s.version();
         for (int level = 0; cell == null && level < Version.LEVELS; level++) {
@@ -45,12 +46,12 @@ final class ReadPath {
             }
             if (version.sortedRun(level)) {
                 Table table = covering(tables, key);
-                cell = table == null ? null : inTable(table, key, memoryOnly);
+                cell = table == null ? null : inTable(table, key, hash, memoryOnly);
             } else {
                 for (int i = 0; cell == null && i < tables.size(); i++) {
                     Table table = tables.get(i);
                     if (table.meta().overlaps(key, key)) {
-                        cell = inTable(table, key, memoryOnly);
+                        cell = inTable(table, key, hash, memoryOnly);
                     }
                 }
             }
@@ -79,8 +80,8 @@ final class ReadPath {
         return byKey.get(lo);
     }
 
-    private Cell inTable(Table table, ByteArrayWrapper key, boolean memoryOnly) {
-        if (core.tuning.bloomFilters() && !table.mightContain(key)) {
+    private Cell inTable(Table table, ByteArrayWrapper key, long hash, boolean memoryOnly) {
+        if (core.tuning.bloomFilters() && !table.mightContainHash(hash)) {
             return null;
         }
         int b = table.findBlock(key);
