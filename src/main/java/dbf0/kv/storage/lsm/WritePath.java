@@ -122,7 +122,11 @@ final class WritePath implements Store, LogRotation {
         synchronized (core.stateLock) {
             LsmState s = core.state;
             core.immutableLogBytes = bytes;
-            core.install(new LsmState(new Memtable(number), s.active(), s.version()));
+            core.install(
+                    new LsmState(
+                            new Memtable(number, core.options.memtableBytes()),
+                            s.active(),
+                            s.version()));
         }
         wakeBackground.run();
         return new LogRotation.Next(name, file);
