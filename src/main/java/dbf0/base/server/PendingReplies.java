@@ -177,6 +177,14 @@ public final class PendingReplies {
     }
 
     /**
+     * @return the reads of a store on disk whose replies wait ({@link #addRead}): while there are
+     *     any, a session submits no write, which a read still out could otherwise see
+     */
+    public int readsInFlight() {
+        return readsInFlight;
+    }
+
+    /**
      * Appends, in order, the replies whose futures are done, stopping at the first that is not; if
      * one is not, runs {@code beforeWaiting} and looks again; if one still is not, on an event loop
      * owes {@code beforeWaiting} to the end of the turn.

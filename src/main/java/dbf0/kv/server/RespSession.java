@@ -118,8 +118,11 @@ final class RespSession implements ByteSession {
             }
             firstCommand = false;
             context.commandsProcessed.increment();
-            if (!pending.isEmpty() && !COMMANDS.defersReply(args, connection)) {
-                held = args; // not a write that can join the ones in flight: it waits for them
+            if (!pending.isEmpty()
+                    && (pending.readsInFlight() > 0 || !COMMANDS.defersReply(args, connection))) {
+                // not a write that can join the ones in flight, or a write that a read still out
+                // must not see: it waits for them
+                held = args;
                 continue;
             }
             if (run(args, out)) {

@@ -97,8 +97,10 @@ final class V2InPlace {
                             asyncReads
                                     ? pending.inFlight() == 0 && getAsync(in, at, end, out, pending)
                                     : pending.isEmpty() && get(in, at, end, out);
-                    case SET -> set(in, at, end, out, pending);
-                    case DELETE -> delete(in, at, end, out, pending);
+                    // a write may not pass a read still out (it would see the write)
+                    case SET -> pending.readsInFlight() == 0 && set(in, at, end, out, pending);
+                    case DELETE ->
+                            pending.readsInFlight() == 0 && delete(in, at, end, out, pending);
                     case PING -> at == end && pending.isEmpty() && putTypeOnly(out, OK);
                     case BATCH -> writesDoneAtOnce && pending.isEmpty() && batch(in, at, end, out);
                     default -> false;

@@ -97,12 +97,17 @@ final class V2Session implements ByteSession {
                     throw fatal;
                 }
                 if (request instanceof Request.Batch batch) {
-                    if (asyncReads && reads == null && prefetch(batch)) {
-                        held = batch; // its reads are out: it runs once they are done
-                        continue;
+                    if (asyncReads && reads == null) {
+                        reads = BatchReads.start(store, batch, pending);
+                        if (reads.waiting()) {
+                            held = batch; // its reads are out: it runs once they are done
+                            continue;
+                        }
                     }
                     submitBatch(batch, out);
                     reads = null;
+                } else if (isWrite((Request) request)) {
+                    submitWrite((Request) request);
                 } else if (asyncReads && request instanceof Request.Get get) {
                     readLater(get, out);
                 } else {
@@ -129,27 +134,12 @@ final class V2Session implements ByteSession {
                     return pending.endOfInput(out);
                 }
                 case DecodeResult.Frame<Request> frame -> {
-                    switch (frame.value()) {
-                        case Request.Set set ->
-                                pending.add(
-                                        store.putAsync(set.key(), set.value()),
-                                        1,
-                                        (o, stored, failure) ->
-                                                reply(
-                                                        o,
-                                                        failure == null ? OK : notStored(failure)));
-                        case Request.Delete delete ->
-                                pending.add(
-                                        store.deleteAsync(delete.key()),
-                                        1,
-                                        (o, found, failure) ->
-                                                reply(
-                                                        o,
-                                                        failure != null
-                                                                ? notStored(failure)
-                                                                : found ? OK : NOT_FOUND));
-                        default -> held = frame.value(); // a GET, PING or BATCH: after the writes
-                            // before it
+                    Request request = frame.value();
+                    // A write may not pass a read still out: that read must not see it.
+                    if (isWrite(request) && pending.readsInFlight() == 0) {
+                        submitWrite(request);
+                    } else {
+                        held = request; // a GET, PING or BATCH: after the writes before it
                     }
                 }
                 case DecodeResult.Invalid<Request> invalid -> {
@@ -175,49 +165,15 @@ final class V2Session implements ByteSession {
     /** Whether reads go through {@link Store#getAsync} (see the constructor). */
     private final boolean asyncReads;
 
-    /**
-     * The held batch's reads, by operation index (null for its writes), once they were started: a
-     * batch on a store that may wait for a disk first reads its keys off the loop, then sizes and
-     * applies itself from those values.
-     */
-    private CompletableFuture<ByteArrayWrapper>[] reads;
+    /** The held batch's reads, once started (a store on disk reads them before the batch runs). */
+    private BatchReads reads;
 
     /**
-     * Starts the batch's reads; true if some must still be waited for (they are queued, with no
-     * reply of their own, so that the batch runs once they are done).
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private boolean prefetch(Request.Batch batch) {
-        List<Request> ops = batch.ops();
-        reads = new CompletableFuture[ops.size()];
-        List<CompletableFuture<ByteArrayWrapper>> out = new ArrayList<>();
-        for (int i = 0; i < ops.size(); i++) {
-            if (ops.get(i) instanceof Request.Get get) {
-                reads[i] = store.getAsync(get.key());
-                if (!reads[i].isDone()) {
-                    out.add(reads[i]);
-                }
-            }
-        }
-        if (out.isEmpty()) {
-            return false;
-        }
-        pending.addRead(
-                CompletableFuture.allOf(out.toArray(CompletableFuture<?>[]::new)),
-                out.size(),
-                (o, ignored, failure) -> {}); // the batch's own reply follows
-        return true;
-    }
-
-    /**
-     * The value op {@code i} of the held batch reads: its prefetched read (null if that failed; the
-     * element then says so), or a plain get.
+     * The value op {@code i} of the held batch reads: its read made beforehand (null if that
+     * failed; the element then says so), or a plain get.
      */
     private ByteArrayWrapper readOrNull(int i, ByteArrayWrapper key) {
-        if (reads == null) {
-            return store.get(key);
-        }
-        return PendingReplies.failureOf(reads[i]) == null ? reads[i].join() : null;
+        return reads == null ? store.get(key) : reads.valueOrNull(i);
     }
 
     /**
@@ -245,6 +201,28 @@ final class V2Session implements ByteSession {
     public CompletableFuture<?> awaiting() {
         return pending
                 .allDone(); // asked right after onRead returned AWAIT, with nothing changed since
+    }
+
+    private static boolean isWrite(Request request) {
+        return request instanceof Request.Set || request instanceof Request.Delete;
+    }
+
+    /** Submits a SET or DELETE and queues its reply. */
+    private void submitWrite(Request request) {
+        if (request instanceof Request.Set set) {
+            pending.add(
+                    store.putAsync(set.key(), set.value()),
+                    1,
+                    (o, stored, failure) -> reply(o, failure == null ? OK : notStored(failure)));
+        } else if (request instanceof Request.Delete delete) {
+            pending.add(
+                    store.deleteAsync(delete.key()),
+                    1,
+                    (o, found, failure) ->
+                            reply(
+                                    o,
+                                    failure != null ? notStored(failure) : found ? OK : NOT_FOUND));
+        }
     }
 
     private static Response notStored(Throwable failure) {
@@ -367,11 +345,11 @@ final class V2Session implements ByteSession {
             switch (op) {
                 case Request.Set set -> {
                     writes.set(i, store.putAsync(set.key(), set.value()));
-                    noteWriter(writtenBy, set.key(), i, writes.get(i));
+                    noteWriter(writtenBy, set.key(), i, writes.get(i), reads != null);
                 }
                 case Request.Delete delete -> {
                     writes.set(i, store.deleteAsync(delete.key()));
-                    noteWriter(writtenBy, delete.key(), i, writes.get(i));
+                    noteWriter(writtenBy, delete.key(), i, writes.get(i), reads != null);
                 }
                 case Request.Get get -> {
                     Integer writer = writtenBy.isEmpty() ? null : writtenBy.get(get.key());
@@ -383,7 +361,7 @@ final class V2Session implements ByteSession {
                         value = readOrNull(i, get.key());
                     }
                     Response reply = value == null ? NOT_FOUND : new Response.Value(value);
-                    Throwable failed = reads == null ? null : PendingReplies.failureOf(reads[i]);
+                    Throwable failed = reads == null ? null : reads.failure(i);
                     if (failed != null) {
                         reply = new Response.Error("read failed: " + failed.getMessage());
                     }
@@ -434,7 +412,8 @@ final class V2Session implements ByteSession {
     /**
      * Remembers which operation last wrote {@code key}, for the batch's later GETs of it, unless
      * the write has already succeeded: then the store holds it, and a GET reads it there like any
-     * other (a store without a log does every write at once, and so skips this map). A write that
+     * other (a store without a log does every write at once, and so skips this map); unless the
+     * batch's reads were made before its writes ({@code readBefore}, a store on disk). A write that
      * is still pending or has failed is remembered, so that its GET answers with its value or its
      * failure, as the batch's description says.
      */
@@ -442,8 +421,9 @@ final class V2Session implements ByteSession {
             Map<ByteArrayWrapper, Integer> writtenBy,
             ByteArrayWrapper key,
             int i,
-            CompletableFuture<Boolean> write) {
-        if (write.isDone() && !write.isCompletedExceptionally()) {
+            CompletableFuture<Boolean> write,
+            boolean readBefore) {
+        if (!readBefore && write.isDone() && !write.isCompletedExceptionally()) {
             if (!writtenBy.isEmpty()) {
                 writtenBy.remove(
                         key); // an earlier pending write of the key is overtaken by this done one

@@ -74,8 +74,8 @@ class DiskReadsOffLoopTest {
             InputStream oi = other.getInputStream();
             o.write(frames(RawV2.get("hot"), RawV2.get("a")));
             assertThat(RawV2.readReply(oi)).isEqualTo(value("value of hot"));
-            // the held batch has not run yet, but the SET before it has
-            assertThat(RawV2.readReply(oi)).isEqualTo(value("1"));
+            // nor has the SET: a write waits for the reads before it, which must not see it
+            assertThat(RawV2.readReply(oi)).isEqualTo(new byte[] {'N'});
             assertThat(slow.getInputStream().available()).isZero(); // cold1 holds every reply
 
             store.release();
@@ -106,7 +106,10 @@ class DiskReadsOffLoopTest {
                             + "*2\r\n$3\r\nGET\r\n$3\r\nhot\r\n"
                             + "*3\r\n$4\r\nMGET\r\n$5\r\ncold2\r\n$3\r\nhot\r\n"
                             + "GET cold3\r\n" // inline: the parser's path, not the in-place one
-                            + "*3\r\n$6\r\nEXISTS\r\n$5\r\ncold1\r\n$4\r\nnope\r\n";
+                            + "*3\r\n$6\r\nEXISTS\r\n$5\r\ncold1\r\n$4\r\nnope\r\n"
+                            // a write behind reads still out: they must not see it, the GET must
+                            + "*3\r\n$3\r\nSET\r\n$5\r\ncold2\r\n$3\r\nnew\r\n"
+                            + "*2\r\n$3\r\nGET\r\n$5\r\ncold2\r\n";
             slow.getOutputStream().write(pipeline.getBytes(StandardCharsets.US_ASCII));
             assertThat(store.coldReadsStarted.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -121,7 +124,9 @@ class DiskReadsOffLoopTest {
                             + "$12\r\nvalue of hot\r\n"
                             + "*2\r\n$14\r\nvalue of cold2\r\n$12\r\nvalue of hot\r\n"
                             + "$14\r\nvalue of cold3\r\n"
-                            + ":1\r\n";
+                            + ":1\r\n"
+                            + "+OK\r\n"
+                            + "$3\r\nnew\r\n";
             byte[] got =
                     slow.getInputStream()
                             .readNBytes(expected.getBytes(StandardCharsets.US_ASCII).length);

@@ -14,7 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,24 +37,61 @@ class InPlaceEquivalenceTest {
     @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
     void v2RepliesAreTheDecodersBytes(int seed) throws Exception {
         byte[] stream = v2Stream(new Random(seed));
-        assertThat(run(new MapStore(new ConcurrentHashMap<>()), stream, seed, false))
-                .isEqualTo(run(new ForwardingStore(), stream, seed, false));
+        byte[] expected = run(new MapStore(new ConcurrentHashMap<>()), stream, seed, false);
+        assertThat(run(new ForwardingStore(), stream, seed, false)).isEqualTo(expected);
+        try (DiskLikeStore disk = new DiskLikeStore()) {
+            assertThat(run(disk, stream, seed, false)).isEqualTo(expected);
+        }
     }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
     void respRepliesAreTheParsersBytes(int seed) throws Exception {
         byte[] stream = respStream(new Random(seed));
-        assertThat(run(new MapStore(new ConcurrentHashMap<>()), stream, seed, true))
-                .isEqualTo(run(new ForwardingStore(), stream, seed, true));
+        byte[] expected = run(new MapStore(new ConcurrentHashMap<>()), stream, seed, true);
+        assertThat(run(new ForwardingStore(), stream, seed, true)).isEqualTo(expected);
+        try (DiskLikeStore disk = new DiskLikeStore()) {
+            assertThat(run(disk, stream, seed, true)).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * A store on "disk": the reads of about half the keys complete on another thread, so the
+     * sessions of an event loop queue them ({@code getAsync}); the replies must not change.
+     */
+    private static final class DiskLikeStore extends ForwardingStore implements AutoCloseable {
+        private final ExecutorService disk = Executors.newSingleThreadExecutor();
+
+        @Override
+        public boolean mayWaitForDisk() {
+            return true;
+        }
+
+        @Override
+        public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
+            if ((key.hashCode() & 1) == 0) {
+                return CompletableFuture.completedFuture(map.get(key));
+            }
+            return CompletableFuture.supplyAsync(() -> map.get(key), disk);
+        }
+
+        @Override
+        public void close() {
+            disk.shutdownNow();
+        }
     }
 
     private static byte[] run(Store store, byte[] stream, int seed, boolean resp) throws Exception {
-        ServerOptions options = ServerOptions.defaults().withLimits(LIMITS);
+        // nio: over a store on disk, the sessions read through getAsync
+        ServerOptions options =
+                ServerOptions.defaults().withLimits(LIMITS).withModel(ServerModel.NIO);
         ServerContext context = new ServerContext(store, options);
+        assertThat(context.asyncReads).isEqualTo(store.mayWaitForDisk());
         SessionFeeder feeder =
                 new SessionFeeder(
-                        resp ? new RespSession(context) : new V2Session(store, options.limits()));
+                        resp
+                                ? new RespSession(context)
+                                : new V2Session(store, options.limits(), context.asyncReads));
         Random splits = new Random(seed);
         int at = 0;
         while (at < stream.length) {

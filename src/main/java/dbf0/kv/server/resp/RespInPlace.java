@@ -91,7 +91,13 @@ public final class RespInPlace {
         if (is(in, "GET") && n == 2) {
             ran = readable && (asyncReads ? getAsync(in, out) : get(in, out));
         } else if (is(in, "SET") && n == 3) {
-            ran = pairsFit(n) && (writesDoneAtOnce ? idle && mset(in, out, n) : queuedSet(in));
+            // a write may not pass a read still out (it would see the write)
+            boolean writable = connection.pending().readsInFlight() == 0;
+            ran =
+                    pairsFit(n)
+                            && (writesDoneAtOnce
+                                    ? idle && mset(in, out, n)
+                                    : writable && queuedSet(in));
         } else if (is(in, "MGET")) {
             ran = readable && (asyncReads ? mgetAsync(in, out, n) : mget(in, out, n));
         } else if (is(in, "MSET") && n % 2 == 1) {
