@@ -22,13 +22,20 @@ public final class ChildJvm {
 
     public static Result run(Class<?> mainClass, Duration timeout, String... args)
             throws IOException, InterruptedException {
+        return run(List.of(), mainClass, timeout, args);
+    }
+
+    /** As {@link #run(Class, Duration, String...)}, with JVM options such as {@code -Xmx64m}. */
+    public static Result run(
+            List<String> jvmOptions, Class<?> mainClass, Duration timeout, String... args)
+            throws IOException, InterruptedException {
         List<String> command =
                 new ArrayList<>(
                         List.of(
-                                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                                "-cp",
-                                System.getProperty("java.class.path"),
-                                mainClass.getName()));
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString()));
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass.getName()));
         command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).start();
         CompletableFuture<String> out =

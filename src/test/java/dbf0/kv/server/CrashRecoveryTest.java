@@ -2,52 +2,121 @@ package dbf0.kv.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dbf0.cli.ServeCommand;
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.client.KeyValueClient;
-import java.io.BufferedInputStream;
+import dbf0.kv.check.CheckResult;
+import dbf0.kv.check.Dbf0HistoryFormat;
+import dbf0.kv.check.Explanation;
+import dbf0.kv.check.History;
+import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.check.HistoryRecorder.Op;
+import dbf0.kv.check.KvModel;
+import dbf0.kv.check.LinearizabilityChecker;
+import dbf0.kv.storage.lsm.LsmCensus;
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The real server in a child JVM, killed with SIGKILL ({@link Process#destroyForcibly}) at random
- * moments while v2 and RESP connections write, then started again on the same data dir and read key
- * by key: every acknowledged SET and DELETE must be there, with its latest acknowledged value. Each
- * connection owns its keys, so each key has one order of writes; a key may also hold the one write
- * that was in flight when the server died, which was neither acknowledged nor refused. Automatic
- * rewrites are set to fire often (2x, no minimum size), so kills land during rewrites too. Pool and
- * nio models alternate, and so do the policies {@code always}, {@code interval} and {@code never}:
- * a SIGKILL leaves the kernel's page cache, so under all three an acknowledged write (written
- * before it was answered) must survive it; only a crash of the machine tells them apart
- * (PowerLossTest).
+ * moments while v2 and RESP connections write and read, then started again on the same data dir and
+ * read key by key: every acknowledged SET and DELETE must be there, with its latest acknowledged
+ * value. Each connection writes only its own keys, so each key has one order of writes; a key may
+ * also hold the one write that was in flight when the server died, which was neither acknowledged
+ * nor refused. Every connection also reads everyone's keys.
  *
- * <p>{@code -Ddbf0.crash.cycles=N} (default 3, for CI) runs more kill cycles, e.g. 50.
+ * <p>Everything the clients did, across all the kills and restarts, is recorded as one history
+ * (docs/formats.md; a request in flight at a kill is pending) and checked at the end: it must be
+ * linearizable, the reads during the writes and after each restart included.
+ *
+ * <p>Three stores. The map with its log, whose automatic rewrites are set to fire often (2x, no
+ * minimum size), so kills land during rewrites too. The LSM store, with leveled and with tiered
+ * compaction, the smallest memtable (64 KiB) and values padded to 400 bytes on average, so kills
+ * land among flushes and compactions; its manifest is read after each kill ({@link LsmCensus}) to
+ * count the flushes and compactions that finished while the clients ran, and the table files a kill
+ * left half made.
+ *
+ * <p>Pool and nio models alternate, and so do the policies {@code always}, {@code interval} and
+ * {@code never}: a SIGKILL leaves the kernel's page cache, so under all three an acknowledged write
+ * (written before it was answered) must survive it; only a crash of the machine tells them apart
+ * (the power-loss tests).
+ *
+ * <p>{@code -Ddbf0.crash.cycles=N} (default 3, for CI) runs more kill cycles, e.g. 50; {@code
+ * -Ddbf0.crash.seed=S} repeats a run's choices.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class CrashRecoveryTest {
 
     static final int CONNECTIONS = 4; // two v2, two RESP
-    static final int KEYS_EACH = 24;
+    static final int KEYS_EACH = 8; // few keys, so that reads meet writes
     static final List<String> POLICIES = List.of("always", "interval", "never");
+
+    /** A cycle's kill comes after this many acknowledged writes at least, and at most twice it. */
+    static final int WRITES_BEFORE_KILL = 800;
+
+    /** The stores under test, with the flags that make their background work frequent. */
+    enum StoreKind {
+        MAP,
+        LSM,
+        LSM_TIERED;
+
+        List<String> args(Path dataDir, String fsync) {
+            List<String> lsm =
+                    List.of(
+                            "--store",
+                            "lsm",
+                            "--data-dir",
+                            dataDir.toString(),
+                            "--fsync",
+                            fsync,
+                            "--memtable-size",
+                            "64k");
+            return switch (this) {
+                case MAP ->
+                        List.of(
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--fsync",
+                                fsync,
+                                "--rewrite-growth",
+                                "2",
+                                "--rewrite-min-size",
+                                "0");
+                case LSM -> lsm;
+                case LSM_TIERED -> concat(lsm, List.of("--compaction", "tiered"));
+            };
+        }
+
+        boolean lsm() {
+            return this != MAP;
+        }
+
+        private static List<String> concat(List<String> a, List<String> b) {
+            List<String> all = new ArrayList<>(a);
+            all.addAll(b);
+            return all;
+        }
+
+        /** Padding bytes a value may carry: enough for the LSM store to fill its memtables. */
+        int maxPadding() {
+            return this == MAP ? 0 : 800;
+        }
+    }
 
     static final class KeyState {
         volatile ByteArrayWrapper acked;
@@ -55,108 +124,279 @@ class CrashRecoveryTest {
         volatile ByteArrayWrapper flying;
     }
 
-    @Test
-    void noAcknowledgedWriteIsLostToSigkill(@TempDir Path dataDir) throws Exception {
+    /** What one run counted, for its report. */
+    static final class Counts {
+        final AtomicLong writes = new AtomicLong();
+        final AtomicLong reads = new AtomicLong();
+        final Map<String, Long> writesByPolicy = new TreeMap<>();
+        long flushes;
+        long compactions;
+        long killsAmongStrayTables;
+    }
+
+    @ParameterizedTest
+    @EnumSource(StoreKind.class)
+    void noAcknowledgedWriteIsLostToSigkill(StoreKind store, @TempDir Path dir) throws Exception {
         int cycles = Integer.getInteger("dbf0.crash.cycles", 3);
-        Random random = new Random(Long.getLong("dbf0.crash.seed", System.nanoTime()));
+        long seed = Long.getLong("dbf0.crash.seed", System.nanoTime());
+        Random random = new Random(seed);
+        Path dataDir = Files.createDirectories(dir.resolve("data"));
+        Path historyFile = dir.resolve("history.jsonl");
         KeyState[][] keys = new KeyState[CONNECTIONS][KEYS_EACH];
         for (KeyState[] row : keys) {
             for (int k = 0; k < row.length; k++) {
                 row[k] = new KeyState();
             }
         }
-        long totalAcks = 0;
-        java.util.Map<String, Long> acksBefore =
-                new java.util.TreeMap<>(); // acknowledged writes, by the policy killed
-        for (int cycle = 0; cycle <= cycles; cycle++) {
-            String model = cycle % 2 == 0 ? "pool" : "nio";
-            String fsync = POLICIES.get(cycle % POLICIES.size());
-            Child server = Child.start(dataDir, model, fsync);
-            try {
-                verify(server.address, keys, cycle);
-                if (cycle == cycles) {
-                    break; // the last start only checks
+        Counts counts = new Counts();
+        long started = System.nanoTime();
+        HistoryRecorder.Summary recorded;
+        try (HistoryRecorder history = HistoryRecorder.open(historyFile, Long.MAX_VALUE)) {
+            HistoryRecorder.Log checks = history.log(); // this thread's reads after each restart
+            for (int cycle = 0; cycle <= cycles; cycle++) {
+                String model = cycle % 2 == 0 ? "pool" : "nio";
+                String fsync = POLICIES.get(cycle % POLICIES.size());
+                ServerProcess server =
+                        ServerProcess.start(
+                                List.of(), serverArgs(store.args(dataDir, fsync), model));
+                try {
+                    verify(server.address, keys, cycle, checks);
+                    if (cycle == cycles) {
+                        break; // the last start only checks
+                    }
+                    long acked =
+                            runUntilKilled(
+                                    store, server, dataDir, keys, cycle, random, history, counts);
+                    counts.writesByPolicy.merge(fsync, acked, Long::sum);
+                } finally {
+                    server.kill();
                 }
-                reset(server.address, keys);
-                AtomicLong acks = new AtomicLong();
-                List<Thread> clients = new ArrayList<>();
-                for (int c = 0; c < CONNECTIONS; c++) {
-                    int id = c;
-                    long seed = random.nextLong();
-                    clients.add(
-                            Thread.ofPlatform()
-                                    .daemon()
-                                    .start(
-                                            () ->
-                                                    drive(
-                                                            server.address,
-                                                            id,
-                                                            keys[id],
-                                                            new Random(seed),
-                                                            acks)));
-                }
-                // Kill at a random moment once writes flow (a loaded machine may take a while to
-                // start them).
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (acks.get() == 0 && System.nanoTime() < deadline) {
-                    Thread.sleep(5);
-                }
-                Thread.sleep(random.nextInt(600));
-                server.kill();
-                for (Thread t : clients) {
-                    t.join(TimeUnit.SECONDS.toMillis(20));
-                    assertThat(t.isAlive()).as("a client stops once its server is gone").isFalse();
-                }
-                assertThat(acks.get())
-                        .as("cycle %d acknowledged writes before the kill", cycle)
-                        .isPositive();
-                totalAcks += acks.get();
-                acksBefore.merge(fsync, acks.get(), Long::sum);
-            } finally {
-                server.kill();
             }
+            recorded = history.finish();
         }
-        assertThat(totalAcks).isPositive();
+        long elapsed = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
+        CheckResult<KvModel.Input, KvModel.Output> result = check(historyFile);
         System.err.printf(
-                "CrashRecoveryTest: %d SIGKILLs after %,d acknowledged writes in all %s; every key"
-                        + " checked after each restart%n",
-                cycles, totalAcks, acksBefore);
-    }
-
-    /** One connection's writer: random SETs and DELETEs on its keys until the connection dies. */
-    private static void drive(
-            InetSocketAddress address, int id, KeyState[] mine, Random random, AtomicLong acks) {
-        boolean resp = id % 2 == 1;
-        try (Writer writer = resp ? new RespWriter(address) : new V2Writer(address)) {
-            for (int op = 0; ; op++) {
-                int k = random.nextInt(mine.length);
-                KeyState state = mine[k];
-                boolean delete = random.nextInt(4) == 0;
-                ByteArrayWrapper value =
-                        delete ? null : text(id + "/" + k + "/" + op + "/" + random.nextInt(1000));
-                state.flying = value;
-                state.inFlight = true;
-                if (delete) {
-                    writer.delete(key(id, k));
-                } else {
-                    writer.set(key(id, k), value);
-                }
-                state.acked = value; // only once the server said OK (or :n for DEL)
-                state.inFlight = false;
-                acks.incrementAndGet();
-            }
-        } catch (IOException | RuntimeException expected) {
-            // the kill: the write in flight stays unknown
+                "CrashRecoveryTest %s (seed %d): %d SIGKILLs in %d s after %,d acknowledged"
+                        + " writes %s and %,d reads; %,d flushes and %,d compactions finished"
+                        + " while clients ran, %d kills left a table file half made or not yet"
+                        + " deleted; history of %,d operations in %d partitions: %s in %d ms%n",
+                store,
+                seed,
+                cycles,
+                elapsed,
+                counts.writes.get(),
+                counts.writesByPolicy,
+                counts.reads.get(),
+                counts.flushes,
+                counts.compactions,
+                counts.killsAmongStrayTables,
+                recorded.operations(),
+                result.partitions(),
+                result.verdict(),
+                result.elapsed().toMillis());
+        assertThat(counts.writes.get()).isPositive();
+        assertThat(recorded.truncated()).isFalse();
+        assertThat(result.isLinearizable())
+                .as(
+                        "the history across the kills (%s) is linearizable:%n%s",
+                        historyFile,
+                        result.isLinearizable() ? "" : Explanation.text(new KvModel(), result, 100))
+                .isTrue();
+        if (store.lsm()) {
+            assertThat(counts.flushes).as("flushes while the clients ran").isPositive();
+            assertThat(counts.compactions).as("compactions while the clients ran").isPositive();
         }
     }
 
-    private static void verify(InetSocketAddress address, KeyState[][] keys, int cycle)
+    private static List<String> serverArgs(List<String> storeArgs, String model) {
+        List<String> args = new ArrayList<>(List.of("--server-model", model, "--threads", "4"));
+        args.addAll(storeArgs);
+        return args;
+    }
+
+    /**
+     * Starts the clients, kills the server once they have written enough, and counts; the writes
+     * acknowledged in the cycle.
+     */
+    private static long runUntilKilled(
+            StoreKind store,
+            ServerProcess server,
+            Path dataDir,
+            KeyState[][] keys,
+            int cycle,
+            Random random,
+            HistoryRecorder history,
+            Counts counts)
+            throws Exception {
+        LsmCensus before = store.lsm() ? LsmCensus.of(dataDir) : null;
+        AtomicLong writes = new AtomicLong();
+        List<Thread> clients = new ArrayList<>();
+        for (int c = 0; c < CONNECTIONS; c++) {
+            Driver driver =
+                    new Driver(
+                            server.address,
+                            c,
+                            1 + cycle * CONNECTIONS + c,
+                            keys,
+                            new Random(random.nextLong()),
+                            store.maxPadding(),
+                            writes,
+                            counts.reads);
+            clients.add(Thread.ofPlatform().daemon().start(() -> driver.run(history)));
+        }
+        // Kill after a random number of writes: on a slow machine as on a fast one, a kill meets
+        // the background work that so many writes cause.
+        long target = WRITES_BEFORE_KILL + random.nextInt(WRITES_BEFORE_KILL);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (writes.get() < target && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        server.kill();
+        LsmCensus after = store.lsm() ? LsmCensus.of(dataDir) : null;
+        for (Thread t : clients) {
+            t.join(TimeUnit.SECONDS.toMillis(20));
+            assertThat(t.isAlive()).as("a client stops once its server is gone").isFalse();
+        }
+        assertThat(writes.get())
+                .as("cycle %d acknowledged writes before the kill", cycle)
+                .isPositive();
+        counts.writes.addAndGet(writes.get());
+        if (after != null) {
+            counts.flushes += after.flushesSince(before);
+            counts.compactions += after.compactionsSince(before);
+            counts.killsAmongStrayTables += after.strayTables() > 0 ? 1 : 0;
+        }
+        return writes.get();
+    }
+
+    /**
+     * One connection: random SETs and DELETEs of its own keys and GETs of anyone's, each recorded
+     * in the history, until the connection dies.
+     */
+    private record Driver(
+            InetSocketAddress address,
+            int id,
+            int client,
+            KeyState[][] keys,
+            Random random,
+            int maxPadding,
+            AtomicLong writes,
+            AtomicLong reads) {
+
+        void run(HistoryRecorder history) {
+            HistoryRecorder.Log log = history.log();
+            KeyState[] mine = keys[id];
+            try (CrashClient connection = CrashClient.connect(address, id % 2 == 1)) {
+                for (int op = 0; ; op++) {
+                    int dice = random.nextInt(8);
+                    if (dice < 2) {
+                        read(connection, log, random.nextInt(CONNECTIONS));
+                        continue;
+                    }
+                    int k = random.nextInt(mine.length);
+                    KeyState state = mine[k];
+                    ByteArrayWrapper key = key(id, k);
+                    boolean delete = dice == 2;
+                    ByteArrayWrapper value = delete ? null : value(k, op);
+                    state.flying = value;
+                    state.inFlight = true;
+                    boolean recorded = log.admit();
+                    long invoke = System.nanoTime();
+                    try {
+                        Boolean found = null;
+                        if (delete) {
+                            found = connection.delete(key);
+                        } else {
+                            connection.set(key, value);
+                        }
+                        long complete = System.nanoTime();
+                        state.acked = value; // only once the server said OK (or :n for DEL)
+                        state.inFlight = false;
+                        writes.incrementAndGet();
+                        if (recorded) {
+                            log.completed(
+                                    client,
+                                    delete ? Op.DELETE : Op.SET,
+                                    key.getArray(),
+                                    delete ? null : value.getArray(),
+                                    found,
+                                    invoke,
+                                    complete);
+                        }
+                    } catch (IOException | RuntimeException e) {
+                        if (recorded) {
+                            log.pending(
+                                    client,
+                                    delete ? Op.DELETE : Op.SET,
+                                    key.getArray(),
+                                    delete ? null : value.getArray(),
+                                    invoke,
+                                    null);
+                        }
+                        throw e;
+                    }
+                }
+            } catch (IOException | RuntimeException expected) {
+                // the kill: the request in flight stays unknown
+            }
+        }
+
+        private void read(CrashClient connection, HistoryRecorder.Log log, int owner)
+                throws IOException {
+            ByteArrayWrapper key = key(owner, random.nextInt(KEYS_EACH));
+            boolean recorded = log.admit();
+            long invoke = System.nanoTime();
+            try {
+                ByteArrayWrapper found = connection.get(key);
+                long complete = System.nanoTime();
+                reads.incrementAndGet();
+                if (recorded) {
+                    log.completed(
+                            client,
+                            Op.GET,
+                            key.getArray(),
+                            found == null ? null : found.getArray(),
+                            found != null,
+                            invoke,
+                            complete);
+                }
+            } catch (IOException | RuntimeException e) {
+                if (recorded) {
+                    log.pending(client, Op.GET, key.getArray(), null, invoke, null);
+                }
+                throw e;
+            }
+        }
+
+        private ByteArrayWrapper value(int k, int op) {
+            String text = id + "/" + k + "/" + op + "/" + random.nextInt(1000) + "/";
+            return text(text + "x".repeat(maxPadding == 0 ? 0 : random.nextInt(maxPadding)));
+        }
+    }
+
+    /**
+     * Reads every key after a restart, recording the reads: each holds its last acknowledged value,
+     * or the write that was in flight; whichever it holds is the truth from now on.
+     */
+    private static void verify(
+            InetSocketAddress address, KeyState[][] keys, int cycle, HistoryRecorder.Log log)
             throws IOException {
-        try (KeyValueClient client = KeyValueClient.connect(address)) {
+        try (CrashClient client = CrashClient.connect(address, false)) {
             for (int c = 0; c < keys.length; c++) {
                 for (int k = 0; k < keys[c].length; k++) {
                     KeyState state = keys[c][k];
+                    log.admit();
+                    long invoke = System.nanoTime();
                     ByteArrayWrapper found = client.get(key(c, k));
+                    log.completed(
+                            0,
+                            Op.GET,
+                            key(c, k).getArray(),
+                            found == null ? null : found.getArray(),
+                            found != null,
+                            invoke,
+                            System.nanoTime());
                     boolean ok =
                             Objects.equals(found, state.acked)
                                     || (state.inFlight && Objects.equals(found, state.flying));
@@ -171,21 +411,21 @@ class CrashRecoveryTest {
                                     show(state.acked),
                                     state.inFlight ? show(state.flying) : "nothing")
                             .isTrue();
+                    state.acked = found;
+                    state.inFlight = false;
+                    state.flying = null;
                 }
             }
         }
     }
 
-    private static void reset(InetSocketAddress address, KeyState[][] keys) throws IOException {
-        try (KeyValueClient client = KeyValueClient.connect(address)) {
-            for (int c = 0; c < keys.length; c++) {
-                for (int k = 0; k < keys[c].length; k++) {
-                    keys[c][k].acked = client.get(key(c, k));
-                    keys[c][k].inFlight = false;
-                    keys[c][k].flying = null;
-                }
-            }
+    private static CheckResult<KvModel.Input, KvModel.Output> check(Path historyFile)
+            throws Exception {
+        History<String, KvModel.Input, KvModel.Output> history;
+        try (BufferedReader in = Files.newBufferedReader(historyFile, StandardCharsets.UTF_8)) {
+            history = Dbf0HistoryFormat.parse(in, historyFile.toString());
         }
+        return LinearizabilityChecker.check(history, Duration.ofMinutes(2));
     }
 
     static ByteArrayWrapper key(int c, int k) {
@@ -197,192 +437,10 @@ class CrashRecoveryTest {
     }
 
     static String show(ByteArrayWrapper v) {
-        return v == null ? "absent" : new String(v.getArray(), StandardCharsets.UTF_8);
-    }
-
-    interface Writer extends AutoCloseable {
-        void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException;
-
-        void delete(ByteArrayWrapper key) throws IOException;
-
-        @Override
-        void close() throws IOException;
-    }
-
-    static final class V2Writer implements Writer {
-        private final KeyValueClient client;
-
-        V2Writer(InetSocketAddress address) throws IOException {
-            client = KeyValueClient.connect(address);
+        if (v == null) {
+            return "absent";
         }
-
-        @Override
-        public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
-            client.set(key, value);
-        }
-
-        @Override
-        public void delete(ByteArrayWrapper key) throws IOException {
-            client.delete(key);
-        }
-
-        @Override
-        public void close() {
-            client.close();
-        }
-    }
-
-    /** RESP by hand: SET answers +OK, DEL answers :n; anything else is a failure. */
-    static final class RespWriter implements Writer {
-        private final Socket socket = new Socket();
-        private final OutputStream out;
-        private final InputStream in;
-
-        RespWriter(InetSocketAddress address) throws IOException {
-            socket.connect(address, 5_000);
-            socket.setSoTimeout(15_000);
-            out = socket.getOutputStream();
-            in = new BufferedInputStream(socket.getInputStream());
-        }
-
-        private String call(byte[]... args) throws IOException {
-            ByteArrayOutputStream request = new ByteArrayOutputStream();
-            request.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            for (byte[] a : args) {
-                request.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-                request.writeBytes(a);
-                request.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
-            }
-            out.write(request.toByteArray());
-            out.flush();
-            StringBuilder line = new StringBuilder();
-            int b;
-            while ((b = in.read()) != '\n') {
-                if (b < 0) {
-                    throw new EOFException("server gone");
-                }
-                if (b != '\r') {
-                    line.append((char) b);
-                }
-            }
-            return line.toString();
-        }
-
-        @Override
-        public void set(ByteArrayWrapper key, ByteArrayWrapper value) throws IOException {
-            String reply =
-                    call(
-                            "SET".getBytes(StandardCharsets.US_ASCII),
-                            key.getArray(),
-                            value.getArray());
-            if (!reply.equals("+OK")) {
-                throw new IOException("SET answered " + reply);
-            }
-        }
-
-        @Override
-        public void delete(ByteArrayWrapper key) throws IOException {
-            String reply = call("DEL".getBytes(StandardCharsets.US_ASCII), key.getArray());
-            if (!reply.startsWith(":")) {
-                throw new IOException("DEL answered " + reply);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
-    }
-
-    /** The server as a child process, its port read from its first lines. */
-    static final class Child {
-        final Process process;
-        final InetSocketAddress address;
-
-        private Child(Process process, InetSocketAddress address) {
-            this.process = process;
-            this.address = address;
-        }
-
-        static Child start(Path dataDir, String model, String fsync)
-                throws IOException, InterruptedException {
-            List<String> command =
-                    List.of(
-                            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                            "-cp",
-                            System.getProperty("java.class.path"),
-                            ServeCommand.class.getName(),
-                            "--port",
-                            "0",
-                            "--server-model",
-                            model,
-                            "--threads",
-                            "4",
-                            "--data-dir",
-                            dataDir.toString(),
-                            "--fsync",
-                            fsync,
-                            "--rewrite-growth",
-                            "2",
-                            "--rewrite-min-size",
-                            "0");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-            CompletableFuture<InetSocketAddress> bound = new CompletableFuture<>();
-            StringBuilder seen = new StringBuilder();
-            Thread reader =
-                    Thread.ofPlatform()
-                            .daemon()
-                            .start(
-                                    () -> {
-                                        try (BufferedReader lines =
-                                                new BufferedReader(
-                                                        new InputStreamReader(
-                                                                process.getInputStream(),
-                                                                StandardCharsets.UTF_8))) {
-                                            String line;
-                                            while ((line = lines.readLine()) != null) {
-                                                synchronized (seen) {
-                                                    seen.append(line).append('\n');
-                                                }
-                                                int at = line.indexOf("listening on ");
-                                                if (at >= 0) {
-                                                    String rest =
-                                                            line.substring(
-                                                                    at + "listening on ".length());
-                                                    String hostPort =
-                                                            rest.substring(0, rest.indexOf(' '));
-                                                    int colon = hostPort.lastIndexOf(':');
-                                                    bound.complete(
-                                                            new InetSocketAddress(
-                                                                    "127.0.0.1",
-                                                                    Integer.parseInt(
-                                                                            hostPort.substring(
-                                                                                    colon + 1))));
-                                                }
-                                            }
-                                        } catch (IOException e) {
-                                            // the child is gone
-                                        }
-                                        bound.completeExceptionally(
-                                                new AssertionError(
-                                                        "the server exited before listening"));
-                                    });
-            try {
-                return new Child(process, bound.get(60, TimeUnit.SECONDS));
-            } catch (Exception e) {
-                process.destroyForcibly();
-                reader.join(5_000);
-                synchronized (seen) {
-                    throw new AssertionError("server did not start: " + e + "\n" + seen, e);
-                }
-            }
-        }
-
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            assertThat(process.waitFor(30, TimeUnit.SECONDS))
-                    .as("the killed server exits")
-                    .isTrue();
-        }
+        String s = new String(v.getArray(), StandardCharsets.UTF_8);
+        return s.length() > 40 ? s.substring(0, 40) + "..." : s;
     }
 }

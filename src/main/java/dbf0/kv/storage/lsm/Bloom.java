@@ -55,7 +55,11 @@ final class Bloom {
     }
 
     boolean mightContain(ByteArrayWrapper key) {
-        long hash = hash(key);
+        return mightContain(hash(key));
+    }
+
+    /** As {@link #mightContain(ByteArrayWrapper)}, for a key whose {@link #hash} is known. */
+    boolean mightContain(long hash) {
         long bits = 64L * words.length;
         int h1 = (int) hash;
         int h2 = (int) (hash >>> 32);

@@ -17,6 +17,10 @@ final class LsmCore {
     final Manifest manifest;
     final BlockCache cache;
     final Object stateLock = new Object();
+
+    /** Reads in flight, so that tables compaction removed are closed once none can use them. */
+    final ReadGate readGate = new ReadGate();
+
     final AtomicLong nextFile;
 
     /** The store's state; replaced under {@link #stateLock}. */
@@ -30,6 +34,9 @@ final class LsmCore {
 
     /** Set when the background thread cannot flush: writes that must wait for it fail instead. */
     volatile Throwable backgroundFailure;
+
+    /** Set while compactions fail: writers stopped at the level-0 limit give up waiting. */
+    volatile Throwable compactionFailure;
 
     volatile boolean closing;
 

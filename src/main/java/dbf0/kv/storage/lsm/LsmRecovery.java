@@ -106,7 +106,8 @@ public record LsmRecovery(List<WalRecovery> logs, long manifestDroppedBytes, int
             }
         }
         logs.sort(null);
-        LsmState state = new LsmState(new Memtable(-1), null, new Version(levels));
+        LsmState state =
+                new LsmState(new Memtable(-1, options.memtableBytes()), null, new Version(levels));
         LsmCore core = new LsmCore(options, dir, opened.manifest(), state, largestNumber);
         core.clearSeq = st.clearSeq;
         ReadPath reads = new ReadPath(core);
@@ -126,7 +127,11 @@ public record LsmRecovery(List<WalRecovery> logs, long manifestDroppedBytes, int
         long newLog = core.nextFile.getAndIncrement();
         Memtable rest = core.state.active();
         synchronized (core.stateLock) {
-            core.install(new LsmState(new Memtable(newLog), rest, core.state.version()));
+            core.install(
+                    new LsmState(
+                            new Memtable(newLog, options.memtableBytes()),
+                            rest,
+                            core.state.version()));
         }
         background.flush(rest, newLog);
         for (String name : dir.list()) {
@@ -176,7 +181,11 @@ public record LsmRecovery(List<WalRecovery> logs, long manifestDroppedBytes, int
                 return;
             }
             synchronized (core.stateLock) {
-                core.install(new LsmState(new Memtable(-1), full, core.state.version()));
+                core.install(
+                        new LsmState(
+                                new Memtable(-1, core.options.memtableBytes()),
+                                full,
+                                core.state.version()));
             }
             try {
                 background.flush(full, logNumber); // the logs stay until all of them are in

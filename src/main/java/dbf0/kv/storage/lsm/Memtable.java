@@ -24,17 +24,49 @@ final class Memtable {
 
     final long logNumber;
     private final ConcurrentSkipListMap<ByteArrayWrapper, Cell> map = new ConcurrentSkipListMap<>();
+
+    /**
+     * A bloom filter of the keys added, so that a get of an absent key (most gets, in a large
+     * store) skips the skip list's walk of cache misses. Sized for the most entries the memtable
+     * can hold. Bits are set before the entry is put in the map; plain fields suffice, since a get
+     * that must see a put is ordered after it by whatever told it the put was done.
+     */
+    private final long[] filter;
+
     private volatile long bytes;
     private volatile long maxSeq;
     private volatile long clearSeq;
     private volatile int largestValue;
 
-    Memtable(long logNumber) {
+    Memtable(long logNumber, long capacityBytes) {
         this.logNumber = logNumber;
+        long entries = Math.max(1024, capacityBytes / ENTRY_OVERHEAD);
+        this.filter = new long[(int) Math.min(1 << 21, (entries * Bloom.BITS_PER_KEY + 63) / 64)];
+    }
+
+    private static int probe(long hash, int i, long bits) {
+        return (int) (Integer.toUnsignedLong((int) hash + i * (int) (hash >>> 32)) % bits);
+    }
+
+    private boolean mightContain(long hash) {
+        long bits = 64L * filter.length;
+        for (int i = 0; i < 4; i++) {
+            int bit = probe(hash, i, bits);
+            if ((filter[bit >>> 6] & (1L << bit)) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Adds a version of {@code key}; the caller holds the log's lock. */
     void add(ByteArrayWrapper key, Cell cell) {
+        long hash = Bloom.hash(key);
+        long bits = 64L * filter.length;
+        for (int i = 0; i < 4; i++) {
+            int bit = probe(hash, i, bits);
+            filter[bit >>> 6] |= 1L << bit;
+        }
         map.put(key, cell);
         // Charged in full even when it replaces a version: a bound, not a measure.
         bytes += key.length() + cell.valueLength() + ENTRY_OVERHEAD;
@@ -56,6 +88,11 @@ final class Memtable {
 
     Cell get(ByteArrayWrapper key) {
         return map.get(key);
+    }
+
+    /** {@link #get}, asking the filter first; {@code hash} is the key's {@link Bloom#hash}. */
+    Cell get(ByteArrayWrapper key, long hash) {
+        return mightContain(hash) ? map.get(key) : null;
     }
 
     /** The entries with {@code from <= key}, or all when {@code from} is null, in order. */

@@ -31,11 +31,21 @@ final class ReadPath {
      * a block it needs is not in the cache.
      */
     Cell lookup(ByteArrayWrapper key, boolean memoryOnly) {
+        int e = core.readGate.enter();
+        try {
+            return lookupEntered(key, memoryOnly);
+        } finally {
+            core.readGate.leave(e);
+        }
+    }
+
+    private Cell lookupEntered(ByteArrayWrapper key, boolean memoryOnly) {
         long floor = core.clearSeq;
         LsmState s = core.state;
-        Cell cell = s.active().get(key);
+        long hash = Bloom.hash(key); // once for every filter asked
+        Cell cell = s.active().get(key, hash);
         if (cell == null && s.immutable() != null) {
-            cell = s.immutable().get(key);
+            cell = s.immutable().get(key, hash);
         }
         Version version = s.version();
         for (int level = 0; cell == null && level < Version.LEVELS; level++) {
@@ -45,12 +55,12 @@ final class ReadPath {
             }
             if (version.sortedRun(level)) {
                 Table table = covering(tables, key);
-                cell = table == null ? null : inTable(table, key, memoryOnly);
+                cell = table == null ? null : inTable(table, key, hash, memoryOnly);
             } else {
                 for (int i = 0; cell == null && i < tables.size(); i++) {
                     Table table = tables.get(i);
                     if (table.meta().overlaps(key, key)) {
-                        cell = inTable(table, key, memoryOnly);
+                        cell = inTable(table, key, hash, memoryOnly);
                     }
                 }
             }
@@ -79,8 +89,8 @@ final class ReadPath {
         return byKey.get(lo);
     }
 
-    private Cell inTable(Table table, ByteArrayWrapper key, boolean memoryOnly) {
-        if (core.tuning.bloomFilters() && !table.mightContain(key)) {
+    private Cell inTable(Table table, ByteArrayWrapper key, long hash, boolean memoryOnly) {
+        if (core.tuning.bloomFilters() && !table.mightContainHash(hash)) {
             return null;
         }
         int b = table.findBlock(key);
@@ -122,19 +132,24 @@ final class ReadPath {
             ByteArrayWrapper toExclusive,
             long limit,
             BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-        long floor = core.clearSeq;
-        KvIterator it = merged(from, toExclusive);
-        long seen = 0;
-        for (; it.valid() && seen < limit; it.next()) {
-            if (toExclusive != null && it.key().compareTo(toExclusive) >= 0) {
-                break;
+        int e = core.readGate.enter(); // the tables it reads stay open until it ends
+        try {
+            long floor = core.clearSeq;
+            KvIterator it = merged(from, toExclusive);
+            long seen = 0;
+            for (; it.valid() && seen < limit; it.next()) {
+                if (toExclusive != null && it.key().compareTo(toExclusive) >= 0) {
+                    break;
+                }
+                Cell cell = it.cell();
+                if (cell.isTombstone() || cell.seq() < floor) {
+                    continue;
+                }
+                action.accept(it.key(), cell.value());
+                seen++;
             }
-            Cell cell = it.cell();
-            if (cell.isTombstone() || cell.seq() < floor) {
-                continue;
-            }
-            action.accept(it.key(), cell.value());
-            seen++;
+        } finally {
+            core.readGate.leave(e);
         }
     }
 

@@ -17,6 +17,13 @@ import java.util.zip.CRC32C;
  */
 final class Table {
 
+    private static final java.lang.invoke.VarHandle INT =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                    int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.invoke.VarHandle LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                    long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
     private final WalFile file;
     private final String name;
     private final TableMeta meta;
@@ -169,33 +176,38 @@ final class Table {
         return bloom.mightContain(key);
     }
 
+    /** As {@link #mightContain(ByteArrayWrapper)}, with the key's {@link Bloom#hash}. */
+    boolean mightContainHash(long hash) {
+        return bloom.mightContain(hash);
+    }
+
     long blockOffset(int block) {
-        return ByteBuffer.wrap(index).getLong(entryAt[block]);
+        return (long) LONG.get(index, entryAt[block]);
     }
 
     private int blockLength(int block) {
-        return ByteBuffer.wrap(index).getInt(entryAt[block] + 8);
+        return (int) INT.get(index, entryAt[block] + 8);
     }
 
     private int compareLastKey(int block, ByteArrayWrapper key) {
         int at = entryAt[block] + 12;
-        int firstLength = ByteBuffer.wrap(index).getInt(at);
+        int firstLength = (int) INT.get(index, at);
         at += 4 + firstLength;
-        int lastLength = ByteBuffer.wrap(index).getInt(at);
+        int lastLength = (int) INT.get(index, at);
         byte[] k = key.getArray();
         return Arrays.compareUnsigned(index, at + 4, at + 4 + lastLength, k, 0, k.length);
     }
 
     ByteArrayWrapper firstKey(int block) {
         int at = entryAt[block] + 12;
-        int length = ByteBuffer.wrap(index).getInt(at);
+        int length = (int) INT.get(index, at);
         return new ByteArrayWrapper(Arrays.copyOfRange(index, at + 4, at + 4 + length));
     }
 
     ByteArrayWrapper lastKey(int block) {
         int at = entryAt[block] + 12;
-        at += 4 + ByteBuffer.wrap(index).getInt(at);
-        int length = ByteBuffer.wrap(index).getInt(at);
+        at += 4 + (int) INT.get(index, at);
+        int length = (int) INT.get(index, at);
         return new ByteArrayWrapper(Arrays.copyOfRange(index, at + 4, at + 4 + length));
     }
 
