@@ -101,7 +101,7 @@ def engine_label(row: Any) -> str:
 def summary(frame: pd.DataFrame) -> pd.DataFrame:
     """One row per engine (type and compaction), fsync policy and mix: the median, lowest and
     highest ops/s over the intervals, the median p99 latency, and the amplifications at the end
-    (write and space) or over the run (read: blocks read per get; stalls: their total)."""
+    (write and space) or over the run (read: blocks read per get or delete; stalls: their total)."""
     if frame.empty:
         return pd.DataFrame()
     data = frame.copy()
@@ -111,7 +111,8 @@ def summary(frame: pd.DataFrame) -> pd.DataFrame:
             data[column] = float("nan")
     rows = []
     for (engine, fsync, mix), g in data.groupby(["engine", "fsync", "mix"], sort=False):
-        blocks, gets = g["blocks_read"].sum(min_count=1), g["get"].sum()
+        # a delete looks its key up too (to report whether it was there)
+        blocks, gets = g["blocks_read"].sum(min_count=1), g["get"].sum() + g["delete"].sum()
         rows.append(
             {
                 "engine": engine,
@@ -212,7 +213,7 @@ def amplification(frame: pd.DataFrame) -> Figure | None:
     titles = (
         ("write_amp", "write amplification\n(bytes written per user byte)"),
         ("space_amp", "space amplification\n(bytes on disk per live byte)"),
-        ("read_amp", "read amplification\n(blocks read from disk per get)"),
+        ("read_amp", "read amplification\n(blocks read from disk per lookup)"),
     )
     for ax, (column, title) in zip(axes, titles):
         for i, engine in enumerate(engines):

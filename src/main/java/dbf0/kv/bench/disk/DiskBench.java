@@ -36,9 +36,9 @@ import picocli.CommandLine.Spec;
                 + " p50_us, p99_us, p999_us, max_us and per type put_p99_us, delete_p99_us,"
                 + " get_p99_us (HdrHistogram, this interval); user_bytes, bytes_written and"
                 + " write_amp (since the engine opened); live_bytes, space_amp (fileSize per live"
-                + " key and value byte); blocks_read and read_amp (blocks read from disk per get,"
-                + " this interval); stall_ms; fsyncs and records_per_fsync. A figure an engine"
-                + " lacks is null.",
+                + " key and value byte); blocks_read and read_amp (blocks read from disk per get or"
+                + " delete, this interval); stall_ms; fsyncs and records_per_fsync. A figure an"
+                + " engine lacks is null.",
             "Exit status: 0 done, 1 the engine failed, 2 bad arguments."
         },
         footer = {

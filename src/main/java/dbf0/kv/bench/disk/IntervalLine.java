@@ -25,7 +25,7 @@ import org.HdrHistogram.Histogram;
  *   <li>{@code live_bytes}, {@code space_amp}: key and value bytes of the keys holding a value now,
  *       and fileSize divided by it;
  *   <li>{@code blocks_read}, {@code read_amp}: data blocks read from disk in the interval, and per
- *       get;
+ *       lookup (a get, or a delete, which looks the key up to report whether it was there);
  *   <li>{@code stall_ms}: time writers spent stalled in the interval;
  *   <li>{@code fsyncs}, {@code records_per_fsync}: forces of the log in the interval, and puts plus
  *       deletes per force.
@@ -92,7 +92,9 @@ final class IntervalLine {
                 .nullable("blocks_read", delta.blocksRead())
                 .number(
                         "read_amp",
-                        delta.blocksRead() < 0 ? Double.NaN : ratio(delta.blocksRead(), iv.gets()))
+                        delta.blocksRead() < 0
+                                ? Double.NaN
+                                : ratio(delta.blocksRead(), iv.gets() + iv.deletes()))
                 .number("stall_ms", delta.stallNanos() / 1e6)
                 .field("fsyncs", delta.fsyncs())
                 .number("records_per_fsync", ratio(iv.puts() + iv.deletes(), delta.fsyncs()));
