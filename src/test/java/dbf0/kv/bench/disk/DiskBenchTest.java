@@ -155,6 +155,51 @@ class DiskBenchTest {
     }
 
     @Test
+    void numbersArePlainAndMissingFiguresAreNull() {
+        var iv = new OpCounters().take();
+        var zero = new EngineCounters(0, -1, 123, 0);
+        var context = new IntervalLine.Context("map", "BALANCED", 1, "never", "none", 3, 10);
+        String line =
+                IntervalLine.format(
+                        7,
+                        0.5,
+                        iv,
+                        new IntervalLine.Totals(123_456_789, 0, -1, zero, zero),
+                        context);
+        JsonObject o = JsonParser.parseString(line).getAsJsonObject();
+        assertThat(line).contains("\"fileSize\":123456789").contains("\"stall_ms\":0.000123");
+        assertThat(o.get("ops_per_sec").getAsDouble()).isZero();
+        for (String missing :
+                List.of("p99_us", "write_amp", "space_amp", "read_amp", "blocks_read")) {
+            assertThat(o.get(missing).isJsonNull()).as(missing).isTrue();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"map", "rocksdb"})
+    void underFsyncAlwaysConcurrentWritersShareForces(String type, @TempDir Path dir) {
+        Run run =
+                diskBench(
+                        dir.toString(),
+                        "1000",
+                        "100",
+                        "fillrandom",
+                        "0",
+                        "8",
+                        "600ms",
+                        type,
+                        "--fsync",
+                        "always",
+                        "--interval",
+                        "1s");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        JsonObject o = JsonParser.parseString(run.out().strip()).getAsJsonObject();
+        assertThat(o.get("fsyncs").getAsLong()).isPositive();
+        assertThat(o.get("records_per_fsync").getAsDouble()).isGreaterThanOrEqualTo(1.0);
+        assertThat(o.get("fsync").getAsString()).isEqualTo("always");
+    }
+
+    @Test
     void readrandomFillsTheKeySpaceFirstAndThenFindsEveryKey(@TempDir Path dir) {
         Run run =
                 diskBench(
