@@ -16,6 +16,7 @@ import java.util.Objects;
  * @param fsync when the write-ahead log is forced to disk
  * @param fsyncInterval the period of the background force under {@link FsyncPolicy#INTERVAL}
  * @param compaction how tables are merged
+ * @param tuning the finer knobs ({@link LsmTuning#DEFAULTS})
  */
 public record LsmOptions(
         Path dataDir,
@@ -23,7 +24,8 @@ public record LsmOptions(
         long blockCacheBytes,
         FsyncPolicy fsync,
         Duration fsyncInterval,
-        CompactionStyle compaction) {
+        CompactionStyle compaction,
+        LsmTuning tuning) {
 
     /** The default {@link #memtableBytes}. */
     public static final long DEFAULT_MEMTABLE_BYTES = 32L << 20;
@@ -40,6 +42,7 @@ public record LsmOptions(
         Objects.requireNonNull(fsync, "fsync");
         Objects.requireNonNull(fsyncInterval, "fsyncInterval");
         Objects.requireNonNull(compaction, "compaction");
+        Objects.requireNonNull(tuning, "tuning");
         if (memtableBytes < MIN_MEMTABLE_BYTES) {
             throw new IllegalArgumentException(
                     "memtable size must be at least "
@@ -65,32 +68,43 @@ public record LsmOptions(
                 DEFAULT_BLOCK_CACHE_BYTES,
                 FsyncPolicy.ALWAYS,
                 Duration.ofMillis(100),
-                CompactionStyle.LEVELED);
+                CompactionStyle.LEVELED,
+                LsmTuning.DEFAULTS);
     }
 
     /** The same options with another {@link #memtableBytes}. */
     public LsmOptions withMemtableBytes(long bytes) {
-        return new LsmOptions(dataDir, bytes, blockCacheBytes, fsync, fsyncInterval, compaction);
+        return new LsmOptions(
+                dataDir, bytes, blockCacheBytes, fsync, fsyncInterval, compaction, tuning);
     }
 
     /** The same options with another {@link #blockCacheBytes}. */
     public LsmOptions withBlockCacheBytes(long bytes) {
-        return new LsmOptions(dataDir, memtableBytes, bytes, fsync, fsyncInterval, compaction);
+        return new LsmOptions(
+                dataDir, memtableBytes, bytes, fsync, fsyncInterval, compaction, tuning);
     }
 
     /** The same options with another {@link #fsync}. */
     public LsmOptions withFsync(FsyncPolicy policy) {
         return new LsmOptions(
-                dataDir, memtableBytes, blockCacheBytes, policy, fsyncInterval, compaction);
+                dataDir, memtableBytes, blockCacheBytes, policy, fsyncInterval, compaction, tuning);
     }
 
     /** The same options with another {@link #fsyncInterval}. */
     public LsmOptions withFsyncInterval(Duration interval) {
-        return new LsmOptions(dataDir, memtableBytes, blockCacheBytes, fsync, interval, compaction);
+        return new LsmOptions(
+                dataDir, memtableBytes, blockCacheBytes, fsync, interval, compaction, tuning);
     }
 
     /** The same options with another {@link #compaction}. */
     public LsmOptions withCompaction(CompactionStyle style) {
-        return new LsmOptions(dataDir, memtableBytes, blockCacheBytes, fsync, fsyncInterval, style);
+        return new LsmOptions(
+                dataDir, memtableBytes, blockCacheBytes, fsync, fsyncInterval, style, tuning);
+    }
+
+    /** The same options with other {@link #tuning}. */
+    public LsmOptions withTuning(LsmTuning knobs) {
+        return new LsmOptions(
+                dataDir, memtableBytes, blockCacheBytes, fsync, fsyncInterval, compaction, knobs);
     }
 }

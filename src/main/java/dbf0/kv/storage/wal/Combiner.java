@@ -319,6 +319,7 @@ final class Combiner {
         ByteBuffer bytes = encode(group, size);
         boolean always = log.options.fsync() == FsyncPolicy.ALWAYS;
         try {
+            log.beforeAppend();
             log.file.write(bytes.duplicate(), log.size);
             if (always) {
                 log.file.force();

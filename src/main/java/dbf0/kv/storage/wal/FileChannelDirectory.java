@@ -190,6 +190,13 @@ public final class FileChannelDirectory implements WalDirectory {
     }
 
     @Override
+    public java.util.List<String> list() throws IOException {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).toList();
+        }
+    }
+
+    @Override
     public void sync() throws IOException {
         // Linux lets a directory be opened read-only and fsynced: that makes its entries durable.
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {

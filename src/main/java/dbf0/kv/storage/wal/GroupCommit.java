@@ -85,6 +85,7 @@ final class GroupCommit {
         }
         ByteBuffer bytes = encode(writes);
         try {
+            log.beforeAppend();
             log.file.write(bytes.duplicate(), log.size);
             log.file.force();
             lastCommitWrites = writes.size();

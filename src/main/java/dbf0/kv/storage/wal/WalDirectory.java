@@ -26,6 +26,9 @@ public interface WalDirectory extends Closeable {
     /** Forces the directory's entries (creations, renames) to stable storage. */
     void sync() throws IOException;
 
+    /** The names of the files in the directory, in no particular order. */
+    java.util.List<String> list() throws IOException;
+
     /** A name for messages, such as the file's full path. */
     String describe(String name);
 }

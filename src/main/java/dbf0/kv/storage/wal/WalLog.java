@@ -25,8 +25,12 @@ final class WalLog {
     final WalOptions options;
     final WalDirectory dir;
 
+    /** Asked for a new file before each write call, or null: one file for good. */
+    private final LogRotation rotation;
+
     // Guarded by lock.
     WalFile file;
+    String name;
     long size;
 
     /** The size after the last rewrite (or at start): the automatic rewrite's yardstick. */
@@ -57,9 +61,22 @@ final class WalLog {
     private volatile long lastFsyncMillis;
 
     WalLog(Store inner, WalOptions options, WalDirectory dir, WalFile file, long size) {
+        this(inner, options, dir, WalStore.LOG_NAME, file, size, null);
+    }
+
+    WalLog(
+            Store inner,
+            WalOptions options,
+            WalDirectory dir,
+            String name,
+            WalFile file,
+            long size,
+            LogRotation rotation) {
         this.inner = inner;
         this.options = options;
         this.dir = dir;
+        this.name = name;
+        this.rotation = rotation;
         this.file = file;
         this.size = size;
         this.baseSize = size;
@@ -84,6 +101,29 @@ final class WalLog {
                 yield true;
             }
         };
+    }
+
+    /**
+     * Before a write call, under {@link #lock}: switches to the file the rotation hands over, if
+     * any, after forcing the old one (its records then need no later force).
+     */
+    void beforeAppend() throws IOException {
+        if (rotation == null) {
+            return;
+        }
+        LogRotation.Next next = rotation.next(size);
+        if (next == null) {
+            return;
+        }
+        WalFile old = file;
+        old.force();
+        recordsForced += unforcedRecords;
+        unforcedRecords = 0;
+        file = next.file();
+        name = next.name();
+        size = 0;
+        old.close();
+        rebased();
     }
 
     /** After a write call of {@code bytes} holding {@code records}; under {@link #lock}. */
@@ -121,15 +161,28 @@ final class WalLog {
      */
     void force() throws IOException {
         long covered;
+        WalFile forcing;
         lock.lock();
         try {
             covered = unforcedRecords;
+            forcing = file; // a rotation may switch files meanwhile, forcing and closing this one
         } finally {
             lock.unlock();
         }
-        file.force(); // only this thread ever switches file, so reading it here is safe
+        IOException failure = null;
+        try {
+            forcing.force();
+        } catch (IOException e) {
+            failure = e;
+        }
         lock.lock();
         try {
+            if (forcing != file) {
+                return; // rotated away: the rotation forced it and counted its records
+            }
+            if (failure != null) {
+                throw failure;
+            }
             fsyncs++;
             recordsForced += covered;
             unforcedRecords -= covered;
@@ -177,7 +230,7 @@ final class WalLog {
     }
 
     String describe() {
-        return dir.describe(WalStore.LOG_NAME);
+        return dir.describe(name);
     }
 
     WalStats stats(WalRewrite rewrites) {

@@ -61,12 +61,32 @@ public record WalRecovery(
      *     WalOptions#recoverTruncate()} is off
      */
     static Replayed replay(Store inner, WalOptions options, WalDirectory dir) throws IOException {
-        boolean stale = dir.exists(REWRITE_NAME);
+        return replay(inner, options, dir, LOG_NAME);
+    }
+
+    /**
+     * Replays the log named {@code name} in {@code dir} into {@code inner} and closes it: for a
+     * store that keeps several logs (the LSM store, one per memtable). A torn tail is cut off and
+     * reported in the result.
+     *
+     * @throws CorruptWalException when a bad record has good ones after it and {@link
+     *     WalOptions#recoverTruncate()} is off
+     */
+    public static WalRecovery replayNamed(
+            Store inner, WalOptions options, WalDirectory dir, String name) throws IOException {
+        Replayed replayed = replay(inner, options, dir, name);
+        replayed.file().close();
+        return replayed.recovery();
+    }
+
+    static Replayed replay(Store inner, WalOptions options, WalDirectory dir, String name)
+            throws IOException {
+        boolean stale = name.equals(LOG_NAME) && dir.exists(REWRITE_NAME);
         if (stale) {
             dir.delete(REWRITE_NAME); // a rewrite that never reached its rename: the log is whole
         }
-        boolean existed = dir.exists(LOG_NAME);
-        WalFile log = dir.open(LOG_NAME);
+        boolean existed = dir.exists(name);
+        WalFile log = dir.open(name);
         try {
             if (!existed || stale) {
                 dir.sync(); // a new log's name must survive a power cut before anything in it
@@ -81,7 +101,7 @@ public record WalRecovery(
                                     + " it; this is damage, not a crash. Keep a copy of the file,"
                                     + " then start with --recover-truncate to keep the %d records"
                                     + " before it and drop the %d bytes from it on",
-                                dir.describe(LOG_NAME),
+                                dir.describe(name),
                                 outcome.corruptAt(),
                                 outcome.problem(),
                                 outcome.records(),

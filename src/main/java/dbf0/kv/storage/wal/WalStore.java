@@ -102,12 +102,37 @@ public final class WalStore implements Store, Closeable {
     /** Like {@link #open(Store, WalOptions, WalDirectory)}, with other {@link WalLimits}. */
     public static WalStore open(Store inner, WalOptions options, WalDirectory dir, WalLimits limits)
             throws IOException {
+        return open(inner, options, dir, limits, LOG_NAME, null);
+    }
+
+    /**
+     * Like {@link #open(Store, WalOptions, WalDirectory, WalLimits)}, with the log named {@code
+     * logName}, and a {@code rotation} that may switch to a new file before any write call (the LSM
+     * store's log per memtable); null for none. A store with a rotation should turn automatic
+     * rewrites off ({@link WalOptions#withRewrite}): a rewrite knows one file name only.
+     */
+    public static WalStore open(
+            Store inner,
+            WalOptions options,
+            WalDirectory dir,
+            WalLimits limits,
+            String logName,
+            LogRotation rotation)
+            throws IOException {
         Objects.requireNonNull(inner, "inner");
         Objects.requireNonNull(limits, "limits");
-        WalRecovery.Replayed replayed = WalRecovery.replay(inner, options, dir);
+        WalRecovery.Replayed replayed = WalRecovery.replay(inner, options, dir, logName);
         try {
             WalRecovery recovery = replayed.recovery();
-            WalLog log = new WalLog(inner, options, dir, replayed.file(), recovery.bytes());
+            WalLog log =
+                    new WalLog(
+                            inner,
+                            options,
+                            dir,
+                            logName,
+                            replayed.file(),
+                            recovery.bytes(),
+                            rotation);
             return new WalStore(log, recovery, limits);
         } catch (RuntimeException | Error e) {
             replayed.file().close();

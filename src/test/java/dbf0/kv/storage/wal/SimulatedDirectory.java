@@ -91,7 +91,7 @@ public final class SimulatedDirectory {
      * A power cut: only durable bytes and names survive, and with {@code random} each file keeps a
      * random prefix of its unforced appended bytes as well. Faults are cleared, as on a new boot.
      */
-    synchronized void powerCut(Random random) {
+    public synchronized void powerCut(Random random) {
         Map<Inode, Boolean> done = new java.util.IdentityHashMap<>();
         for (Inode inode : names.values()) {
             cut(inode, random, done);
@@ -124,13 +124,13 @@ public final class SimulatedDirectory {
     }
 
     /** The current bytes of {@code name}, for tests that damage or inspect a log. */
-    synchronized byte[] bytes(String name) {
+    public synchronized byte[] bytes(String name) {
         Inode inode = names.get(name);
         return inode == null ? null : Arrays.copyOf(inode.data, inode.size);
     }
 
     /** Replaces {@code name}'s bytes, durably, as a disk that went bad would. */
-    synchronized void replace(String name, byte[] bytes) {
+    public synchronized void replace(String name, byte[] bytes) {
         Inode inode = names.computeIfAbsent(name, n -> new Inode());
         inode.data = bytes.clone();
         inode.size = bytes.length;
@@ -196,6 +196,14 @@ public final class SimulatedDirectory {
                     throw new IOException("no such file: " + from);
                 }
                 names.put(to, inode);
+            }
+        }
+
+        @Override
+        public java.util.List<String> list() throws IOException {
+            synchronized (SimulatedDirectory.this) {
+                alive();
+                return java.util.List.copyOf(names.keySet());
             }
         }
 

@@ -73,6 +73,11 @@ final class StalledForce implements WalDirectory {
     }
 
     @Override
+    public java.util.List<String> list() throws IOException {
+        return disk.list();
+    }
+
+    @Override
     public void sync() throws IOException {
         disk.sync();
     }

@@ -1,0 +1,68 @@
+package dbf0.kv.storage.lsm;
+
+import dbf0.kv.storage.wal.WalDirectory;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What the store's parts share: the directory, the manifest, the cache, the current {@link
+ * LsmState} and the counters. The state changes only under {@link #stateLock}, which writers that
+ * must wait for the background thread (a stall) wait on.
+ */
+final class LsmCore {
+
+    final LsmOptions options;
+    final LsmTuning tuning;
+    final WalDirectory dir;
+    final Manifest manifest;
+    final BlockCache cache;
+    final Object stateLock = new Object();
+    final AtomicLong nextFile;
+
+    /** The store's state; replaced under {@link #stateLock}. */
+    volatile LsmState state;
+
+    /**
+     * Cells with a sequence number below this are gone (a clear): set before the memtable is
+     * emptied, so that no reader sees half a clear.
+     */
+    volatile long clearSeq;
+
+    /** Set when the background thread cannot flush: writes that must wait for it fail instead. */
+    volatile Throwable backgroundFailure;
+
+    volatile boolean closing;
+
+    // Counters for stats().
+    final LongAdder userBytes = new LongAdder();
+    final LongAdder walBytes = new LongAdder();
+    final LongAdder tableBytes = new LongAdder();
+    final LongAdder gets = new LongAdder();
+    final LongAdder stallNanos = new LongAdder();
+    final LongAdder flushes = new LongAdder();
+    final LongAdder compactions = new LongAdder();
+
+    /** The size of the log of the memtable being flushed, for {@code diskBytes}. */
+    volatile long immutableLogBytes;
+
+    LsmCore(
+            LsmOptions options,
+            WalDirectory dir,
+            Manifest manifest,
+            LsmState state,
+            long nextFile) {
+        this.options = options;
+        this.tuning = options.tuning();
+        this.dir = dir;
+        this.manifest = manifest;
+        this.cache = new BlockCache(options.blockCacheBytes());
+        this.state = state;
+        this.nextFile = new AtomicLong(nextFile);
+    }
+
+    /** Replaces the state and wakes every writer waiting on it; under {@link #stateLock}. */
+    void install(LsmState next) {
+        state = next;
+        stateLock.notifyAll();
+    }
+}

@@ -1,0 +1,301 @@
+package dbf0.kv.storage.lsm;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.KeyValue;
+import dbf0.kv.storage.Store;
+import dbf0.kv.storage.wal.FileChannelDirectory;
+import dbf0.kv.storage.wal.WalDirectory;
+import dbf0.kv.storage.wal.WalLimits;
+import dbf0.kv.storage.wal.WalOptions;
+import dbf0.kv.storage.wal.WalStore;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The LSM-tree store: data on disk, more of it than memory holds, behind the same {@link Store} as
+ * the maps. A write goes to the write-ahead log (dbf0's log, {@link WalStore}, with its fsync
+ * policies and group commit; one log file per memtable) and then into the memtable; a full memtable
+ * becomes a level-0 table; compaction merges tables downwards; a read looks from the newest data to
+ * the oldest ({@link ReadPath}).
+ *
+ * <p>Memory: at most two memtables ({@link LsmOptions#memtableBytes} each, approximate) and the
+ * block cache ({@link LsmOptions#blockCacheBytes}) grow with the workload; each open table's index
+ * and bloom filter grow with the data (about 15 MiB per GiB with 1 KiB values, see {@link Table}).
+ * {@code getAsync} hands reads that need the disk to {@link LsmTuning#readThreads} threads with a
+ * queue of {@value #READ_QUEUE} reads; when it is full the caller reads itself (back-pressure).
+ *
+ * <p>{@link #size} merges every table and memtable: its cost is a full scan, reading every block.
+ */
+public final class LsmStore implements Store, Closeable {
+
+    /** Reads waiting for a read thread at most. */
+    static final int READ_QUEUE = 1024;
+
+    private static final Logger LOG = LoggerFactory.getLogger(LsmStore.class);
+
+    private final LsmCore core;
+    private final ReadPath reads;
+    private final WritePath writes;
+    private final Background background;
+    private final WalStore wal;
+    private final LsmRecovery recovery;
+    private final ThreadPoolExecutor readPool;
+
+    private LsmStore(LsmRecovery.Opened opened, WalStore wal) {
+        this.core = opened.core();
+        this.reads = opened.reads();
+        this.writes = opened.writes();
+        this.background = opened.background();
+        this.recovery = opened.recovery();
+        this.wal = wal;
+        AtomicInteger threads = new AtomicInteger();
+        int n = core.tuning.readThreads();
+        this.readPool =
+                new ThreadPoolExecutor(
+                        n,
+                        n,
+                        0,
+                        TimeUnit.SECONDS,
+                        new ArrayBlockingQueue<>(READ_QUEUE),
+                        r -> {
+                            Thread t = new Thread(r, "lsm-read-" + threads.incrementAndGet());
+                            t.setDaemon(true);
+                            return t;
+                        },
+                        new ThreadPoolExecutor.CallerRunsPolicy());
+        background.start();
+    }
+
+    /** Opens (or creates) the store in {@code options.dataDir()}. */
+    public static LsmStore open(LsmOptions options) throws IOException {
+        FileChannelDirectory dir = new FileChannelDirectory(options.dataDir());
+        try {
+            return open(options, dir);
+        } catch (IOException | RuntimeException e) {
+            dir.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the store on {@code dir} (a test's simulated disk); the store owns it and closes it.
+     *
+     * @throws dbf0.kv.storage.wal.CorruptWalException if a log has a bad record in its middle
+     * @throws CorruptTableException if a table or the manifest is damaged
+     */
+    public static LsmStore open(LsmOptions options, WalDirectory dir) throws IOException {
+        Objects.requireNonNull(options, "options");
+        WalOptions walOptions =
+                WalOptions.defaults(options.dataDir())
+                        .withFsync(options.fsync())
+                        .withFsyncInterval(options.fsyncInterval())
+                        .withRewrite(0, 0); // a log per memtable: never rewritten
+        LsmRecovery.Opened opened = LsmRecovery.run(options, dir, walOptions);
+        WalStore wal =
+                WalStore.open(
+                        opened.writes(),
+                        walOptions,
+                        dir,
+                        WalLimits.DEFAULTS,
+                        TableFormat.logName(opened.logNumber()),
+                        opened.writes());
+        LsmCore core = opened.core();
+        for (var counter : List.of(core.userBytes, core.walBytes, core.tableBytes, core.flushes)) {
+            counter.reset(); // statistics count from the open on, not the replay
+        }
+        LOG.info("{}", opened.recovery().summary());
+        return new LsmStore(opened, wal);
+    }
+
+    /** What opening found: logs replayed, torn tails cut. */
+    public LsmRecovery recovery() {
+        return recovery;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public ByteArrayWrapper get(ByteArrayWrapper key) {
+        core.gets.increment();
+        return valueOf(reads.lookup(key, false));
+    }
+
+    private static ByteArrayWrapper valueOf(Cell cell) {
+        return cell == null || cell.isTombstone() ? null : cell.value();
+    }
+
+    /** Answers at once from memtables, bloom filters and cached blocks, else on a read thread. */
+    @Override
+    public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
+        try {
+            Cell cell = reads.lookup(key, true);
+            if (cell != ReadPath.NOT_IN_MEMORY) {
+                core.gets.increment();
+                return CompletableFuture.completedFuture(valueOf(cell));
+            }
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<ByteArrayWrapper> done = new CompletableFuture<>();
+        readPool.execute(
+                () -> {
+                    try {
+                        done.complete(get(key));
+                    } catch (RuntimeException e) {
+                        done.completeExceptionally(e);
+                    }
+                });
+        return done;
+    }
+
+    @Override
+    public boolean mayWaitForDisk() {
+        return true;
+    }
+
+    @Override
+    public boolean ordered() {
+        return true;
+    }
+
+    @Override
+    public List<KeyValue> scan(ByteArrayWrapper from, ByteArrayWrapper toExclusive, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        }
+        return reads.scan(from, toExclusive, limit);
+    }
+
+    /** A full merge of every source: a read of every block. */
+    @Override
+    public int size() {
+        long[] count = new long[1];
+        reads.forRange(null, null, Long.MAX_VALUE, (k, v) -> count[0]++);
+        return (int) Math.min(Integer.MAX_VALUE, count[0]);
+    }
+
+    @Override
+    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+        reads.forRange(null, null, Long.MAX_VALUE, action);
+    }
+
+    @Override
+    public long largestValueBytes() {
+        return writes.largestValue();
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+        writes.throttle();
+        wal.put(key, value);
+    }
+
+    @Override
+    public boolean delete(ByteArrayWrapper key) {
+        writes.throttle();
+        return wal.delete(key);
+    }
+
+    /** Crash-safe: a logged clear record, then everything older is hidden and dropped. */
+    @Override
+    public void clear() {
+        wal.clear();
+    }
+
+    @Override
+    public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+        writes.throttle();
+        return wal.putAsync(key, value);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+        writes.throttle();
+        return wal.deleteAsync(key);
+    }
+
+    @Override
+    public CompletableFuture<Boolean> clearAsync() {
+        return wal.clearAsync();
+    }
+
+    /** As {@link WalStore#flush}: the log's writes accepted so far go to disk together. */
+    @Override
+    public void flush() {
+        wal.flush();
+    }
+
+    // ---------------------------------------------------------------- the store as a whole
+
+    /** Counters since open, and the shape of the tree now. */
+    public LsmStats stats() {
+        LsmState s = core.state;
+        Version v = s.version();
+        long tables = 0;
+        for (Table t : v.all()) {
+            tables += t.meta().bytes();
+        }
+        long live = 0;
+        for (int level = 0; level < Version.LEVELS; level++) {
+            live = Math.max(live, v.levelBytes(level));
+        }
+        long logs = wal.stats().logBytes() + (s.immutable() == null ? 0 : core.immutableLogBytes);
+        return new LsmStats(
+                core.userBytes.sum(),
+                core.walBytes.sum(),
+                core.tableBytes.sum(),
+                core.gets.sum(),
+                core.cache.reads(),
+                core.cache.hits(),
+                core.stallNanos.sum(),
+                tables + logs + core.manifest.bytes(),
+                live,
+                core.flushes.sum(),
+                core.compactions.sum(),
+                v.counts());
+    }
+
+    /**
+     * Stops the background thread (after the job in hand), writes and forces the log's pending
+     * records, closes every file. The memtable is not flushed: its log replays it at the next open.
+     */
+    @Override
+    public void close() {
+        if (core.closing) {
+            return;
+        }
+        core.closing = true;
+        background.stop();
+        wal.close(); // closes the directory too
+        readPool.shutdown();
+        for (Table t : core.state.version().all()) {
+            try {
+                t.close();
+            } catch (IOException e) {
+                LOG.warn("closing {}: {}", t, e.toString());
+            }
+        }
+        try {
+            core.manifest.close();
+        } catch (IOException e) {
+            LOG.warn("closing the manifest: {}", e.toString());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LsmStore(" + core.options.dataDir() + ", " + core.options.compaction() + ")";
+    }
+}

@@ -1,0 +1,92 @@
+package dbf0.kv.storage.lsm;
+
+import dbf0.common.ByteArrayWrapper;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * The newest writes, in memory and in key order: a concurrent skip list, so readers never wait for
+ * the writer and a flush reads it in order without sorting. Each memtable has its own write-ahead
+ * log, {@link #logNumber}; once the memtable is in a table, that log is deleted.
+ *
+ * <p>Writes come from one thread at a time (they are applied under the log's lock, in log order),
+ * so the counters below are plain volatile fields; reads come from anywhere.
+ */
+final class Memtable {
+
+    /**
+     * Bytes charged per entry besides key and value: the skip-list node, its index levels, the
+     * wrapper objects and the cell, roughly, on a 64-bit JVM with compressed pointers.
+     */
+    static final int ENTRY_OVERHEAD = 96;
+
+    final long logNumber;
+    private final ConcurrentSkipListMap<ByteArrayWrapper, Cell> map = new ConcurrentSkipListMap<>();
+    private volatile long bytes;
+    private volatile long maxSeq;
+    private volatile long clearSeq;
+    private volatile int largestValue;
+
+    Memtable(long logNumber) {
+        this.logNumber = logNumber;
+    }
+
+    /** Adds a version of {@code key}; the caller holds the log's lock. */
+    void add(ByteArrayWrapper key, Cell cell) {
+        map.put(key, cell);
+        // Charged in full even when it replaces a version: a bound, not a measure.
+        bytes += key.length() + cell.valueLength() + ENTRY_OVERHEAD;
+        maxSeq = cell.seq();
+        if (cell.valueLength() > largestValue) {
+            largestValue = cell.valueLength();
+        }
+    }
+
+    /**
+     * Records a clear at {@code seq}: everything older, here and in tables, is gone. The caller
+     * holds the log's lock and raises the store's floor first, so readers never see half of it.
+     */
+    void clear(long seq) {
+        map.clear();
+        clearSeq = seq;
+        maxSeq = seq;
+    }
+
+    Cell get(ByteArrayWrapper key) {
+        return map.get(key);
+    }
+
+    /** The entries with {@code from <= key}, or all when {@code from} is null, in order. */
+    Iterator<Map.Entry<ByteArrayWrapper, Cell>> from(ByteArrayWrapper from) {
+        NavigableMap<ByteArrayWrapper, Cell> view = from == null ? map : map.tailMap(from, true);
+        return view.entrySet().iterator();
+    }
+
+    boolean isEmpty() {
+        return map.isEmpty();
+    }
+
+    int entries() {
+        return map.size();
+    }
+
+    /** Approximate memory held: keys, values and per-entry overhead, never less than real. */
+    long bytes() {
+        return bytes;
+    }
+
+    long maxSeq() {
+        return maxSeq;
+    }
+
+    /** The sequence number of the last clear applied here, or 0. */
+    long clearSeq() {
+        return clearSeq;
+    }
+
+    int largestValue() {
+        return largestValue;
+    }
+}

@@ -1,0 +1,72 @@
+package dbf0.kv.storage.lsm;
+
+import dbf0.common.ByteArrayWrapper;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * Merges sorted sources into one sorted stream with one cell per key: the newest, by sequence
+ * number. A priority queue holds each source at its current key, smallest key first and, among
+ * equal keys, the highest sequence number first; taking a key advances every source past it, so the
+ * older versions underneath are skipped. Tombstones come out like any cell: whoever reads decides
+ * (a get or scan hides them, a compaction keeps them unless it writes the bottom level).
+ */
+final class MergingIterator implements KvIterator {
+
+    private final PriorityQueue<KvIterator> heap =
+            new PriorityQueue<>(
+                    (a, b) -> {
+                        int byKey = a.key().compareTo(b.key());
+                        return byKey != 0 ? byKey : Long.compare(b.cell().seq(), a.cell().seq());
+                    });
+    private ByteArrayWrapper key;
+    private Cell cell;
+
+    MergingIterator(List<? extends KvIterator> sources) {
+        for (KvIterator source : sources) {
+            if (source.valid()) {
+                heap.add(source);
+            }
+        }
+        next();
+    }
+
+    @Override
+    public boolean valid() {
+        return key != null;
+    }
+
+    @Override
+    public ByteArrayWrapper key() {
+        return key;
+    }
+
+    @Override
+    public Cell cell() {
+        return cell;
+    }
+
+    @Override
+    public void next() {
+        KvIterator top = heap.poll();
+        if (top == null) {
+            key = null;
+            cell = null;
+            return;
+        }
+        key = top.key();
+        cell = top.cell();
+        advance(top);
+        // every older version of this key, in the other sources, is hidden by the newest
+        while (!heap.isEmpty() && heap.peek().key().equals(key)) {
+            advance(heap.poll());
+        }
+    }
+
+    private void advance(KvIterator source) {
+        source.next();
+        if (source.valid()) {
+            heap.add(source);
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package dbf0.kv.storage.lsm;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.wal.WalFile;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * An open table: its footer, index and bloom filter in memory, its data blocks on disk (or in the
+ * block cache). Immutable once open, so any number of readers share it.
+ *
+ * <p>Memory: the index holds each block's first and last key and 16 bytes more; the filter 10 bits
+ * per key. With 16-byte keys and 1 KiB values that is about 13 MiB of index and 1.2 MiB of filter
+ * per GiB of data: what grows with the data, not with the workload.
+ */
+final class Table {
+
+    private final WalFile file;
+    private final String name;
+    private final TableMeta meta;
+    private final Bloom bloom;
+    private final byte[] index;
+    private final int[] entryAt;
+
+    private Table(
+            WalFile file, String name, TableMeta meta, Bloom bloom, byte[] index, int[] entryAt) {
+        this.file = file;
+        this.name = name;
+        this.meta = meta;
+        this.bloom = bloom;
+        this.index = index;
+        this.entryAt = entryAt;
+    }
+
+    /**
+     * Reads a table's footer, filter and index.
+     *
+     * @param name the file's name for messages (the directory's description of it)
+     * @throws CorruptTableException if any of them is damaged
+     */
+    static Table open(WalFile file, long number, String name) throws IOException {
+        long size = file.size();
+        if (size < TableFormat.FOOTER_BYTES) {
+            throw new CorruptTableException(name + ": " + size + " bytes, too short for a table");
+        }
+        long footerAt = size - TableFormat.FOOTER_BYTES;
+        ByteBuffer footer = ByteBuffer.wrap(read(file, footerAt, TableFormat.FOOTER_BYTES, name));
+        checkCrc(footer.array(), name, footerAt, "footer");
+        long indexOffset = footer.getLong();
+        int indexLength = footer.getInt();
+        long filterOffset = footer.getLong();
+        int filterLength = footer.getInt();
+        long entries = footer.getLong();
+        long maxSeq = footer.getLong();
+        int maxValue = footer.getInt();
+        int version = footer.getInt();
+        long magic = footer.getLong();
+        if (magic != TableFormat.MAGIC || version != TableFormat.VERSION) {
+            throw new CorruptTableException(
+                    String.format(
+                            "%s at offset %d: not a version %d table (magic %x, version %d)",
+                            name, footerAt, TableFormat.VERSION, magic, version));
+        }
+        if (!inside(indexOffset, indexLength, footerAt)
+                || !inside(filterOffset, filterLength, footerAt)
+                || indexLength > TableFormat.MAX_INDEX_BYTES
+                || filterLength > TableFormat.MAX_INDEX_BYTES) {
+            throw new CorruptTableException(name + " at offset " + footerAt + ": bad footer");
+        }
+        byte[] filterBytes = read(file, filterOffset, filterLength, name);
+        checkCrc(filterBytes, name, filterOffset, "filter block");
+        Bloom bloom =
+                Bloom.decode(
+                        ByteBuffer.wrap(filterBytes, 0, filterLength - 4).slice(),
+                        name + " at offset " + filterOffset);
+        byte[] index = read(file, indexOffset, indexLength, name);
+        checkCrc(index, name, indexOffset, "index block");
+        int[] entryAt = parseIndex(index, name + " at offset " + indexOffset);
+        if (entryAt.length == 0) {
+            throw new CorruptTableException(name + ": a table without blocks");
+        }
+        Table table = new Table(file, name, null, bloom, index, entryAt);
+        TableMeta meta =
+                new TableMeta(
+                        number,
+                        size,
+                        table.firstKey(0),
+                        table.lastKey(entryAt.length - 1),
+                        entries,
+                        maxSeq,
+                        maxValue);
+        return new Table(file, name, meta, bloom, index, entryAt);
+    }
+
+    private static boolean inside(long offset, int length, long end) {
+        return offset >= 0 && length >= 4 && offset + length <= end;
+    }
+
+    private static int[] parseIndex(byte[] index, String where) {
+        ByteBuffer in = ByteBuffer.wrap(index, 0, index.length - 4);
+        int count = in.getInt(index.length - 8);
+        if (count < 0 || count > index.length / 20) {
+            throw new CorruptTableException(where + ": bad block count " + count);
+        }
+        int[] at = new int[count];
+        for (int i = 0; i < count; i++) {
+            at[i] = in.position();
+            in.position(in.position() + 12);
+            for (int k = 0; k < 2; k++) {
+                int length = in.getInt();
+                if (length < 0 || length > in.remaining() - 4) {
+                    throw new CorruptTableException(where + ": index entry " + i + " is bad");
+                }
+                in.position(in.position() + length);
+            }
+        }
+        if (in.position() != index.length - 8) {
+            throw new CorruptTableException(where + ": index entries do not fill the block");
+        }
+        return at;
+    }
+
+    private static byte[] read(WalFile file, long offset, int length, String name)
+            throws IOException {
+        ByteBuffer into = ByteBuffer.allocate(length);
+        while (into.hasRemaining()) {
+            int n = file.read(into, offset + into.position());
+            if (n < 0) {
+                throw new CorruptTableException(
+                        name + " at offset " + offset + ": ends inside a " + length + "-byte read");
+            }
+        }
+        return into.array();
+    }
+
+    private static void checkCrc(byte[] bytes, String name, long offset, String what) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length - 4);
+        if ((int) crc.getValue() != ByteBuffer.wrap(bytes).getInt(bytes.length - 4)) {
+            throw new CorruptTableException(
+                    name + " at offset " + offset + ": " + what + " checksum mismatch");
+        }
+    }
+
+    TableMeta meta() {
+        return meta;
+    }
+
+    long number() {
+        return meta.number();
+    }
+
+    String name() {
+        return name;
+    }
+
+    int blocks() {
+        return entryAt.length;
+    }
+
+    /** Bytes of index and filter held in memory. */
+    long memoryBytes() {
+        return index.length + 4L * entryAt.length + bloom.bytes();
+    }
+
+    boolean mightContain(ByteArrayWrapper key) {
+        return bloom.mightContain(key);
+    }
+
+    long blockOffset(int block) {
+        return ByteBuffer.wrap(index).getLong(entryAt[block]);
+    }
+
+    private int blockLength(int block) {
+        return ByteBuffer.wrap(index).getInt(entryAt[block] + 8);
+    }
+
+    private int compareLastKey(int block, ByteArrayWrapper key) {
+        int at = entryAt[block] + 12;
+        int firstLength = ByteBuffer.wrap(index).getInt(at);
+        at += 4 + firstLength;
+        int lastLength = ByteBuffer.wrap(index).getInt(at);
+        byte[] k = key.getArray();
+        return Arrays.compareUnsigned(index, at + 4, at + 4 + lastLength, k, 0, k.length);
+    }
+
+    ByteArrayWrapper firstKey(int block) {
+        int at = entryAt[block] + 12;
+        int length = ByteBuffer.wrap(index).getInt(at);
+        return new ByteArrayWrapper(Arrays.copyOfRange(index, at + 4, at + 4 + length));
+    }
+
+    ByteArrayWrapper lastKey(int block) {
+        int at = entryAt[block] + 12;
+        at += 4 + ByteBuffer.wrap(index).getInt(at);
+        int length = ByteBuffer.wrap(index).getInt(at);
+        return new ByteArrayWrapper(Arrays.copyOfRange(index, at + 4, at + 4 + length));
+    }
+
+    /** The first block whose last key is at least {@code key}; {@link #blocks} if none. */
+    int findBlock(ByteArrayWrapper key) {
+        int lo = 0;
+        int hi = entryAt.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareLastKey(mid, key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Reads block {@code block} from disk and checks it.
+     *
+     * @throws CorruptTableException naming this file and the block's offset
+     */
+    Block readBlock(int block) throws IOException {
+        long offset = blockOffset(block);
+        int length = blockLength(block);
+        String where = name + " at offset " + offset;
+        return Block.parse(read(file, offset, length, name), where);
+    }
+
+    void close() throws IOException {
+        file.close();
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,49 @@
+package dbf0.kv.storage.lsm;
+
+/**
+ * The constants of the table file format, docs/formats.md: data blocks, a filter block, an index
+ * block, then a fixed footer that says where the other two are. Every multi-byte number is
+ * big-endian.
+ */
+final class TableFormat {
+
+    /** "dbf0LSM1" in ASCII: the last 12 bytes of every table are this and a checksum. */
+    static final long MAGIC = 0x646266304c534d31L;
+
+    static final int VERSION = 1;
+
+    /**
+     * u64 index offset, u32 index length, u64 filter offset, u32 filter length, u64 entries, u64
+     * largest sequence number, u32 largest value length, u32 version, u64 magic, u32 CRC32C.
+     */
+    static final int FOOTER_BYTES = 8 + 4 + 8 + 4 + 8 + 8 + 4 + 4 + 8 + 4;
+
+    /** Bytes a table's index may have at most; more is a corrupt length, not a table. */
+    static final int MAX_INDEX_BYTES = 1 << 30;
+
+    private TableFormat() {}
+
+    /** A table's file name: its number, six digits at least, and {@code .sst}. */
+    static String tableName(long number) {
+        return String.format("%06d.sst", number);
+    }
+
+    /** A write-ahead log's file name: its number and {@code .log}. */
+    static String logName(long number) {
+        return String.format("%06d.log", number);
+    }
+
+    /** The number in a file name such as {@code 000012.log}, or -1 if it is not one of ours. */
+    static long number(String name, String suffix) {
+        if (!name.endsWith(suffix) || name.length() == suffix.length()) {
+            return -1;
+        }
+        String digits = name.substring(0, name.length() - suffix.length());
+        for (int i = 0; i < digits.length(); i++) {
+            if (!Character.isDigit(digits.charAt(i))) {
+                return -1;
+            }
+        }
+        return digits.length() > 18 ? -1 : Long.parseLong(digits);
+    }
+}

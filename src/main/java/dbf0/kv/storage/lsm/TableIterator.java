@@ -1,0 +1,85 @@
+package dbf0.kv.storage.lsm;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.StorageFailureException;
+import java.io.IOException;
+
+/**
+ * A {@link KvIterator} over one table from a key on, a block at a time: scans read through the
+ * block cache, compactions around it.
+ */
+final class TableIterator implements KvIterator {
+
+    private final Table table;
+    private final BlockCache cache;
+    private final boolean cached;
+    private int blockIndex;
+    private Block block;
+    private int entry;
+    private ByteArrayWrapper key;
+    private Cell cell;
+
+    TableIterator(Table table, BlockCache cache, boolean cached, ByteArrayWrapper from) {
+        this.table = table;
+        this.cache = cache;
+        this.cached = cached;
+        this.blockIndex = from == null ? 0 : table.findBlock(from);
+        load();
+        if (block != null && from != null) {
+            entry = block.seek(from);
+        }
+        settle();
+    }
+
+    private void load() {
+        if (blockIndex >= table.blocks()) {
+            block = null;
+            return;
+        }
+        try {
+            block =
+                    cached
+                            ? cache.get(table, blockIndex, false)
+                            : cache.readUncached(table, blockIndex);
+        } catch (IOException e) {
+            throw new StorageFailureException(table.name() + ": read failed: " + e, e);
+        }
+        entry = 0;
+    }
+
+    /** Moves past exhausted blocks and loads the current entry. */
+    private void settle() {
+        while (block != null && entry >= block.count()) {
+            blockIndex++;
+            load();
+        }
+        if (block == null) {
+            key = null;
+            cell = null;
+        } else {
+            key = block.key(entry);
+            cell = block.cell(entry);
+        }
+    }
+
+    @Override
+    public boolean valid() {
+        return key != null;
+    }
+
+    @Override
+    public ByteArrayWrapper key() {
+        return key;
+    }
+
+    @Override
+    public Cell cell() {
+        return cell;
+    }
+
+    @Override
+    public void next() {
+        entry++;
+        settle();
+    }
+}

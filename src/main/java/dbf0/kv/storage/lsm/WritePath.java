@@ -1,0 +1,183 @@
+package dbf0.kv.storage.lsm;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.Store;
+import dbf0.kv.storage.wal.LogRotation;
+import dbf0.kv.storage.wal.WalFile;
+import java.io.IOException;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
+
+/**
+ * Where the log's records land: the write-ahead log ({@link dbf0.kv.storage.wal.WalStore}) calls
+ * this store's put, delete and clear after each record is in the log, one at a time under the log's
+ * lock, in log order. Each gets the next sequence number and goes into the active memtable.
+ *
+ * <p>It also rotates the log: before a write call, if the active memtable is full, it becomes the
+ * immutable one (the background thread writes it to a table) and a new memtable with a new log
+ * takes the writes. If the previous immutable memtable is still being written, the rotation waits
+ * for it, holding the log's lock, so every writer waits: memory stays at two memtables, and the
+ * wait is counted as stall time. Writers are also slowed before they submit, when level 0 holds too
+ * many tables for reads to stay fast ({@link #throttle}).
+ */
+final class WritePath implements Store, LogRotation {
+
+    /** The delay per write past the slowdown trigger, for each table past it. */
+    static final long SLOWDOWN_NANOS = 100_000;
+
+    private final LsmCore core;
+    private final ReadPath reads;
+    private final Runnable wakeBackground;
+
+    /** The last sequence number handed out; under the log's lock. */
+    private long lastSeq;
+
+    private volatile long largestValue;
+
+    WritePath(LsmCore core, ReadPath reads, long lastSeq, Runnable wakeBackground) {
+        this.core = core;
+        this.reads = reads;
+        this.lastSeq = lastSeq;
+        this.wakeBackground = wakeBackground;
+    }
+
+    long largestValue() {
+        return largestValue;
+    }
+
+    void raiseLargestValue(long bytes) {
+        if (bytes > largestValue) {
+            largestValue = bytes;
+        }
+    }
+
+    @Override
+    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
+        raiseLargestValue(value.length()); // before the value is visible, as the contract asks
+        core.state.active().add(key, Cell.put(++lastSeq, value));
+        core.userBytes.add(key.length() + value.length());
+        core.walBytes.add(8 + 1 + 4 + key.length() + 4 + value.length());
+    }
+
+    /** True if the key had a value: a read, usually of the memtable or a cached block. */
+    @Override
+    public boolean delete(ByteArrayWrapper key) {
+        boolean existed;
+        try {
+            Cell cell = reads.lookup(key, false);
+            existed = cell != null && !cell.isTombstone();
+        } catch (RuntimeException e) {
+            existed = true; // the tombstone goes in all the same; the answer is a guess
+        }
+        core.state.active().add(key, Cell.tombstone(++lastSeq));
+        core.userBytes.add(key.length());
+        core.walBytes.add(8 + 1 + 4 + key.length());
+        return existed;
+    }
+
+    @Override
+    public void clear() {
+        long seq = ++lastSeq;
+        core.clearSeq = seq; // first: readers now ignore every older cell
+        core.state.active().clear(seq);
+        core.walBytes.add(8 + 1);
+    }
+
+    /** Unused by the log, which only applies writes; the store answers reads itself. */
+    @Override
+    public ByteArrayWrapper get(ByteArrayWrapper key) {
+        Cell cell = reads.lookup(key, false);
+        return cell == null || cell.isTombstone() ? null : cell.value();
+    }
+
+    /** The active memtable's entries, for the log's start-up line (an empty new log). */
+    @Override
+    public int size() {
+        return core.state.active().entries();
+    }
+
+    @Override
+    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
+        throw new UnsupportedOperationException("the LSM store's log is never rewritten");
+    }
+
+    @Override
+    public LogRotation.Next next(long bytes) throws IOException {
+        Memtable active = core.state.active();
+        if (active.bytes() < core.options.memtableBytes() || core.closing) {
+            return null;
+        }
+        waitForFlush();
+        long number = core.nextFile.getAndIncrement();
+        String name = TableFormat.logName(number);
+        WalFile file = core.dir.open(name);
+        try {
+            core.dir.sync(); // the new log's name must outlive a power cut before it is acked
+        } catch (IOException e) {
+            file.close();
+            throw e;
+        }
+        synchronized (core.stateLock) {
+            LsmState s = core.state;
+            core.immutableLogBytes = bytes;
+            core.install(new LsmState(new Memtable(number), s.active(), s.version()));
+        }
+        wakeBackground.run();
+        return new LogRotation.Next(name, file);
+    }
+
+    /** Waits, counting the stall, until no memtable is being flushed. */
+    private void waitForFlush() throws IOException {
+        synchronized (core.stateLock) {
+            if (core.state.immutable() == null) {
+                return;
+            }
+            long start = System.nanoTime();
+            try {
+                while (core.state.immutable() != null) {
+                    Throwable failure = core.backgroundFailure;
+                    if (failure != null) {
+                        throw new IOException("the memtable flush is failing: " + failure, failure);
+                    }
+                    core.stateLock.wait(100);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for a memtable flush", e);
+            } finally {
+                core.stallNanos.add(System.nanoTime() - start);
+            }
+        }
+    }
+
+    /**
+     * Before a write is submitted: past the slowdown trigger each write waits a little (more for
+     * each table past it); at the stop trigger writes wait for compaction. The pauses let the
+     * background thread catch up before reads degrade or level 0 grows without end.
+     */
+    void throttle() {
+        LsmTuning t = core.tuning;
+        int l0 = core.state.version().level(0).size();
+        if (l0 < t.l0SlowdownTrigger()) {
+            return;
+        }
+        long start = System.nanoTime();
+        if (l0 < t.l0StopTrigger()) {
+            LockSupport.parkNanos(SLOWDOWN_NANOS * (l0 - t.l0SlowdownTrigger() + 1));
+        } else {
+            synchronized (core.stateLock) {
+                while (core.state.version().level(0).size() >= t.l0StopTrigger()
+                        && core.backgroundFailure == null
+                        && !core.closing) {
+                    try {
+                        core.stateLock.wait(100);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+            }
+        }
+        core.stallNanos.add(System.nanoTime() - start);
+    }
+}
