@@ -29,7 +29,7 @@ enum EngineType {
     /** Opens this engine on {@code options}' data directory, with its settings. */
     DiskEngine open(LsmOptions options) throws IOException {
         return switch (this) {
-            case LSM -> throw new IOException("the lsm type is not available in this build");
+            case LSM -> LsmEngine.open(options);
             case ROCKSDB -> RocksDbEngine.open(options);
             case MAP -> MapEngine.open(options);
         };

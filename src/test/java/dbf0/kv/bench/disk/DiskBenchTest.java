@@ -108,7 +108,7 @@ class DiskBenchTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"map", "rocksdb"})
+    @ValueSource(strings = {"map", "rocksdb", "lsm"})
     void printsThe2020FieldsFirstAndCountsThatAddUp(String type, @TempDir Path dir)
             throws Exception {
         Path out = dir.resolve("lines.jsonl");
@@ -176,7 +176,7 @@ class DiskBenchTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"map", "rocksdb"})
+    @ValueSource(strings = {"map", "rocksdb", "lsm"})
     void underFsyncAlwaysConcurrentWritersShareForces(String type, @TempDir Path dir) {
         Run run =
                 diskBench(
