@@ -69,13 +69,32 @@ class Run:
         return args + ([] if self.type == "map" else ["--compaction", self.compaction])
 
 
-def plan(trials: int = 1, seconds: float = SECONDS, fsync: str = FSYNC) -> list[Run]:
-    """Every run of the preset, in the order they run: per trial, per mix, the engines in turn."""
+def engine_name(type_: str, compaction: str) -> str:
+    """``lsm-leveled``, ``rocksdb-tiered``, ``map``: an engine as --disk-engines names it."""
+    return type_ if type_ == "map" else f"{type_}-{compaction}"
+
+
+def plan(
+    trials: int = 1,
+    seconds: float = SECONDS,
+    fsync: str = FSYNC,
+    engines: Sequence[str] | None = None,
+    mixes: Sequence[str] | None = None,
+) -> list[Run]:
+    """Every run of the preset (or of the engines and mixes named), in the order they run: per
+    trial, per mix, the engines in turn."""
+    known = [engine_name(*e) for e in ENGINES]
+    for name, given, choices in (("engine", engines, known), ("mix", mixes, MIXES)):
+        unknown = [x for x in given or [] if x not in choices]
+        if unknown:
+            raise ValueError(f"unknown {name} {unknown}: use {', '.join(choices)}")
     return [
         Run(type_, compaction, mix, trial, seconds, fsync)
         for trial in range(trials)
         for mix in MIXES
+        if not mixes or mix in mixes
         for type_, compaction in ENGINES
+        if not engines or engine_name(type_, compaction) in engines
     ]
 
 
@@ -123,7 +142,8 @@ def run_one(
 
 def main(args) -> int:
     """``run_benchmarks.py --preset disk``: the options it reads are --duration, --trials, --fsync,
-    --out, --dry-run, --jar, --java, --java-opt, --data-root and --timeout."""
+    --disk-engines, --disk-mixes, --out, --dry-run, --jar, --java, --java-opt, --data-root and
+    --timeout."""
     seconds = (args.seconds or [SECONDS])[0]
     fsync = (args.fsync or [FSYNC])[0]
     if fsync not in ("always", "interval", "never"):
@@ -133,12 +153,15 @@ def main(args) -> int:
     if args.hosts or args.hosts_file or args.servers or args.clients:
         print("run_benchmarks.py: error: --preset disk runs on this host only", file=sys.stderr)
         return 2
-    runs = plan(args.trials or 1, seconds, fsync)
+    try:
+        runs = plan(args.trials or 1, seconds, fsync, args.disk_engines, args.disk_mixes)
+    except ValueError as e:
+        print(f"run_benchmarks.py: error: {e}", file=sys.stderr)
+        return 2
     out = Path(args.out)
     already = done_runs(out)
     todo = [r for r in runs if r.key not in already]
-    print(f"plan: {len(runs)} disk-bench runs = {len(MIXES)} mixes x {len(ENGINES)} engines x "
-          f"{args.trials or 1} trials, {seconds:g} s each, fsync {fsync}")  # fmt: skip
+    print(f"plan: {len(runs)} disk-bench runs, {seconds:g} s each, fsync {fsync}")
     print(f"results: {out}" + (f" ({len(already)} runs already there: skipped)" if already else ""))
     print(f"to run: {len(todo)}; estimated time {format_seconds(estimated_seconds(todo))}")
     if args.dry_run:

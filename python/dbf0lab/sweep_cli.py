@@ -149,6 +149,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="server:client thread pairs instead of a cross product, e.g. 1:1,4:8,8:16",
     )
     g.add_argument("--trials", type=int, help="trials per configuration (replaces the preset's)")
+    g.add_argument(
+        "--disk-engines",
+        type=comma_list(str),
+        metavar="E[,E...]",
+        help="--preset disk: only these engines, as TYPE-COMPACTION (lsm-leveled, rocksdb-tiered) "
+        "or map",
+    )
+    g.add_argument(
+        "--disk-mixes",
+        type=comma_list(str),
+        metavar="M[,M...]",
+        help="--preset disk: only these mixes (PUT_HEAVY, BALANCED, GET_HEAVY)",
+    )
 
     r = p.add_argument_group("running")
     r.add_argument(

@@ -127,3 +127,13 @@ def test_the_preset_resumes_from_the_runs_in_its_file(tmp_path, capsys):
     assert "PT5S" in printed
     code = sweep_main(["--preset", "disk", "--dry-run", "--out", str(out), "--fsync", "none"])
     assert code == 2
+
+
+def test_the_preset_runs_only_the_engines_and_mixes_named(capsys):
+    runs = disk_sweep.plan(engines=["lsm-leveled", "map"], mixes=["GET_HEAVY"])
+    assert [r.key for r in runs] == ["lsm/leveled/GET_HEAVY/0", "map/none/GET_HEAVY/0"]
+    with pytest.raises(ValueError, match="unknown engine"):
+        disk_sweep.plan(engines=["btree"])
+    code = sweep_main(["--preset", "disk", "--dry-run", "--disk-mixes", "SCAN_HEAVY"])
+    assert code == 2
+    assert "unknown mix ['SCAN_HEAVY']" in capsys.readouterr().err
