@@ -166,9 +166,20 @@ def comparison(
     return pd.DataFrame(rows)
 
 
+ENGINE_COLOURS = {
+    "lsm leveled": "#1f77b4",
+    "lsm tiered": "#6baed6",
+    "rocksdb leveled": "#d62728",
+    "rocksdb tiered": "#ff9896",
+    "map": "#9467bd",
+    "2020": "#7f7f7f",
+}
+
+
 def _engine_colours(engines: Sequence[str]) -> dict[str, str]:
-    palette = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#7f7f7f", "#8c564b"]
-    return {e: palette[i % len(palette)] for i, e in enumerate(engines)}
+    """One colour per engine, the same in every figure; engines not in ENGINE_COLOURS get others."""
+    spare = iter(["#2ca02c", "#ff7f0e", "#8c564b", "#e377c2", "#bcbd22", "#17becf"] * 10)
+    return {e: ENGINE_COLOURS.get(e) or next(spare) for e in engines}
 
 
 def throughput_over_time(frame: pd.DataFrame) -> Figure | None:
@@ -181,7 +192,7 @@ def throughput_over_time(frame: pd.DataFrame) -> Figure | None:
     mixes = _mix_order(data["mix"])
     colours = _engine_colours(list(dict.fromkeys(data["engine"])))
     fig = Figure(figsize=(4.2 * len(mixes), 3.6), layout="constrained")
-    axes = fig.subplots(1, len(mixes), squeeze=False, sharey=True)[0]
+    axes = fig.subplots(1, len(mixes), squeeze=False)[0]
     for ax, mix in zip(axes, mixes):
         for (engine, _run), g in data[data["mix"] == mix].groupby(["engine", "run"], sort=False):
             ax.plot(g["elapsed_s"], g["ops_per_sec"] / 1e3, marker="o", ms=3,
