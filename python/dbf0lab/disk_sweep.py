@@ -82,19 +82,20 @@ def plan(
     mixes: Sequence[str] | None = None,
 ) -> list[Run]:
     """Every run of the preset (or of the engines and mixes named), in the order they run: per
-    trial, per mix, the engines in turn."""
+    trial, per mix, the engines in turn (reversed in odd trials)."""
     known = [engine_name(*e) for e in ENGINES]
     for name, given, choices in (("engine", engines, known), ("mix", mixes, MIXES)):
         unknown = [x for x in given or [] if x not in choices]
         if unknown:
             raise ValueError(f"unknown {name} {unknown}: use {', '.join(choices)}")
+    chosen = [e for e in ENGINES if not engines or engine_name(*e) in engines]
     return [
         Run(type_, compaction, mix, trial, seconds, fsync)
         for trial in range(trials)
         for mix in MIXES
         if not mixes or mix in mixes
-        for type_, compaction in ENGINES
-        if not engines or engine_name(type_, compaction) in engines
+        # odd trials run the engines in the reverse order: none always goes first
+        for type_, compaction in (chosen if trial % 2 == 0 else chosen[::-1])
     ]
 
 

@@ -112,6 +112,13 @@ def test_the_preset_alternates_engines_and_passes_the_2020_arguments_in_order():
         "--fsync", "interval", "--compaction", "leveled",
     ]  # fmt: skip
     assert "--compaction" not in next(r for r in runs if r.type == "map").args("/d")
+    second = disk_sweep.plan(
+        trials=2, engines=["lsm-leveled", "rocksdb-leveled"], mixes=["BALANCED"]
+    )
+    assert [r.key for r in second] == [
+        "lsm/leveled/BALANCED/0", "rocksdb/leveled/BALANCED/0",
+        "rocksdb/leveled/BALANCED/1", "lsm/leveled/BALANCED/1",
+    ]  # fmt: skip
 
 
 def test_the_preset_resumes_from_the_runs_in_its_file(tmp_path, capsys):
