@@ -11,11 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store's one background thread: it writes the immutable memtable to a level-0 table (first,
- * since writers may be waiting for it), then runs the compactions the plan asks for, one at a time.
- * Each change follows one order, so a crash at any point loses nothing: write the new table(s) and
- * force them, sync the directory (their names), append the manifest edit and force it, install the
- * new state, and only then delete what the edit made obsolete (a flushed memtable's log, the
+ * The store's two background threads: one writes the immutable memtable to a level-0 table (writers
+ * may be waiting for it), the other runs the compactions the plan asks for, one at a time. Each
+ * change follows one order, so a crash at any point loses nothing: write the new table(s) and force
+ * them, sync the directory (their names), append the manifest edit and force it, install the new
+ * state, and only then delete what the edit made obsolete (a flushed memtable's log, the
  * compaction's inputs).
  *
  * <p>A removed table may still be read by a scan that began before; its file is deleted at once (an
@@ -30,68 +30,116 @@ final class Background {
     private record Retired(Table table, long since) {}
 
     private final LsmCore core;
-    private final Thread thread;
+    private final Thread flusher;
+    private final Thread compactor;
+    private final Signal flushSignal = new Signal();
+    private final Signal compactSignal = new Signal();
+
+    /** Held across a manifest edit and the install of its state: one edit at a time. */
+    private final Object editLock = new Object();
+
+    /** Guarded by itself. */
     private final ArrayDeque<Retired> retired = new ArrayDeque<>();
+
     private final ByteArrayWrapper[] cursor = new ByteArrayWrapper[Version.LEVELS];
-    private final Object signal = new Object();
-    private boolean wake;
     private volatile boolean stop;
 
-    Background(LsmCore core) {
-        this.core = core;
-        this.thread = new Thread(this::run, "lsm-background");
-        thread.setDaemon(true);
-    }
+    /** A wake-up flag and its monitor. */
+    private static final class Signal {
+        private boolean set;
 
-    void start() {
-        thread.start();
-    }
+        synchronized void raise() {
+            set = true;
+            notifyAll();
+        }
 
-    /** Asks for a look at the work now rather than at the next timer. */
-    void wake() {
-        synchronized (signal) {
-            wake = true;
-            signal.notifyAll();
+        synchronized void await(long millis) throws InterruptedException {
+            if (!set) {
+                wait(millis);
+            }
+            set = false;
         }
     }
 
-    /** Finishes the job in hand, stops, and closes the tables it retired. */
+    Background(LsmCore core) {
+        this.core = core;
+        this.flusher = new Thread(() -> loop(true), "lsm-flush");
+        this.compactor = new Thread(() -> loop(false), "lsm-compaction");
+        flusher.setDaemon(true);
+        compactor.setDaemon(true);
+    }
+
+    void start() {
+        flusher.start();
+        compactor.start();
+    }
+
+    /** Asks both threads for a look at the work now rather than at the next timer. */
+    void wake() {
+        flushSignal.raise();
+        compactSignal.raise();
+    }
+
+    /** Finishes the jobs in hand, stops, and closes the tables retired. */
     void stop() {
         stop = true;
         wake();
         try {
-            thread.join(60_000);
+            flusher.join(60_000);
+            compactor.join(60_000);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        while (!retired.isEmpty()) {
-            close(retired.poll().table());
+        synchronized (retired) {
+            while (!retired.isEmpty()) {
+                close(retired.poll().table());
+            }
         }
     }
 
-    private void run() {
+    /**
+     * One thread's loop: the flusher writes the immutable memtable whenever there is one (writers
+     * may be waiting for it), the compactor runs what the plan asks for. Two threads, so that a
+     * long compaction never holds up a flush.
+     */
+    private void loop(boolean flushing) {
+        Signal signal = flushing ? flushSignal : compactSignal;
         while (!stop) {
             try {
-                if (!step()) {
-                    closeRetired(System.nanoTime());
-                    synchronized (signal) {
-                        if (!wake && !stop) {
-                            signal.wait(100);
-                        }
-                        wake = false;
-                    }
+                boolean worked = flushing ? flushStep() : compactStep();
+                if (worked && flushing) {
+                    compactSignal.raise(); // level 0 has one table more
                 }
-                core.backgroundFailure = null;
+                if (!worked) {
+                    if (!flushing) {
+                        closeRetired(System.nanoTime());
+                    }
+                    signal.await(100);
+                }
+                if (flushing) {
+                    core.backgroundFailure = null;
+                } else {
+                    core.compactionFailure = null;
+                }
             } catch (InterruptedException e) {
                 return;
             } catch (IOException | RuntimeException e) {
-                LOG.error("the LSM store's background work failed; retrying in a second", e);
-                core.backgroundFailure = e;
+                LOG.error(
+                        "the LSM store's {} failed; retrying in a second",
+                        flushing ? "flush" : "compaction",
+                        e);
+                if (flushing) {
+                    core.backgroundFailure = e;
+                } else {
+                    core.compactionFailure = e;
+                }
                 synchronized (core.stateLock) {
                     core.stateLock.notifyAll(); // waiting writers fail instead of waiting
                 }
                 try {
-                    Thread.sleep(1000);
+                    if (!stop) {
+                        signal.await(1000); // stop() ends the pause
+                    }
                 } catch (InterruptedException ie) {
                     return;
                 }
@@ -99,15 +147,19 @@ final class Background {
         }
     }
 
-    /** Does one job; false if there was none. */
-    boolean step() throws IOException {
+    private boolean flushStep() throws IOException {
         LsmState s = core.state;
-        if (s.immutable() != null) {
-            flush(s.immutable(), s.active().logNumber);
-            return true;
+        if (s.immutable() == null) {
+            return false;
         }
+        flush(s.immutable(), s.active().logNumber);
+        return true;
+    }
+
+    private boolean compactStep() throws IOException {
         CompactionPlan plan =
-                CompactionPlan.pick(s.version(), core.options.compaction(), core.tuning, cursor);
+                CompactionPlan.pick(
+                        core.state.version(), core.options.compaction(), core.tuning, cursor);
         if (plan == null) {
             return false;
         }
@@ -128,10 +180,12 @@ final class Background {
                 removed.add(table); // a clear in this memtable: every older table goes
             }
         }
-        apply(removed, 0, added, liveLog, Math.max(memtable.maxSeq(), clear), clear);
-        synchronized (core.stateLock) {
-            LsmState s = core.state;
-            core.install(new LsmState(s.active(), null, s.version().with(removed, 0, added)));
+        synchronized (editLock) {
+            apply(removed, 0, added, liveLog, Math.max(memtable.maxSeq(), clear), clear);
+            synchronized (core.stateLock) {
+                LsmState s = core.state;
+                core.install(new LsmState(s.active(), null, s.version().with(removed, 0, added)));
+            }
         }
         core.flushes.increment();
         retire(removed);
@@ -155,14 +209,16 @@ final class Background {
             }
         }
         List<Table> removed = plan.inputs();
-        apply(removed, plan.outputLevel(), added, -1, -1, -1);
-        synchronized (core.stateLock) {
-            LsmState s = core.state;
-            core.install(
-                    new LsmState(
-                            s.active(),
-                            s.immutable(),
-                            s.version().with(removed, plan.outputLevel(), added)));
+        synchronized (editLock) {
+            apply(removed, plan.outputLevel(), added, -1, -1, -1);
+            synchronized (core.stateLock) {
+                LsmState s = core.state;
+                core.install(
+                        new LsmState(
+                                s.active(),
+                                s.immutable(),
+                                s.version().with(removed, plan.outputLevel(), added)));
+            }
         }
         core.compactions.increment();
         if (!(plan.trivialMove() && added.size() == 1 && added.get(0) == removed.get(0))) {
@@ -251,13 +307,17 @@ final class Background {
         long now = System.nanoTime();
         for (Table table : tables) {
             core.dir.delete(TableFormat.tableName(table.number()));
-            retired.add(new Retired(table, now));
+            synchronized (retired) {
+                retired.add(new Retired(table, now));
+            }
         }
     }
 
     private void closeRetired(long now) {
-        while (!retired.isEmpty() && now - retired.peek().since() > RETIRE_NANOS) {
-            close(retired.poll().table());
+        synchronized (retired) {
+            while (!retired.isEmpty() && now - retired.peek().since() > RETIRE_NANOS) {
+                close(retired.poll().table());
+            }
         }
     }
 

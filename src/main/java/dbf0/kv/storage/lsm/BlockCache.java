@@ -48,9 +48,11 @@ final class BlockCache {
         return read;
     }
 
-    /** Reads a block for a compaction: counted, but not cached (it would evict hot blocks). */
+    /**
+     * Reads a block for a compaction: not cached (it would evict hot blocks), and not counted as a
+     * read's (the read amplification is the reads').
+     */
     Block readUncached(Table table, int block) throws IOException {
-        reads.increment();
         return table.readBlock(block);
     }
 

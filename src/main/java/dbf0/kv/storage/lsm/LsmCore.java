@@ -31,6 +31,9 @@ final class LsmCore {
     /** Set when the background thread cannot flush: writes that must wait for it fail instead. */
     volatile Throwable backgroundFailure;
 
+    /** Set while compactions fail: writers stopped at the level-0 limit give up waiting. */
+    volatile Throwable compactionFailure;
+
     volatile boolean closing;
 
     // Counters for stats().

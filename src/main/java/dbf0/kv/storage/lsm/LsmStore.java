@@ -283,6 +283,9 @@ public final class LsmStore implements Store, Closeable {
             return;
         }
         core.closing = true;
+        synchronized (core.stateLock) {
+            core.stateLock.notifyAll(); // writers waiting for a flush or compaction go on
+        }
         background.stop();
         wal.close(); // closes the directory too
         readPool.shutdown();

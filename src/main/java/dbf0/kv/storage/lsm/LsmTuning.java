@@ -27,9 +27,9 @@ public record LsmTuning(
         int readThreads,
         boolean bloomFilters) {
 
-    /** Level-0 triggers 4/12/20, 8 MiB tables, level 1 at 64 MiB, x10, 4 runs, 2 readers. */
+    /** Level-0 triggers 4/12/20, 8 MiB tables, level 1 at 256 MiB, x10, 4 runs, 2 readers. */
     public static final LsmTuning DEFAULTS =
-            new LsmTuning(4, 12, 20, 8L << 20, 64L << 20, 10, 4, 2, true);
+            new LsmTuning(4, 12, 20, 8L << 20, 256L << 20, 10, 4, 2, true);
 
     /** Checks that the triggers are in order and every size positive. */
     public LsmTuning {

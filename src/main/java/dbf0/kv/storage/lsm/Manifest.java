@@ -32,6 +32,9 @@ final class Manifest {
     /** A manifest past this size is rewritten as a snapshot. */
     static final long REWRITE_BYTES = 4L << 20;
 
+    /** The rewrite threshold in use: {@link #REWRITE_BYTES}, lowered by tests. */
+    static volatile long rewriteBytes = REWRITE_BYTES;
+
     /** A record body above this is corruption, not an edit. */
     static final int MAX_BODY_BYTES = 64 << 20;
 
@@ -167,7 +170,7 @@ final class Manifest {
         }
     }
 
-    private static byte[] frame(ManifestEdit edit) {
+    static byte[] frame(ManifestEdit edit) {
         byte[] body = edit.encode();
         CRC32C crc = new CRC32C();
         crc.update(body);
@@ -223,7 +226,7 @@ final class Manifest {
         file.force();
         size += frame.length;
         state.apply(edit);
-        if (size > REWRITE_BYTES) {
+        if (size > rewriteBytes) {
             rewrite(newNumber.getAsLong());
         }
     }

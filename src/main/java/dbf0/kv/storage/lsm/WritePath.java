@@ -107,7 +107,9 @@ final class WritePath implements Store, LogRotation {
         if (active.bytes() < core.options.memtableBytes() || core.closing) {
             return null;
         }
-        waitForFlush();
+        if (!waitForFlush()) {
+            return null; // closing: the current log goes on, and is replayed at the next open
+        }
         long number = core.nextFile.getAndIncrement();
         String name = TableFormat.logName(number);
         WalFile file = core.dir.open(name);
@@ -126,15 +128,21 @@ final class WritePath implements Store, LogRotation {
         return new LogRotation.Next(name, file);
     }
 
-    /** Waits, counting the stall, until no memtable is being flushed. */
-    private void waitForFlush() throws IOException {
+    /**
+     * Waits, counting the stall, until no memtable is being flushed; false if the store closes
+     * meanwhile.
+     */
+    private boolean waitForFlush() throws IOException {
         synchronized (core.stateLock) {
             if (core.state.immutable() == null) {
-                return;
+                return true;
             }
             long start = System.nanoTime();
             try {
                 while (core.state.immutable() != null) {
+                    if (core.closing) {
+                        return false;
+                    }
                     Throwable failure = core.backgroundFailure;
                     if (failure != null) {
                         throw new IOException("the memtable flush is failing: " + failure, failure);
@@ -147,6 +155,7 @@ final class WritePath implements Store, LogRotation {
             } finally {
                 core.stallNanos.add(System.nanoTime() - start);
             }
+            return true;
         }
     }
 
@@ -167,7 +176,7 @@ final class WritePath implements Store, LogRotation {
         } else {
             synchronized (core.stateLock) {
                 while (core.state.version().level(0).size() >= t.l0StopTrigger()
-                        && core.backgroundFailure == null
+                        && core.compactionFailure == null
                         && !core.closing) {
                     try {
                         core.stateLock.wait(100);

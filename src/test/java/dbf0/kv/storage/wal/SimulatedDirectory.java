@@ -79,6 +79,44 @@ public final class SimulatedDirectory {
         return writes;
     }
 
+    /**
+     * Cuts the power at the {@code ops}-th write, force, directory sync, rename or delete from now
+     * on (any thread's): a write is made first and then torn with the rest of the unforced bytes,
+     * anything else is cut before it happens. The call that meets the cut throws, as does every
+     * later call through the old mounts.
+     */
+    public synchronized void cutAt(long ops, Random random) {
+        cutAt(ops, random, "");
+    }
+
+    /** As {@link #cutAt(long, Random)}, counting only the calls of threads named so at first. */
+    public synchronized void cutAt(long ops, Random random, String threadPrefix) {
+        cutThreads = threadPrefix;
+        cutCountdown = ops;
+        cutRandom = random;
+        cutWhere = null;
+    }
+
+    /** The thread and operation the last {@link #cutAt} cut, or null if it has not happened. */
+    public synchronized String cutWhere() {
+        return cutWhere;
+    }
+
+    private long cutCountdown;
+    private String cutThreads = "";
+    private Random cutRandom;
+    private String cutWhere;
+
+    private void maybeCut(Op op) throws IOException {
+        if (cutCountdown > 0
+                && Thread.currentThread().getName().startsWith(cutThreads)
+                && --cutCountdown == 0) {
+            cutWhere = Thread.currentThread().getName() + " " + op;
+            powerCut(cutRandom);
+            throw new IOException("simulated: the power went at this " + op);
+        }
+    }
+
     private void maybeFail(Op op) throws IOException {
         Integer left = failures.get(op);
         if (left != null && left > 0) {
@@ -182,6 +220,7 @@ public final class SimulatedDirectory {
             synchronized (SimulatedDirectory.this) {
                 alive();
                 maybeFail(Op.DELETE);
+                maybeCut(Op.DELETE);
                 names.remove(name);
             }
         }
@@ -191,6 +230,7 @@ public final class SimulatedDirectory {
             synchronized (SimulatedDirectory.this) {
                 alive();
                 maybeFail(Op.RENAME);
+                maybeCut(Op.RENAME);
                 Inode inode = names.remove(from);
                 if (inode == null) {
                     throw new IOException("no such file: " + from);
@@ -212,6 +252,7 @@ public final class SimulatedDirectory {
             synchronized (SimulatedDirectory.this) {
                 alive();
                 maybeFail(Op.SYNC_DIR);
+                maybeCut(Op.SYNC_DIR);
                 durableNames = new HashMap<>(names);
             }
         }
@@ -285,6 +326,7 @@ public final class SimulatedDirectory {
                 src.get(inode.data, (int) position, n);
                 inode.size = (int) Math.max(inode.size, end);
                 writes++;
+                maybeCut(Op.WRITE);
             }
         }
 
@@ -293,6 +335,7 @@ public final class SimulatedDirectory {
             synchronized (SimulatedDirectory.this) {
                 open();
                 maybeFail(Op.FORCE);
+                maybeCut(Op.FORCE);
                 inode.durable = Arrays.copyOf(inode.data, inode.size);
                 forces++;
             }
