@@ -22,11 +22,12 @@ record CompactionPlan(List<Table> inputs, int outputLevel, boolean dropTombstone
     }
 
     /**
-     * The next compaction the store needs, or null. Leveled: level 0 at its trigger goes whole into
-     * level 1 with the tables it overlaps; else the first level past its target size gives one
-     * table (the next after the last one it gave, round robin over the key space) to the next
-     * level. Tiered: the first level holding {@link LsmTuning#tierRuns} runs merges them all into
-     * one run on the next level.
+     * The next compaction the store needs, or null. Leveled, as LevelDB and RocksDB do: the level
+     * with the highest score ({@link #neediest}) goes first. Level 0 goes whole into level 1 with
+     * the tables it overlaps; a deeper level gives one table (the next after the last one it gave,
+     * round robin over the key space) to the next level, with the tables it overlaps there. Tiered:
+     * the first level holding {@link LsmTuning#tierRuns} runs merges them all into one run on the
+     * next level.
      */
     static CompactionPlan pick(
             Version v, CompactionStyle style, LsmTuning t, ByteArrayWrapper[] cursor) {
@@ -44,26 +45,64 @@ record CompactionPlan(List<Table> inputs, int outputLevel, boolean dropTombstone
     }
 
     private static CompactionPlan leveled(Version v, LsmTuning t, ByteArrayWrapper[] cursor) {
-        if (v.level(0).size() >= t.l0CompactionTrigger()) {
+        int level = neediest(v, t);
+        if (level < 0) {
+            return null;
+        }
+        if (level == 0) {
             return into(v, v.level(0), 1);
         }
-        long target = t.levelBaseBytes();
-        for (int level = 1; level < Version.LEVELS - 1; level++, target *= t.levelMultiplier()) {
-            List<Table> tables = v.level(level);
-            if (v.levelBytes(level) <= target || !v.sortedRun(level)) {
-                continue;
+        List<Table> tables = v.level(level);
+        Table pick = tables.get(0);
+        for (Table table : tables) {
+            if (cursor[level] == null || table.meta().smallest().compareTo(cursor[level]) > 0) {
+                pick = table;
+                break;
             }
-            Table pick = tables.get(0);
-            for (Table table : tables) {
-                if (cursor[level] == null || table.meta().smallest().compareTo(cursor[level]) > 0) {
-                    pick = table;
-                    break;
-                }
-            }
-            cursor[level] = pick.meta().largest();
-            return into(v, List.of(pick), level + 1);
         }
-        return null;
+        cursor[level] = pick.meta().largest();
+        return into(v, List.of(pick), level + 1);
+    }
+
+    /**
+     * The level whose compaction is most overdue, or -1 if none is: the highest score of at least
+     * 1, level 0 winning ties. Level 0 scores its tables over {@link LsmTuning#l0CompactionTrigger}
+     * (each table is one more place a read must look); a deeper level its bytes over its target.
+     * Serving level 0 whenever it is at its trigger would starve the levels below under sustained
+     * writes: level 1 would grow without bound, and every level-0 compaction would rewrite all of
+     * it.
+     */
+    static int neediest(Version v, LsmTuning t) {
+        int best = -1;
+        double bestScore = 1.0;
+        for (int level = 0; level < Version.LEVELS - 1; level++) {
+            double score = score(v, t, level);
+            if (score > bestScore || (score == bestScore && best < 0)) {
+                best = level;
+                bestScore = score;
+            }
+        }
+        return best;
+    }
+
+    /** Level {@code level}'s score: 1 or more means it is due for compaction. */
+    static double score(Version v, LsmTuning t, int level) {
+        if (level == 0) {
+            return (double) v.level(0).size() / t.l0CompactionTrigger();
+        }
+        if (v.level(level).isEmpty() || !v.sortedRun(level)) {
+            return 0;
+        }
+        return (double) v.levelBytes(level) / targetBytes(t, level);
+    }
+
+    /** Level {@code level}'s target size (past 0): the base times the multiplier per level. */
+    static long targetBytes(LsmTuning t, int level) {
+        long target = t.levelBaseBytes();
+        for (int i = 1; i < level && target < Long.MAX_VALUE / t.levelMultiplier(); i++) {
+            target *= t.levelMultiplier();
+        }
+        return target;
     }
 
     /** {@code from} with every table of {@code level} it overlaps. */

@@ -101,6 +101,11 @@ final class Table {
         return new Table(file, name, meta, bloom, index, entryAt);
     }
 
+    /** A table known by its metadata alone, without a file: for tests of the compaction plan. */
+    static Table ofMeta(TableMeta meta) {
+        return new Table(null, "table " + meta.number(), meta, null, null, null);
+    }
+
     private static boolean inside(long offset, int length, long end) {
         return offset >= 0 && length >= 4 && offset + length <= end;
     }
