@@ -203,9 +203,11 @@ public final class LsmStore implements Store, Closeable {
         wal.put(key, value);
     }
 
+    /** Looks the key up before the log's lock ({@link WritePath#probe}), then logs the delete. */
     @Override
     public boolean delete(ByteArrayWrapper key) {
         writes.throttle();
+        writes.probe(key);
         return wal.delete(key);
     }
 
@@ -224,6 +226,7 @@ public final class LsmStore implements Store, Closeable {
     @Override
     public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
         writes.throttle();
+        writes.probe(key);
         return wal.deleteAsync(key);
     }
 

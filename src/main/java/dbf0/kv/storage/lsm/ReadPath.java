@@ -39,9 +39,29 @@ final class ReadPath {
         }
     }
 
+    /**
+     * What a delete asks before it takes the log's lock: whether {@code key} has a value now, with
+     * what the answer rests on ({@link WritePath.Probe}). The read, maybe of the disk, happens here
+     * rather than under the lock, where it would hold up every writer.
+     */
+    WritePath.Probe probe(ByteArrayWrapper key) {
+        int e = core.readGate.enter();
+        try {
+            long floor = core.clearSeq;
+            LsmState s = core.state;
+            Cell cell = lookupIn(s, floor, key, false);
+            return new WritePath.Probe(s.active(), floor, cell != null && !cell.isTombstone());
+        } finally {
+            core.readGate.leave(e);
+        }
+    }
+
     private Cell lookupEntered(ByteArrayWrapper key, boolean memoryOnly) {
         long floor = core.clearSeq;
-        LsmState s = core.state;
+        return lookupIn(core.state, floor, key, memoryOnly);
+    }
+
+    private Cell lookupIn(LsmState s, long floor, ByteArrayWrapper key, boolean memoryOnly) {
         long hash = Bloom.hash(key); // once for every filter asked
         Cell cell = s.active().get(key, hash);
         if (cell == null && s.immutable() != null) {

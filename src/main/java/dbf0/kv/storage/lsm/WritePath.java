@@ -5,6 +5,7 @@ import dbf0.kv.storage.Store;
 import dbf0.kv.storage.wal.LogRotation;
 import dbf0.kv.storage.wal.WalFile;
 import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 
@@ -34,6 +35,9 @@ final class WritePath implements Store, LogRotation {
 
     private volatile long largestValue;
 
+    /** Probes of the deletes submitted and not yet applied, by key. */
+    private final ConcurrentHashMap<ByteArrayWrapper, Probe> probes = new ConcurrentHashMap<>();
+
     WritePath(LsmCore core, ReadPath reads, long lastSeq, Runnable wakeBackground) {
         this.core = core;
         this.reads = reads;
@@ -59,20 +63,76 @@ final class WritePath implements Store, LogRotation {
         core.walBytes.add(8 + 1 + 4 + key.length() + 4 + value.length());
     }
 
-    /** True if the key had a value: a read, usually of the memtable or a cached block. */
+    /**
+     * What a delete found before it took the log's lock: {@code existed} was the answer when {@code
+     * memtable} took the writes and the last clear was at {@code floor}.
+     */
+    record Probe(Memtable memtable, long floor, boolean existed) {}
+
+    /**
+     * Takes the lookup a delete must answer out of the log's lock: a read of the disk there would
+     * hold up every writer. Called before the delete is submitted; its probe waits here, by key,
+     * for {@link #delete} under the lock, which checks that nothing changed the answer since. Holds
+     * at most one probe per delete in flight (one that failed before it was applied stays until the
+     * key's next delete).
+     */
+    void probe(ByteArrayWrapper key) {
+        try {
+            probes.put(key, reads.probe(key));
+        } catch (RuntimeException e) {
+            probes.remove(key); // delete() reads under the lock instead, and reports the failure
+        }
+    }
+
+    /**
+     * True if the key had a value. With a probe from before the lock: the memtables (in memory)
+     * hold every write since the probe, so if they hold none of this key and no clear came since,
+     * the probe's answer stands. Otherwise a read, usually of the memtable or a cached block.
+     */
     @Override
     public boolean delete(ByteArrayWrapper key) {
+        Probe probe = probes.remove(key);
+        Boolean known = probe == null ? null : confirm(probe, key);
         boolean existed;
-        try {
-            Cell cell = reads.lookup(key, false);
-            existed = cell != null && !cell.isTombstone();
-        } catch (RuntimeException e) {
-            existed = true; // the tombstone goes in all the same; the answer is a guess
+        if (known != null) {
+            existed = known;
+        } else {
+            try {
+                Cell cell = reads.lookup(key, false);
+                existed = cell != null && !cell.isTombstone();
+            } catch (RuntimeException e) {
+                existed = true; // the tombstone goes in all the same; the answer is a guess
+            }
         }
         core.state.active().add(key, Cell.tombstone(++lastSeq));
         core.userBytes.add(key.length());
         core.walBytes.add(8 + 1 + 4 + key.length());
         return existed;
+    }
+
+    /**
+     * The answer now, given {@code probe}, or null if the probe cannot tell: a memtable that took
+     * writes after the probe's is gone to a table. Under the log's lock, so no write is applied
+     * meanwhile and the active memtable does not change.
+     */
+    private Boolean confirm(Probe probe, ByteArrayWrapper key) {
+        LsmState s = core.state;
+        long hash = Bloom.hash(key);
+        Cell cell = s.active().get(key, hash);
+        if (cell == null && s.immutable() != null) {
+            cell = s.immutable().get(key, hash);
+        }
+        long floor = core.clearSeq;
+        if (cell != null) {
+            return !cell.isTombstone() && cell.seq() >= floor; // newer than any table's
+        }
+        if (floor != probe.floor()) {
+            return false; // cleared since, and not written again
+        }
+        if (probe.memtable() == s.active() || probe.memtable() == s.immutable()) {
+            return probe.existed(); // every write since the probe is in these two: none of key
+        }
+        return null;
     }
 
     @Override
