@@ -2,6 +2,7 @@ package dbf0.kv.storage.lsm;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.storage.KeyValue;
+import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.wal.FileChannelDirectory;
 import dbf0.kv.storage.wal.WalDirectory;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * block cache ({@link LsmOptions#blockCacheBytes}) grow with the workload; each open table's index
  * and bloom filter grow with the data (about 15 MiB per GiB with 1 KiB values, see {@link Table}).
  * {@code getAsync} hands reads that need the disk to {@link LsmTuning#readThreads} threads with a
- * queue of {@value #READ_QUEUE} reads; when it is full the caller reads itself (back-pressure).
+ * queue of {@value #READ_QUEUE} reads per store; when it is full, the read fails at once with a
+ * "busy" {@link StorageFailureException} (the caller never reads the disk itself: it may be an
+ * event loop serving other connections).
  *
  * <p>{@link #size} merges every table and memtable: its cost is a full scan, reading every block.
  */
@@ -73,7 +77,7 @@ public final class LsmStore implements Store, Closeable {
                             t.setDaemon(true);
                             return t;
                         },
-                        new ThreadPoolExecutor.CallerRunsPolicy());
+                        new ThreadPoolExecutor.AbortPolicy());
         background.start();
     }
 
@@ -148,14 +152,25 @@ public final class LsmStore implements Store, Closeable {
             return CompletableFuture.failedFuture(e);
         }
         CompletableFuture<ByteArrayWrapper> done = new CompletableFuture<>();
-        readPool.execute(
-                () -> {
-                    try {
-                        done.complete(get(key));
-                    } catch (RuntimeException e) {
-                        done.completeExceptionally(e);
-                    }
-                });
+        try {
+            readPool.execute(
+                    () -> {
+                        try {
+                            done.complete(get(key));
+                        } catch (RuntimeException e) {
+                            done.completeExceptionally(e);
+                        }
+                    });
+        } catch (RejectedExecutionException full) {
+            // Never the caller's thread: an event loop must not wait for the disk itself.
+            done.completeExceptionally(
+                    new StorageFailureException(
+                            readPool.isShutdown()
+                                    ? "the store is closed"
+                                    : "busy: "
+                                            + READ_QUEUE
+                                            + " reads already wait for the disk; try again"));
+        }
         return done;
     }
 
