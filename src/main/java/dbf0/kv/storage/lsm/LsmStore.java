@@ -212,7 +212,20 @@ public final class LsmStore implements Store, Closeable {
     @Override
     public boolean delete(ByteArrayWrapper key) {
         writes.throttle();
+        warm(key);
         return wal.delete(key);
+    }
+
+    /**
+     * A delete answers whether the key was there, which it learns by a read under the log's lock
+     * (so the answer is in log order). Reading once before, outside the lock, brings the block into
+     * the cache, so that the read under the lock, which every writer waits for, does not go to
+     * disk. Not on an event loop: a delete there must not wait for the disk itself.
+     */
+    private void warm(ByteArrayWrapper key) {
+        if (dbf0.common.FlushingThread.current() == null) {
+            reads.lookup(key, false);
+        }
     }
 
     /** Crash-safe: a logged clear record, then everything older is hidden and dropped. */
@@ -230,6 +243,11 @@ public final class LsmStore implements Store, Closeable {
     @Override
     public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
         writes.throttle();
+        try {
+            warm(key);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return wal.deleteAsync(key);
     }
 
