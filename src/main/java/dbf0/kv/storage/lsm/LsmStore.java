@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  * becomes a level-0 table; compaction merges tables downwards; a read looks from the newest data to
  * the oldest ({@link ReadPath}).
  *
- * <p>Memory: at most two memtables ({@link LsmOptions#memtableBytes} each, approximate) and the
- * block cache ({@link LsmOptions#blockCacheBytes}) grow with the workload; each open table's index
- * and bloom filter grow with the data (about 15 MiB per GiB with 1 KiB values, see {@link Table}).
+ * <p>Memory: at most two memtables ({@link LsmOptions#memtableBytes} each, approximate, plus the
+ * one write batch that found the memtable full: a log flush gathers at most 16 MiB) and the block
+ * cache ({@link LsmOptions#blockCacheBytes}) grow with the workload; each open table's index and
+ * bloom filter grow with the data (about 15 MiB per GiB with 1 KiB values, see {@link Table}).
  * {@code getAsync} hands reads that need the disk to {@link LsmTuning#readThreads} threads with a
  * queue of {@value #READ_QUEUE} reads per store; when it is full, the read fails at once with a
  * "busy" {@link StorageFailureException} (the caller never reads the disk itself: it may be an
@@ -106,14 +107,20 @@ public final class LsmStore implements Store, Closeable {
                         .withFsyncInterval(options.fsyncInterval())
                         .withRewrite(0, 0); // a log per memtable: never rewritten
         LsmRecovery.Opened opened = LsmRecovery.run(options, dir, walOptions);
-        WalStore wal =
-                WalStore.open(
-                        opened.writes(),
-                        walOptions,
-                        dir,
-                        WalLimits.DEFAULTS,
-                        TableFormat.logName(opened.logNumber()),
-                        opened.writes());
+        WalStore wal;
+        try {
+            wal =
+                    WalStore.open(
+                            opened.writes(),
+                            walOptions,
+                            dir,
+                            WalLimits.DEFAULTS,
+                            TableFormat.logName(opened.logNumber()),
+                            opened.writes());
+        } catch (IOException | RuntimeException e) {
+            opened.core().closeFiles();
+            throw e;
+        }
         LsmCore core = opened.core();
         for (var counter : List.of(core.userBytes, core.walBytes, core.tableBytes, core.flushes)) {
             counter.reset(); // statistics count from the open on, not the replay
@@ -307,18 +314,7 @@ public final class LsmStore implements Store, Closeable {
         background.stop();
         wal.close(); // closes the directory too
         readPool.shutdown();
-        for (Table t : core.state.version().all()) {
-            try {
-                t.close();
-            } catch (IOException e) {
-                LOG.warn("closing {}: {}", t, e.toString());
-            }
-        }
-        try {
-            core.manifest.close();
-        } catch (IOException e) {
-            LOG.warn("closing the manifest: {}", e.toString());
-        }
+        core.closeFiles();
     }
 
     @Override

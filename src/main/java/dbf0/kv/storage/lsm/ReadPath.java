@@ -42,14 +42,18 @@ final class ReadPath {
     /**
      * What a delete asks before it takes the log's lock: whether {@code key} has a value now, with
      * what the answer rests on ({@link WritePath.Probe}). The read, maybe of the disk, happens here
-     * rather than under the lock, where it would hold up every writer.
+     * rather than under the lock, where it would hold up every writer. With {@code memoryOnly},
+     * null if it would need the disk.
      */
-    WritePath.Probe probe(ByteArrayWrapper key) {
+    WritePath.Probe probe(ByteArrayWrapper key, boolean memoryOnly) {
         int e = core.readGate.enter();
         try {
             long floor = core.clearSeq;
             LsmState s = core.state;
-            Cell cell = lookupIn(s, floor, key, false);
+            Cell cell = lookupIn(s, floor, key, memoryOnly);
+            if (cell == NOT_IN_MEMORY) {
+                return null;
+            }
             return new WritePath.Probe(s.active(), floor, cell != null && !cell.isTombstone());
         } finally {
             core.readGate.leave(e);

@@ -1,6 +1,7 @@
 package dbf0.kv.storage.lsm;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.FlushingThread;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.wal.LogRotation;
 import dbf0.kv.storage.wal.WalFile;
@@ -74,14 +75,21 @@ final class WritePath implements Store, LogRotation {
      * hold up every writer. Called before the delete is submitted; its probe waits here, by key,
      * for {@link #delete} under the lock, which checks that nothing changed the answer since. Holds
      * at most one probe per delete in flight (one that failed before it was applied stays until the
-     * key's next delete).
+     * key's next delete). On an event loop the probe stays in memory (memtables, bloom filters,
+     * cached blocks): a loop must not wait for the disk itself; if that cannot answer, the delete
+     * reads under the lock as it would without a probe.
      */
     void probe(ByteArrayWrapper key) {
         try {
-            probes.put(key, reads.probe(key));
+            Probe probe = reads.probe(key, FlushingThread.current() != null);
+            if (probe != null) {
+                probes.put(key, probe);
+                return;
+            }
         } catch (RuntimeException e) {
-            probes.remove(key); // delete() reads under the lock instead, and reports the failure
+            // delete() reads under the lock instead, and reports the failure
         }
+        probes.remove(key);
     }
 
     /**
