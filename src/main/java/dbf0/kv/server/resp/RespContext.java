@@ -40,4 +40,9 @@ public interface RespContext {
 
     /** The write-ahead log under the store, or null when the server keeps nothing on disk. */
     WalStore walStore();
+
+    /** Routes keys to the nodes of a cluster; null for a standalone server, the default. */
+    default KeyRouter router() {
+        return null;
+    }
 }
