@@ -88,23 +88,19 @@ final class Restore implements RespCommand {
             }
             connection
                     .pending()
-                    .add(
-                            CompletableFuture.allOf(writes),
-                            writes.length,
-                            (o, done, failure) ->
-                                    o.put(
-                                            failure == null
-                                                    ? Asking.OK
-                                                    : RespCodec.error(
-                                                            "ERR not stored: "
-                                                                    + SetSlot.printable(
-                                                                            String.valueOf(
-                                                                                    failure
-                                                                                            .getMessage())))));
+                    .add(CompletableFuture.allOf(writes), writes.length, Restore::answer);
         } finally {
             locks.reversed().forEach(Lock::unlock);
         }
         return false;
+    }
+
+    private static void answer(OutputBuffer o, Object done, Throwable failure) {
+        o.put(
+                failure == null
+                        ? Asking.OK
+                        : RespCodec.error(
+                                "ERR not stored: " + SetSlot.printable("" + failure.getMessage())));
     }
 
     /** The error for a malformed command, or null. */
