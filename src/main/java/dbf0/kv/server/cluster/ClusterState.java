@@ -7,6 +7,7 @@ import dbf0.kv.cluster.NodesFile;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.server.resp.KeyRouter;
 import dbf0.kv.server.resp.RespCommand;
+import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -220,7 +221,7 @@ public final class ClusterState implements AutoCloseable {
      * call, since a hash map keeps no index by slot.
      */
     List<byte[]> keysInSlot(int slot, int count) {
-        store.flush(); // writes submitted to a log are in the map before it is walked
+        applySubmittedWrites(); // so that the walk sees them
         List<byte[]> keys = new ArrayList<>();
         store.forEach(
                 (key, value) -> {
@@ -233,7 +234,7 @@ public final class ClusterState implements AutoCloseable {
 
     /** How many keys {@code slot} holds; a walk over the whole store, as {@link #keysInSlot}. */
     long countKeys(int slot) {
-        store.flush();
+        applySubmittedWrites();
         long[] count = {0};
         store.forEach(
                 (key, value) -> {
@@ -242,6 +243,25 @@ public final class ClusterState implements AutoCloseable {
                     }
                 });
         return count[0];
+    }
+
+    /**
+     * Makes every write submitted so far visible in the store, whichever connection submitted it. A
+     * write-ahead log applies a write to its map only when its batch is flushed, and a flush on an
+     * event loop takes that loop's batch alone; any other thread's flush takes every loop's, so it
+     * is run on a virtual thread. MIGRATE, SETSLOT NODE and the checks of a migrating slot call it
+     * after taking their locks: no write submitted before can then be missed, and none can be
+     * submitted meanwhile. A map store has done every write already.
+     */
+    void applySubmittedWrites() {
+        if (store instanceof MapStore) {
+            return;
+        }
+        try {
+            Thread.ofVirtual().start(store::flush).join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Whether the store holds {@code key}. */

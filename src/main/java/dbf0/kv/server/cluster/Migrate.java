@@ -135,7 +135,7 @@ final class Migrate implements RespCommand {
             boolean copy,
             boolean replace,
             RespContext context) {
-        state.store().flush(); // writes submitted before the locks were taken are in the map
+        state.applySubmittedWrites(); // those submitted before the locks were taken
         List<byte[]> found = new ArrayList<>();
         List<byte[]> command = new ArrayList<>();
         long bytes = 0;

@@ -127,7 +127,7 @@ final class SlotRouting implements KeyRouter {
     }
 
     private int present(List<byte[]> args, Keys keys, int last) {
-        state.store().flush(); // a write submitted to a log counts once it is in the map
+        state.applySubmittedWrites(); // a write submitted to a log counts
         int here = 0;
         for (int i = keys.first(); i <= last; i += keys.step()) {
             if (state.contains(args.get(i))) {

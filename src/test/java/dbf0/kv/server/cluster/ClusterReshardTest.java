@@ -46,9 +46,27 @@ class ClusterReshardTest {
     @Test
     void reshardUnderWritersLosesNothing() throws Exception {
         assumeTrue(ClusterToolsTest.TOOLS, "redis-cli not installed (Debian's redis-tools)");
-        try (LocalCluster cluster = new LocalCluster(3);
-                RedisClusterClient jedis = jedis(cluster)) {
-            for (int i = 0; i < PRELOAD; i++) {
+        try (LocalCluster cluster = new LocalCluster(3)) {
+            reshard(cluster, PRELOAD);
+        }
+    }
+
+    /** The same over write-ahead logs: a write is in the map only once its batch is flushed. */
+    @Test
+    void reshardOverWriteAheadLogsLosesNothing() throws Exception {
+        assumeTrue(ClusterToolsTest.TOOLS, "redis-cli not installed (Debian's redis-tools)");
+        Path[] dirs = new Path[3];
+        for (int i = 0; i < 3; i++) {
+            dirs[i] = Files.createDirectories(tmp.resolve("node" + i));
+        }
+        try (LocalCluster cluster = new LocalCluster(3, dirs)) {
+            reshard(cluster, PRELOAD / 4);
+        }
+    }
+
+    void reshard(LocalCluster cluster, int preload) throws Exception {
+        try (RedisClusterClient jedis = jedis(cluster)) {
+            for (int i = 0; i < preload; i++) {
                 jedis.set("preload:" + i, "v" + i);
             }
             // Half the hot keys in the slots that move (node 0's first 1,000), half elsewhere.
@@ -117,7 +135,7 @@ class ClusterReshardTest {
             assertThat(reshard.exit()).as(tail).isZero();
             assertThat(reshard.output()).as(tail).doesNotContain("[ERR]");
             long movedKeys = HOT_KEYS / 2;
-            for (int i = 0; i < PRELOAD; i++) {
+            for (int i = 0; i < preload; i++) {
                 if (HashSlots.slot(("preload:" + i).getBytes()) < MOVED_SLOTS) {
                     movedKeys++;
                 }
@@ -127,7 +145,7 @@ class ClusterReshardTest {
                             + " %d failed%n",
                     MOVED_SLOTS,
                     movedKeys,
-                    PRELOAD + HOT_KEYS,
+                    preload + HOT_KEYS,
                     WRITERS,
                     reshardMillis,
                     ops.get(),
@@ -140,7 +158,7 @@ class ClusterReshardTest {
                                 Duration.ofSeconds(60));
                 assertThat(result.isLinearizable()).as(result.toString()).isTrue();
             }
-            for (int i = 0; i < PRELOAD; i += 97) {
+            for (int i = 0; i < preload; i += 97) {
                 assertThat(jedis.get("preload:" + i)).isEqualTo("v" + i);
             }
             long keys = 0;
@@ -150,7 +168,7 @@ class ClusterReshardTest {
                     keys += Long.parseLong(n.substring(1).strip());
                 }
             }
-            assertThat(keys).isEqualTo(PRELOAD + HOT_KEYS);
+            assertThat(keys).isEqualTo(preload + HOT_KEYS);
             ClusterToolsTest.Run check = ClusterToolsTest.check(cluster.port(2));
             assertThat(check.output())
                     .as(check.output())
