@@ -136,45 +136,46 @@ final class Migrate implements RespCommand {
             boolean replace,
             RespContext context) {
         state.applySubmittedWrites(); // those submitted before the locks were taken
-        List<byte[]> found = new ArrayList<>();
-        List<byte[]> command = new ArrayList<>();
-        long bytes = 0;
+        // Sent a batch at a time, so that at most half a frame of values is held here at once.
         int maxBytes = context.limits().maxFrameBytes() / 2;
-        List<List<byte[]>> batches = new ArrayList<>();
-        for (byte[] key : keys) {
-            ByteArrayWrapper value = state.store().get(new ByteArrayWrapper(key));
-            if (value == null) {
-                continue;
-            }
-            if (command.isEmpty() || bytes + key.length + value.length() + 32 > maxBytes) {
-                command = new ArrayList<>();
-                command.add(RESTORE.getBytes(StandardCharsets.US_ASCII));
-                command.add(
-                        (replace ? "REPLACE" : "NOREPLACE").getBytes(StandardCharsets.US_ASCII));
-                batches.add(command);
-                bytes = 0;
-            }
-            command.add(key);
-            command.add(value.getArray());
-            bytes += key.length + value.length() + 32;
-            found.add(key);
-        }
-        if (found.isEmpty()) {
-            return RespCodec.simple("NOKEY");
-        }
-        try (PeerLink link = new PeerLink(host, port, millis)) {
-            for (List<byte[]> batch : batches) {
-                PeerLink.Answer answer = link.call(batch);
-                if (!answer.ok()) {
-                    return RespCodec.error(
-                            "ERR Target instance replied with error: "
-                                    + SetSlot.printable(answer.text()));
+        List<byte[]> found = new ArrayList<>();
+        List<byte[]> batch = new ArrayList<>();
+        long bytes = 0;
+        PeerLink link = null;
+        try {
+            for (byte[] key : keys) {
+                ByteArrayWrapper value = state.store().get(new ByteArrayWrapper(key));
+                if (value == null) {
+                    continue;
                 }
+                if (!batch.isEmpty() && bytes + key.length + value.length() + 32 > maxBytes) {
+                    link = link != null ? link : new PeerLink(host, port, millis);
+                    byte[] refused = send(link, batch, replace);
+                    if (refused != null) {
+                        return refused;
+                    }
+                    batch.clear();
+                    bytes = 0;
+                }
+                batch.add(key);
+                batch.add(value.getArray());
+                bytes += key.length + value.length() + 32;
+                found.add(key);
+            }
+            if (found.isEmpty()) {
+                return RespCodec.simple("NOKEY");
+            }
+            link = link != null ? link : new PeerLink(host, port, millis);
+            byte[] refused = send(link, batch, replace);
+            if (refused != null) {
+                return refused;
             }
         } catch (IOException e) {
             return RespCodec.error(
                     "IOERR error or timeout reading to target instance: "
                             + SetSlot.printable(String.valueOf(e.getMessage())));
+        } finally {
+            closeQuietly(link);
         }
         if (!copy) {
             List<CompletableFuture<Boolean>> deletes = new ArrayList<>();
@@ -191,6 +192,31 @@ final class Migrate implements RespCommand {
             }
         }
         return Asking.OK;
+    }
+
+    /** Sends one {@link Restore} command; returns the error to answer, or null if it was stored. */
+    private static byte[] send(PeerLink link, List<byte[]> pairs, boolean replace)
+            throws IOException {
+        List<byte[]> command = new ArrayList<>(pairs.size() + 2);
+        command.add(RESTORE.getBytes(StandardCharsets.US_ASCII));
+        command.add((replace ? "REPLACE" : "NOREPLACE").getBytes(StandardCharsets.US_ASCII));
+        command.addAll(pairs);
+        PeerLink.Answer answer = link.call(command);
+        return answer.ok()
+                ? null
+                : RespCodec.error(
+                        "ERR Target instance replied with error: "
+                                + SetSlot.printable(answer.text()));
+    }
+
+    private static void closeQuietly(PeerLink link) {
+        if (link != null) {
+            try {
+                link.close();
+            } catch (IOException e) {
+                // the keys were sent or the error is already answered
+            }
+        }
     }
 
     private static String text(byte[] b) {
