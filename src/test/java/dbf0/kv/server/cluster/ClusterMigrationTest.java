@@ -3,6 +3,7 @@ package dbf0.kv.server.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.kv.cluster.HashSlots;
+import dbf0.kv.protocol.ProtocolLimits;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -158,6 +159,44 @@ class ClusterMigrationTest {
             assertThat(call(cluster, 2, "GET", key)).isEqualTo(bulk("v"));
             assertThat(call(cluster, 0, "GET", key))
                     .isEqualTo("-MOVED " + slot + " 127.0.0.1:" + cluster.port(2) + "\r\n");
+        }
+    }
+
+    /** More values than half a frame: MIGRATE sends them in several DBF0-RESTORE commands. */
+    @Test
+    void migrateSendsLargeValuesInBatches() throws Exception {
+        ProtocolLimits small = new ProtocolLimits(1024, 8192, 32 * 1024, 1000);
+        try (LocalCluster cluster = new LocalCluster(2, null, small)) {
+            String tag = ClusterRepliesTest.keyOn(0, "batch");
+            int slot = HashSlots.slot(tag.getBytes());
+            List<String> migrate =
+                    new ArrayList<>(
+                            List.of(
+                                    "MIGRATE",
+                                    "127.0.0.1",
+                                    "" + cluster.port(1),
+                                    "",
+                                    "0",
+                                    "5000",
+                                    "KEYS"));
+            for (int i = 0; i < 10; i++) {
+                String key = "{" + tag + "}" + i;
+                assertThat(call(cluster, 0, "SET", key, ("" + i).repeat(6000)))
+                        .isEqualTo("+OK\r\n");
+                migrate.add(key);
+            }
+            List<String> ids = ids(cluster);
+            call(cluster, 1, "CLUSTER", "SETSLOT", "" + slot, "IMPORTING", ids.get(0));
+            call(cluster, 0, "CLUSTER", "SETSLOT", "" + slot, "MIGRATING", ids.get(1));
+            assertThat(call(cluster, 0, migrate.toArray(String[]::new))).isEqualTo("+OK\r\n");
+            assertThat(call(cluster, 0, "CLUSTER", "COUNTKEYSINSLOT", "" + slot))
+                    .isEqualTo(":0\r\n");
+            assertThat(call(cluster, 1, "CLUSTER", "SETSLOT", "" + slot, "NODE", ids.get(1)))
+                    .isEqualTo("+OK\r\n");
+            for (int i = 0; i < 10; i++) {
+                assertThat(call(cluster, 1, "GET", "{" + tag + "}" + i))
+                        .isEqualTo(bulk(("" + i).repeat(6000)));
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package dbf0.kv.server.cluster;
 
 import dbf0.kv.cluster.ClusterNode;
+import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
@@ -20,14 +21,20 @@ final class LocalCluster implements AutoCloseable {
     final List<Integer> ports = new ArrayList<>();
     final List<ClusterNode> nodes;
     private final Path[] dataDirs;
+    private final ProtocolLimits limits;
 
     LocalCluster(int n) throws Exception {
-        this(n, null);
+        this(n, null, ProtocolLimits.DEFAULTS);
+    }
+
+    LocalCluster(int n, Path[] dataDirs) throws Exception {
+        this(n, dataDirs, ProtocolLimits.DEFAULTS);
     }
 
     /** With {@code dataDirs[i]} as node i's data dir (a WAL and the nodes file), or none. */
-    LocalCluster(int n, Path[] dataDirs) throws Exception {
+    LocalCluster(int n, Path[] dataDirs, ProtocolLimits limits) throws Exception {
         this.dataDirs = dataDirs;
+        this.limits = limits;
         StringBuilder list = new StringBuilder();
         for (int i = 0; i < n; i++) {
             int port = freePort();
@@ -46,6 +53,7 @@ final class LocalCluster implements AutoCloseable {
                 ServerOptions.defaults()
                         .withModel(ServerModel.NIO)
                         .withThreads(2)
+                        .withLimits(limits)
                         .withBindAddress(new InetSocketAddress("127.0.0.1", ports.get(i)));
         if (dataDirs != null) {
             options = options.withDurability(WalOptions.defaults(dataDirs[i]));
