@@ -172,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "modes_figures_dir" in extra:
         print(
             "figures drawn from the committed reference data (client modes, server models, maps, "
-            f"scaling, durability, Redis): {extra['modes_figures_dir']}"
+            f"scaling, durability, Redis, disk): {extra['modes_figures_dir']}"
         )
     return 0
 

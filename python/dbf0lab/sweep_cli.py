@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import cluster, machine, sweep
+from . import cluster, disk_sweep, machine, sweep
 from . import grid as grids
 from .grid import PRESETS, Grid, benchmark_args
 from .hosts import HostError, SshHost, SshSettings, parse_hosts, read_hosts_file
@@ -60,14 +60,22 @@ def preset_estimate(name: str) -> str:
 
 
 def preset_help() -> str:
+    disk_runs = disk_sweep.plan()
+    disk = (
+        f"{disk_sweep.HELP} ({len(disk_runs)} runs, estimated time "
+        f"{sweep.format_seconds(disk_sweep.estimated_seconds(disk_runs))} on one host)"
+    )
     return "\n".join(
         textwrap.fill(
-            f"{p.help} {preset_estimate(name)}",
+            text,
             width=96,
             initial_indent=f"  {name:8} ",
             subsequent_indent=" " * 11,
         )
-        for name, p in PRESETS.items()
+        for name, text in [
+            *((name, f"{p.help} {preset_estimate(name)}") for name, p in PRESETS.items()),
+            (disk_sweep.PRESET, disk),
+        ]
     )
 
 
@@ -122,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("the grid")
     g.add_argument(
         "--preset",
-        choices=sorted(PRESETS),
+        choices=sorted([*PRESETS, disk_sweep.PRESET]),
         default="quick",
         help="the grid to start from (default: quick); see the list below",
     )
@@ -141,6 +149,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="server:client thread pairs instead of a cross product, e.g. 1:1,4:8,8:16",
     )
     g.add_argument("--trials", type=int, help="trials per configuration (replaces the preset's)")
+    g.add_argument(
+        "--disk-engines",
+        type=comma_list(str),
+        metavar="E[,E...]",
+        help="--preset disk: only these engines, as TYPE-COMPACTION (lsm-leveled, rocksdb-tiered) "
+        "or map",
+    )
+    g.add_argument(
+        "--disk-mixes",
+        type=comma_list(str),
+        metavar="M[,M...]",
+        help="--preset disk: only these mixes (PUT_HEAVY, BALANCED, GET_HEAVY)",
+    )
 
     r = p.add_argument_group("running")
     r.add_argument(
@@ -324,6 +345,11 @@ def default_out(preset: str, host_names: Sequence[str]) -> Path:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.preset == disk_sweep.PRESET:  # disk-bench runs, not Benchmark trials
+        if not args.dry_run and args.java is None:
+            args.java = find_local_java()
+        args.out = args.out or default_out(disk_sweep.PRESET, args.hosts or ["local"])
+        return disk_sweep.main(args)
     try:
         grid = make_grid(args)
     except ValueError as e:

@@ -17,6 +17,8 @@ def test_the_sample_is_a_slice_of_the_committed_results():
         committed.update(path.read_text().splitlines())
     lines = SAMPLE.read_text().splitlines()
     assert lines and set(lines) <= committed
+    disk_lines = (SAMPLE.parent / "disk-sample.jsonl").read_text().splitlines()
+    assert disk_lines and set(disk_lines) <= committed
     content = results.read(SAMPLE)
     assert content.trials and content.machines
 
@@ -42,6 +44,8 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
             "scaling_results": [str(samples / "scaling-sample.jsonl")],
             "durability_results": [str(samples / "durability-sample.jsonl")],
             "aof_results": [str(samples.parent / "reference" / "redis-aof-nio-vm.jsonl")],
+            "disk_results": [str(samples / "disk-sample.jsonl")],
+            "disk_2020": str(samples.parent / "reference" / "disk-2020-vm.jsonl"),
             "modes_figures_dir": str(tmp_path / "modes"),
         },
     )
@@ -49,13 +53,17 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     # the thread-sweep figures of the sample, then client modes, server models, the map ladder,
-    # the two scaling figures, the durability figure, the log against Redis's AOF, and Redis
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 8
+    # the two scaling figures, the durability figure, the log against Redis's AOF, Redis, and the
+    # three of the disk (beside RocksDB and 2020, throughput over time, amplification)
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 11
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "sample.jsonl" in injected[0].source
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == applicable(SAMPLE)
     assert sorted(p.name for p in (tmp_path / "modes").rglob("*.png")) == [
         "client-modes.png",
+        "disk-amplification.png",
+        "disk-throughput.png",
+        "disk-versus.png",
         "durability.png",
         "maps.png",
         "redis-comparison.png",
@@ -141,6 +149,6 @@ def test_run_notebook_keeps_the_reference_data_figures_apart(tmp_path):
     assert sorted(p.name for p in figures_dir.iterdir() if p.is_dir()) == [
         notebook.REFERENCE_SUBFOLDER
     ]
-    assert len(list(reference.rglob("*.png"))) == 8
+    assert len(list(reference.rglob("*.png"))) == 11
     assert "figures drawn from the committed reference data (client modes" in done.stdout
     assert str(reference) in done.stdout

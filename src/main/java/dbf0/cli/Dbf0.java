@@ -2,6 +2,7 @@ package dbf0.cli;
 
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
+import dbf0.kv.bench.disk.DiskBench;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -25,6 +26,7 @@ import picocli.CommandLine.Parameters;
             Benchmark.class,
             CheckCommand.class,
             CompactCommand.class,
+            DiskBench.class,
         },
         footer = {
             "",

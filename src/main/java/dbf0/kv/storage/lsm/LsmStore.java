@@ -7,6 +7,7 @@ import dbf0.kv.storage.wal.FileChannelDirectory;
 import dbf0.kv.storage.wal.WalDirectory;
 import dbf0.kv.storage.wal.WalLimits;
 import dbf0.kv.storage.wal.WalOptions;
+import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.storage.wal.WalStore;
 import java.io.Closeable;
 import java.io.IOException;
@@ -265,6 +266,11 @@ public final class LsmStore implements Store, Closeable {
                 core.flushes.sum(),
                 core.compactions.sum(),
                 v.counts());
+    }
+
+    /** The write-ahead log's figures: its forces and the records they made durable. */
+    public WalStats walStats() {
+        return wal.stats();
     }
 
     /**
