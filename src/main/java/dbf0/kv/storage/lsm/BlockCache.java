@@ -48,14 +48,6 @@ final class BlockCache {
         return read;
     }
 
-    /**
-     * Reads a block for a compaction: not cached (it would evict hot blocks), and not counted as a
-     * read's (the read amplification is the reads').
-     */
-    Block readUncached(Table table, int block) throws IOException {
-        return table.readBlock(block);
-    }
-
     long hits() {
         return hits.sum();
     }

@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class LsmCore {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LsmCore.class);
+
     final LsmOptions options;
     final LsmTuning tuning;
     final WalDirectory dir;
@@ -71,5 +73,21 @@ final class LsmCore {
     void install(LsmState next) {
         state = next;
         stateLock.notifyAll();
+    }
+
+    /** Closes every open table and the manifest (not the directory). */
+    void closeFiles() {
+        for (Table t : state.version().all()) {
+            try {
+                t.close();
+            } catch (java.io.IOException e) {
+                LOG.warn("closing {}: {}", t, e.toString());
+            }
+        }
+        try {
+            manifest.close();
+        } catch (java.io.IOException e) {
+            LOG.warn("closing the manifest: {}", e.toString());
+        }
     }
 }

@@ -114,6 +114,38 @@ public record LsmRecovery(List<WalRecovery> logs, long manifestDroppedBytes, int
         Background background = new Background(core);
         WritePath writes = new WritePath(core, reads, st.lastSeq, background::wake);
         writes.raiseLargestValue(largestValue);
+        try {
+            return replay(
+                    options,
+                    dir,
+                    walOptions,
+                    opened,
+                    st,
+                    core,
+                    reads,
+                    writes,
+                    background,
+                    logs,
+                    live);
+        } catch (IOException | RuntimeException e) {
+            core.closeFiles();
+            throw e;
+        }
+    }
+
+    private static Opened replay(
+            LsmOptions options,
+            WalDirectory dir,
+            WalOptions walOptions,
+            Manifest.Opened opened,
+            Manifest.State st,
+            LsmCore core,
+            ReadPath reads,
+            WritePath writes,
+            Background background,
+            List<Long> logs,
+            Set<String> live)
+            throws IOException {
         List<WalRecovery> replayed = new ArrayList<>();
         for (long log : logs) {
             String name = TableFormat.logName(log);

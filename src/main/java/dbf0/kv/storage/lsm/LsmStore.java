@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
  * becomes a level-0 table; compaction merges tables downwards; a read looks from the newest data to
  * the oldest ({@link ReadPath}).
  *
- * <p>Memory: at most two memtables ({@link LsmOptions#memtableBytes} each, approximate) and the
- * block cache ({@link LsmOptions#blockCacheBytes}) grow with the workload; each open table's index
- * and bloom filter grow with the data (about 15 MiB per GiB with 1 KiB values, see {@link Table}).
+ * <p>Memory: at most two memtables ({@link LsmOptions#memtableBytes} each, approximate, plus the
+ * one write batch that found the memtable full: a log flush gathers at most 16 MiB) and the block
+ * cache ({@link LsmOptions#blockCacheBytes}) grow with the workload; each open table's index and
+ * bloom filter grow with the data (about 15 MiB per GiB with 1 KiB values, see {@link Table}).
  * {@code getAsync} hands reads that need the disk to {@link LsmTuning#readThreads} threads with a
  * queue of {@value #READ_QUEUE} reads; when it is full the caller reads itself (back-pressure).
  *
@@ -102,14 +103,20 @@ public final class LsmStore implements Store, Closeable {
                         .withFsyncInterval(options.fsyncInterval())
                         .withRewrite(0, 0); // a log per memtable: never rewritten
         LsmRecovery.Opened opened = LsmRecovery.run(options, dir, walOptions);
-        WalStore wal =
-                WalStore.open(
-                        opened.writes(),
-                        walOptions,
-                        dir,
-                        WalLimits.DEFAULTS,
-                        TableFormat.logName(opened.logNumber()),
-                        opened.writes());
+        WalStore wal;
+        try {
+            wal =
+                    WalStore.open(
+                            opened.writes(),
+                            walOptions,
+                            dir,
+                            WalLimits.DEFAULTS,
+                            TableFormat.logName(opened.logNumber()),
+                            opened.writes());
+        } catch (IOException | RuntimeException e) {
+            opened.core().closeFiles();
+            throw e;
+        }
         LsmCore core = opened.core();
         for (var counter : List.of(core.userBytes, core.walBytes, core.tableBytes, core.flushes)) {
             counter.reset(); // statistics count from the open on, not the replay
@@ -206,7 +213,20 @@ public final class LsmStore implements Store, Closeable {
     @Override
     public boolean delete(ByteArrayWrapper key) {
         writes.throttle();
+        warm(key);
         return wal.delete(key);
+    }
+
+    /**
+     * A delete answers whether the key was there, which it learns by a read under the log's lock
+     * (so the answer is in log order). Reading once before, outside the lock, brings the block into
+     * the cache, so that the read under the lock, which every writer waits for, does not go to
+     * disk. Not on an event loop: a delete there must not wait for the disk itself.
+     */
+    private void warm(ByteArrayWrapper key) {
+        if (dbf0.common.FlushingThread.current() == null) {
+            reads.lookup(key, false);
+        }
     }
 
     /** Crash-safe: a logged clear record, then everything older is hidden and dropped. */
@@ -224,6 +244,11 @@ public final class LsmStore implements Store, Closeable {
     @Override
     public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
         writes.throttle();
+        try {
+            warm(key);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         return wal.deleteAsync(key);
     }
 
@@ -289,18 +314,7 @@ public final class LsmStore implements Store, Closeable {
         background.stop();
         wal.close(); // closes the directory too
         readPool.shutdown();
-        for (Table t : core.state.version().all()) {
-            try {
-                t.close();
-            } catch (IOException e) {
-                LOG.warn("closing {}: {}", t, e.toString());
-            }
-        }
-        try {
-            core.manifest.close();
-        } catch (IOException e) {
-            LOG.warn("closing the manifest: {}", e.toString());
-        }
+        core.closeFiles();
     }
 
     @Override

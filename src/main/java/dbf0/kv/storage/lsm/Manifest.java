@@ -102,6 +102,10 @@ final class Manifest {
             return new Opened(create(dir, state, number), state, 0);
         }
         String name = readCurrent(dir);
+        if (!dir.exists(name)) {
+            throw new CorruptTableException(
+                    dir.describe(CURRENT) + " names " + name + ", which does not exist");
+        }
         WalFile file = dir.open(name);
         try {
             State state = new State();
@@ -190,6 +194,7 @@ final class Manifest {
             byte[] frame = frame(state.snapshot());
             file.write(ByteBuffer.wrap(frame), 0);
             file.force();
+            dir.sync(); // the new manifest's name, before any pointer to it
             dir.delete(CURRENT_TEMP);
             try (WalFile temp = dir.open(CURRENT_TEMP)) {
                 temp.write(ByteBuffer.wrap((name + "\n").getBytes(StandardCharsets.UTF_8)), 0);

@@ -238,6 +238,23 @@ final class Table {
         return Block.parse(read(file, offset, length, name), where);
     }
 
+    /**
+     * Reads blocks {@code from} to {@code to} (exclusive) with one read call, for a compaction's
+     * sequential pass: one system call per many blocks instead of one per block.
+     */
+    Block[] readBlocks(int from, int to) throws IOException {
+        long start = blockOffset(from);
+        long end = blockOffset(to - 1) + blockLength(to - 1);
+        byte[] bytes = read(file, start, (int) (end - start), name);
+        Block[] blocks = new Block[to - from];
+        for (int b = from; b < to; b++) {
+            int at = (int) (blockOffset(b) - start);
+            byte[] one = Arrays.copyOfRange(bytes, at, at + blockLength(b));
+            blocks[b - from] = Block.parse(one, name + " at offset " + blockOffset(b));
+        }
+        return blocks;
+    }
+
     void close() throws IOException {
         file.close();
     }

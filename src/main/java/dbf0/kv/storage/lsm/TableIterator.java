@@ -6,13 +6,21 @@ import java.io.IOException;
 
 /**
  * A {@link KvIterator} over one table from a key on, a block at a time: scans read through the
- * block cache, compactions around it.
+ * block cache, compactions around it, {@value #READ_AHEAD} blocks per read call.
  */
 final class TableIterator implements KvIterator {
+
+    /** Blocks a compaction reads with one call: about 256 KiB. */
+    static final int READ_AHEAD = 64;
 
     private final Table table;
     private final BlockCache cache;
     private final boolean cached;
+
+    /** Blocks read ahead for a compaction, and the index of the first of them. */
+    private Block[] ahead = new Block[0];
+
+    private int aheadFrom;
     private int blockIndex;
     private Block block;
     private int entry;
@@ -37,10 +45,16 @@ final class TableIterator implements KvIterator {
             return;
         }
         try {
-            block =
-                    cached
-                            ? cache.get(table, blockIndex, false)
-                            : cache.readUncached(table, blockIndex);
+            if (cached) {
+                block = cache.get(table, blockIndex, false);
+            } else {
+                if (blockIndex < aheadFrom || blockIndex >= aheadFrom + ahead.length) {
+                    aheadFrom = blockIndex;
+                    int to = Math.min(table.blocks(), blockIndex + READ_AHEAD);
+                    ahead = table.readBlocks(blockIndex, to);
+                }
+                block = ahead[blockIndex - aheadFrom];
+            }
         } catch (IOException e) {
             throw new StorageFailureException(table.name() + ": read failed: " + e, e);
         }
