@@ -6,9 +6,10 @@ package dbf0.kv.bench.disk;
  *
  * <p>The 2020 mixes draw every key uniformly, except that a get or delete takes a recently put key
  * with probability knownKeyRate. The db_bench presets ignore knownKeyRate: {@code fillseq} puts
- * keys in ascending order (a flush then writes tables that do not overlap, so compaction only moves
- * them), {@code fillrandom} puts random keys, {@code overwrite} and {@code readrandom} first fill
- * the whole key space in order (not measured) and then put, or get, random keys.
+ * keys in ascending order (from 0 again after the last) (a flush then writes tables that do not
+ * overlap, so compaction only moves them), {@code fillrandom} puts random keys, {@code overwrite}
+ * and {@code readrandom} first fill the whole key space in order (not measured) and then put, or
+ * get, random keys.
  *
  * @param name the name on the command line and in the JSON line
  * @param putPercent percent of operations that are puts

@@ -159,7 +159,8 @@ final class RocksDbEngine implements DiskEngine {
         return new EngineCounters(
                 written,
                 // data blocks the block cache did not hold, so read from the table file (which
-                // the kernel's page cache may still serve): the same count as dbf0's blocksRead
+                // the kernel's page cache may still serve). Unlike dbf0's blocksRead it also
+                // counts compaction's reads: under a write-heavy mix it overstates read_amp.
                 statistics.getTickerCount(TickerType.BLOCK_CACHE_DATA_MISS),
                 statistics.getTickerCount(TickerType.STALL_MICROS) * 1000,
                 statistics.getTickerCount(TickerType.WAL_FILE_SYNCED));

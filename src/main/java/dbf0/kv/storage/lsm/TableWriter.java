@@ -74,7 +74,8 @@ final class TableWriter {
         long offset = written + buffer.position();
         block.finish(buffer);
         int length = (int) (written + buffer.position() - offset);
-        int need = 8 + 4 + 4 + first.length() + 4 + last.length();
+        // This entry, and room kept for the block count that ends the index.
+        int need = 8 + 4 + 4 + first.length() + 4 + last.length() + 4;
         if (index.remaining() < need) {
             index =
                     ByteBuffer.allocate(Math.max(index.capacity() * 2, index.position() + need))
