@@ -76,6 +76,10 @@ class LsmServerTest {
                 assertThat(resp.call("GET", "nope")).isEqualTo("(nil)");
                 assertThat(resp.call("DEL", "r")).isEqualTo(":1");
                 assertThat(resp.call("GET", "r")).isEqualTo("(nil)");
+                // counted off the event loop on a store on disk, answered in order all the same
+                assertThat(resp.call("DBSIZE")).isEqualTo(":1");
+                assertThat(resp.call("INFO", "keyspace")).contains("db0:keys=1,");
+                assertThat(resp.call("PING")).isEqualTo("+PONG");
                 assertThat(resp.call("MGET", "r", "v1")).isEqualTo("*2"); // the last: items unread
             }
         }
