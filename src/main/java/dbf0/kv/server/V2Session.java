@@ -112,6 +112,8 @@ final class V2Session implements ByteSession {
                     submitWrite((Request) request);
                 } else if (asyncReads && request instanceof Request.Get get) {
                     readLater(get, out);
+                } else if (asyncReads && request instanceof Request.Range range) {
+                    rangeLater(range);
                 } else {
                     reply(out, apply((Request) request));
                 }
@@ -197,6 +199,25 @@ final class V2Session implements ByteSession {
         } else {
             pending.addRead(value, 1, answer);
         }
+    }
+
+    /**
+     * A RANGE on a store that may wait for a disk: its pages are read on a virtual thread of its
+     * own, and the reply keeps its place in the connection's order.
+     */
+    private void rangeLater(Request.Range range) {
+        CompletableFuture<Response> answer =
+                CompletableFuture.supplyAsync(
+                        () -> ranges.answer(range), task -> Thread.ofVirtual().start(task));
+        pending.addRead(
+                answer,
+                1,
+                (o, r, failure) ->
+                        reply(
+                                o,
+                                failure != null
+                                        ? new Response.Error("read failed: " + failure.getMessage())
+                                        : r));
     }
 
     @Override

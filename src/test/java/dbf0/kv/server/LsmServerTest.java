@@ -70,6 +70,10 @@ class LsmServerTest {
                                 new Response.Value(b("one")),
                                 new Response.Ok());
 
+                // a range read and a cursor scan, off the loop on nio, in the connection's order
+                Response.Range range = v2.scan(new Request.Range(b("a"), false, b(""), 10));
+                assertThat(range.pairs()).extracting(p -> p.key()).containsExactly(b("v1"));
+
                 assertThat(resp.call("SET", "r", "three")).isEqualTo("+OK");
                 assertThat(resp.call("GET", "r")).isEqualTo("three");
                 assertThat(resp.call("GET", "v1")).isEqualTo("one");
@@ -81,6 +85,9 @@ class LsmServerTest {
                 assertThat(resp.call("INFO", "keyspace")).contains("db0:keys=1,");
                 assertThat(resp.call("PING")).isEqualTo("+PONG");
                 assertThat(resp.call("MGET", "r", "v1")).isEqualTo("*2"); // the last: items unread
+            }
+            try (DurabilityServerTest.Resp scan = new DurabilityServerTest.Resp(address)) {
+                assertThat(scan.call("SCAN", "0")).isEqualTo("*2"); // cursor and keys follow
             }
         }
     }

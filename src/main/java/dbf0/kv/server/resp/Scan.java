@@ -89,15 +89,30 @@ final class Scan implements RespCommand {
         }
         int capped = (int) Math.min(count, context.limits().maxBatchOps());
         long maxBytes = context.limits().maxFrameBytes() - REPLY_OVERHEAD;
-        HashOrderPage.Page page =
-                HashOrderPage.read(context.store(), cursor, match, capped, maxBytes);
+        KeyGlob pattern = match;
+        if (context.asyncReads()) { // a store on disk: the walk reads every table, off the loop
+            Reply.whenRead(
+                    connection,
+                    out,
+                    Reply.offLoop(
+                            () ->
+                                    HashOrderPage.read(
+                                            context.store(), cursor, pattern, capped, maxBytes)),
+                    1,
+                    Scan::write);
+            return false;
+        }
+        write(out, HashOrderPage.read(context.store(), cursor, pattern, capped, maxBytes));
+        return false;
+    }
+
+    private static void write(OutputBuffer out, HashOrderPage.Page page) {
         out.put(RespCodec.arrayHeader(2));
         Reply.bulk(out, Long.toUnsignedString(page.next()).getBytes(StandardCharsets.US_ASCII));
         out.put(RespCodec.arrayHeader(page.keys().size()));
         for (byte[] key : page.keys()) {
             Reply.bulk(out, key);
         }
-        return false;
     }
 
     private static boolean isMatchAll(byte[] pattern) {
