@@ -55,6 +55,7 @@ class ArchitectureTest {
                     new Layer(1, "io", "base.io"),
                     new Layer(2, "storage", "kv.storage"),
                     new Layer(2, "protocol", "kv.protocol"),
+                    new Layer(2, "cluster", "kv.cluster"),
                     new Layer(3, "server", "kv.server", "base.server"),
                     new Layer(3, "client", "kv.client", "base.client"),
                     new Layer(4, "workload", "kv.workload"),

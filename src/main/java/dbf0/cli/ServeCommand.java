@@ -6,6 +6,7 @@ import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
 import dbf0.kv.bench.options.StoreCliOptions;
 import dbf0.kv.bench.options.WalCliOptions;
+import dbf0.kv.cluster.ClusterNode;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
@@ -107,6 +108,16 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Mixin StoreCliOptions store = new StoreCliOptions();
 
+    @Option(
+            names = "--cluster-nodes",
+            paramLabel = "HOST:PORT,...",
+            description =
+                    "be one node of a Redis-protocol cluster of these nodes (every node gets the"
+                            + " same list and finds itself by --bind/--port); the 16384 hash"
+                            + " slots are split evenly in list order. With --data-dir the node"
+                            + " keeps its id and slot map there")
+    String clusterNodes;
+
     public static void main(String[] args) {
         Cli.runAndExit(new ServeCommand(), args);
     }
@@ -148,8 +159,14 @@ public final class ServeCommand implements Callable<Integer> {
                         : Cli.parameter(
                                 spec,
                                 () -> new KeyValueServer(options, MapBackends.create(mapType)));
+        if (clusterNodes != null) {
+            server.clusterNodes(Cli.parameter(spec, () -> ClusterNode.parseList(clusterNodes)));
+        }
         try {
             server.start();
+        } catch (IllegalArgumentException e) {
+            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
+            return 1;
         } catch (CorruptWalException e) {
             spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
             return 1;

@@ -4,6 +4,8 @@ import dbf0.base.server.BaseServer;
 import dbf0.base.server.ByteSession;
 import dbf0.base.server.EventLoopServer;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.cluster.ClusterNode;
+import dbf0.kv.server.cluster.ClusterState;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.lsm.LsmStore;
@@ -12,6 +14,8 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -53,6 +57,9 @@ public final class KeyValueServer implements Closeable {
     private ServerContext context;
     private BaseServer blocking;
     private EventLoopServer eventLoop;
+
+    /** The {@code --cluster-nodes} list, or null for a standalone server. */
+    private List<ClusterNode> clusterNodes;
 
     /**
      * The seed's server: a pool of {@code nThreads}, one v1 operation per connection.
@@ -120,6 +127,21 @@ public final class KeyValueServer implements Closeable {
         return options;
     }
 
+    /**
+     * Makes this server one node of a cluster ({@code server --cluster-nodes}): it finds itself in
+     * {@code nodes} by its bind address and port, serves its share of the 16,384 hash slots, and
+     * redirects the rest (see {@link dbf0.kv.server.cluster}). Call before {@link #start()}; the
+     * bind address needs a real port, not 0, since the list names it.
+     *
+     * @param nodes every node of the cluster, this one included, in the same order on every node
+     */
+    public synchronized void clusterNodes(List<ClusterNode> nodes) {
+        if (blocking != null || eventLoop != null) {
+            throw new IllegalStateException("already started");
+        }
+        clusterNodes = List.copyOf(nodes);
+    }
+
     /** A connection's session on the event loop; the blocking models count their own. */
     private ByteSession newSession() {
         context.connectionsReceived.increment();
@@ -163,6 +185,10 @@ public final class KeyValueServer implements Closeable {
 
     private void listen() throws IOException {
         context = new ServerContext(store, options, walStore);
+        if (clusterNodes != null) {
+            Path dir = options.durability() == null ? null : options.durability().dataDir();
+            context.cluster(ClusterState.start(clusterNodes, options.bindAddress(), dir, store));
+        }
         switch (options.model()) {
             case POOL, VIRTUAL -> {
                 BaseServer server =
@@ -281,6 +307,9 @@ public final class KeyValueServer implements Closeable {
         }
         if (eventLoop != null) {
             eventLoop.close();
+        }
+        if (context != null && context.cluster() != null) {
+            context.cluster().close();
         }
         if (walStore != null && ownsWalStore) {
             walStore.close(); // after the connections: their last writes are queued before the log

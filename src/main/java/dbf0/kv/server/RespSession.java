@@ -43,13 +43,13 @@ import org.slf4j.LoggerFactory;
  */
 final class RespSession implements ByteSession {
 
-    private static final RespCommands COMMANDS = RespCommands.standard();
     private static final int MAX_ARGS = 1024 * 1024;
     private static final int MAX_INLINE = 64 * 1024;
     private static final RateLimitedLog HTTP_LOG =
             new RateLimitedLog(LoggerFactory.getLogger(RespSession.class), 5);
 
     private final ServerContext context;
+    private final RespCommands commands;
     private final RespCodec.Parser parser;
     private final RespConnection connection;
     private final RespInPlace inPlace;
@@ -64,7 +64,9 @@ final class RespSession implements ByteSession {
         this.parser =
                 new RespCodec.Parser(MAX_ARGS, maxBulk, MAX_INLINE, context.limits.maxFrameBytes());
         this.connection = new RespConnection(context.nextClientId(), context.store::flush);
-        this.inPlace = new RespInPlace(connection, context);
+        this.commands = context.commands();
+        // A cluster node checks every key's slot first, which the fast path does not.
+        this.inPlace = context.cluster() == null ? new RespInPlace(connection, context) : null;
     }
 
     @Override
@@ -93,7 +95,7 @@ final class RespSession implements ByteSession {
             if (pause != null) {
                 return pause;
             }
-            if (!parser.inArray() && inPlace.tryRun(in, out)) {
+            if (inPlace != null && !parser.inArray() && inPlace.tryRun(in, out)) {
                 // GET, SET, MGET, MSET, DEL with no garbage; the rest is parsed below
                 firstCommand = false;
                 needed = 0;
@@ -119,7 +121,7 @@ final class RespSession implements ByteSession {
             firstCommand = false;
             context.commandsProcessed.increment();
             if (!pending.isEmpty()
-                    && (pending.readsInFlight() > 0 || !COMMANDS.defersReply(args, connection))) {
+                    && (pending.readsInFlight() > 0 || !commands.defersReply(args, connection))) {
                 // not a write that can join the ones in flight, or a write that a read still out
                 // must not see: it waits for them
                 held = args;
@@ -180,7 +182,7 @@ final class RespSession implements ByteSession {
     /** Runs one command; true if the connection should close once its reply is written (QUIT). */
     private boolean run(List<byte[]> args, OutputBuffer out) {
         try {
-            return COMMANDS.execute(args, connection, context, out);
+            return commands.execute(args, connection, context, out);
         } catch (StorageFailureException e) {
             // The write-ahead log could not keep a write: -ERR, as Redis answers when its AOF
             // cannot be written; reads go on. (The writers defer their replies and answer this

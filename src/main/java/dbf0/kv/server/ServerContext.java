@@ -1,6 +1,9 @@
 package dbf0.kv.server;
 
 import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.server.cluster.ClusterState;
+import dbf0.kv.server.resp.KeyRouter;
+import dbf0.kv.server.resp.RespCommands;
 import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.wal.WalStore;
@@ -37,6 +40,12 @@ final class ServerContext implements RespContext {
     private volatile IntSupplier openConnections = () -> 0;
     private volatile int port;
 
+    /** This node's part of a cluster, or null for a standalone server (the default). */
+    private ClusterState cluster;
+
+    /** The RESP commands: the standard ones, and a cluster node's own. */
+    private RespCommands commands = RespCommands.standard();
+
     ServerContext(Store store, ServerOptions options) {
         this(store, options, null);
     }
@@ -58,6 +67,25 @@ final class ServerContext implements RespContext {
      */
     long nextClientId() {
         return clientIds.incrementAndGet();
+    }
+
+    /** Makes this server a cluster node; called before the first connection is accepted. */
+    void cluster(ClusterState state) {
+        cluster = state;
+        commands = RespCommands.standard().plus(state.commands());
+    }
+
+    ClusterState cluster() {
+        return cluster;
+    }
+
+    RespCommands commands() {
+        return commands;
+    }
+
+    @Override
+    public KeyRouter router() {
+        return cluster == null ? null : cluster.router();
     }
 
     void bound(int boundPort, IntSupplier open) {

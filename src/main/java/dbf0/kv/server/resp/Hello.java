@@ -96,7 +96,7 @@ final class Hello implements RespCommand {
         Reply.bulk(out, bytes("id"));
         out.put(RespCodec.integer(connection.id()));
         Reply.bulk(out, bytes("mode"));
-        Reply.bulk(out, bytes("standalone"));
+        Reply.bulk(out, bytes(context.router() == null ? "standalone" : "cluster"));
         Reply.bulk(out, bytes("role"));
         Reply.bulk(out, bytes("master")); // Redis's word for a server that takes writes
         Reply.bulk(out, bytes("modules"));

@@ -41,11 +41,13 @@ public final class RespCommands {
                             new Transactions()));
 
     private final Map<String, RespCommand> byName = new HashMap<>();
+    private final List<RespCommand> commands;
 
     /**
      * @throws IllegalArgumentException if two commands claim the same name
      */
     public RespCommands(List<RespCommand> commands) {
+        this.commands = List.copyOf(commands);
         for (RespCommand command : commands) {
             for (String name : command.names()) {
                 RespCommand clash = byName.putIfAbsent(name.toUpperCase(Locale.ROOT), command);
@@ -64,6 +66,17 @@ public final class RespCommands {
     /** Every command dbf0 implements; the instances are stateless and shared by all connections. */
     public static RespCommands standard() {
         return STANDARD;
+    }
+
+    /**
+     * These commands and {@code more}: a cluster node's are the standard ones and its own.
+     *
+     * @throws IllegalArgumentException if one of {@code more} claims a name already taken
+     */
+    public RespCommands plus(List<RespCommand> more) {
+        List<RespCommand> all = new java.util.ArrayList<>(commands);
+        all.addAll(more);
+        return new RespCommands(all);
     }
 
     /** The command called {@code name} in any case, or null if there is none. */
@@ -102,7 +115,10 @@ public final class RespCommands {
             Reply.wrongArgs(out, command.names().get(0).toLowerCase(Locale.ROOT));
             return false;
         }
-        return command.execute(args, connection, context, out);
+        KeyRouter router = context.router();
+        return router == null
+                ? command.execute(args, connection, context, out)
+                : router.route(command, args, connection, context, out);
     }
 
     /**

@@ -15,6 +15,7 @@ public final class RespConnection {
     private int protocol = 2;
     private byte[] name;
     private boolean refusedTransaction;
+    private boolean asking;
     private final PendingReplies pending;
 
     /**
@@ -67,6 +68,25 @@ public final class RespConnection {
 
     void refusedTransaction(boolean refused) {
         refusedTransaction = refused;
+    }
+
+    /**
+     * True after ASKING, for the one command that follows it: a cluster node then serves a key of a
+     * slot it is importing (see {@code dbf0.kv.server.cluster}).
+     *
+     * @return whether the last command was ASKING
+     */
+    public boolean asking() {
+        return asking;
+    }
+
+    /**
+     * Sets or clears the ASKING flag.
+     *
+     * @param on true after ASKING, false once the next command has run
+     */
+    public void asking(boolean on) {
+        asking = on;
     }
 
     /**

@@ -51,4 +51,9 @@ public interface RespContext {
     default boolean asyncReads() {
         return false;
     }
+
+    /** Routes keys to the nodes of a cluster; null for a standalone server, the default. */
+    default KeyRouter router() {
+        return null;
+    }
 }

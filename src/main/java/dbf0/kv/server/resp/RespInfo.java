@@ -28,7 +28,10 @@ final class RespInfo {
                     .append("redis_version:")
                     .append(REDIS_VERSION)
                     .append("\r\n")
-                    .append("redis_mode:standalone\r\n")
+                    .append(
+                            context.router() == null
+                                    ? "redis_mode:standalone\r\n"
+                                    : "redis_mode:cluster\r\n")
                     .append("server_model:")
                     .append(context.serverModel())
                     .append("\r\n")
@@ -78,6 +81,13 @@ final class RespInfo {
                     .append("\r\n")
                     .append("total_commands_processed:")
                     .append(context.totalCommandsProcessed())
+                    .append("\r\n\r\n");
+        }
+        if (section.equals("cluster") || (all && context.router() != null)) {
+            // redis-cli --cluster asks for this section, and treats the node as a cluster node
+            // only if it says 1.
+            s.append("# Cluster\r\ncluster_enabled:")
+                    .append(context.router() == null ? 0 : 1)
                     .append("\r\n\r\n");
         }
         if (all || section.equals("keyspace")) {

@@ -1,0 +1,248 @@
+package dbf0.kv.server.cluster;
+
+import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.cluster.ClusterNode;
+import dbf0.kv.cluster.HashSlots;
+import dbf0.kv.cluster.NodesFile;
+import dbf0.kv.cluster.SlotMap;
+import dbf0.kv.server.resp.KeyRouter;
+import dbf0.kv.server.resp.RespCommand;
+import dbf0.kv.storage.Store;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.UnaryOperator;
+
+/**
+ * One node's part of a cluster: which node it is, the {@link SlotMap} as this node knows it, the
+ * store, and the locks that make moving a slot safe. Without {@code --cluster-nodes} a server has
+ * none of this and pays nothing for it.
+ *
+ * <p>The map is replaced whole on a change (SETSLOT, a peer's id learnt) and written to the data
+ * directory's {@code nodes} file before the change is answered, so a restarted node comes back with
+ * its id and its slots.
+ *
+ * <p>The locks: a command on keys takes the read lock of its slot's stripe for as long as it checks
+ * where the keys are and submits its writes; MIGRATE and SETSLOT take the write lock. So no write
+ * can slip in between MIGRATE reading a key and deleting it (it would be lost), nor create a key in
+ * a slot after the node handed the slot over. {@value #STRIPES} stripes, by slot: writers of other
+ * slots do not wait for a migration.
+ */
+public final class ClusterState implements AutoCloseable {
+
+    /** Lock stripes; a slot's stripe is its low bits. */
+    static final int STRIPES = 64;
+
+    private final int myself;
+    private final Path dataDir;
+    private final Store store;
+    private final ReentrantReadWriteLock[] locks = new ReentrantReadWriteLock[STRIPES];
+    private final SlotRouting routing;
+    private final PeerIds peerIds;
+    private volatile SlotMap map;
+
+    private ClusterState(int myself, SlotMap map, Path dataDir, Store store) {
+        this.myself = myself;
+        this.map = map;
+        this.dataDir = dataDir;
+        this.store = store;
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i] = new ReentrantReadWriteLock();
+        }
+        this.routing = new SlotRouting(this);
+        this.peerIds = new PeerIds(this);
+    }
+
+    /**
+     * This node's state: read from {@code dataDir}'s nodes file if it has one, else the slots split
+     * evenly over {@code listed} and a new random id for this node (saved at once when there is a
+     * data dir). Starts asking the peers their ids.
+     *
+     * @param listed the {@code --cluster-nodes} list, in its order
+     * @param bind the address this server listens on: it picks this node out of the list
+     * @param dataDir where the nodes file lives, or null to keep nothing
+     * @param store the keys, for the commands that count and move them
+     * @throws IllegalArgumentException if the bind address matches no entry or several, or the
+     *     nodes file lists other addresses than {@code listed}
+     * @throws IOException if the nodes file cannot be read or written
+     */
+    public static ClusterState start(
+            List<ClusterNode> listed, InetSocketAddress bind, Path dataDir, Store store)
+            throws IOException {
+        int me = findSelf(listed, bind);
+        NodesFile.Saved saved = dataDir == null ? null : NodesFile.read(dataDir);
+        SlotMap map;
+        if (saved != null) {
+            List<String> was = saved.map().nodes().stream().map(ClusterNode::address).toList();
+            List<String> now = listed.stream().map(ClusterNode::address).toList();
+            if (!was.equals(now) || saved.myself() != me) {
+                throw new IllegalArgumentException(
+                        "the data dir's nodes file is for the cluster "
+                                + was
+                                + " with this node at "
+                                + was.get(saved.myself())
+                                + "; --cluster-nodes says "
+                                + now
+                                + " and --bind/--port say "
+                                + now.get(me)
+                                + ". Use the same list, or another data dir");
+            }
+            map = saved.map();
+        } else {
+            map = SlotMap.evenSplit(listed);
+            map = map.withNode(me, listed.get(me).withId(ClusterNode.randomId()));
+            if (dataDir != null) {
+                NodesFile.write(dataDir, me, map);
+            }
+        }
+        ClusterState state = new ClusterState(me, map, dataDir, store);
+        state.peerIds.start();
+        return state;
+    }
+
+    /** The index of the entry of {@code listed} that {@code bind} is. */
+    static int findSelf(List<ClusterNode> listed, InetSocketAddress bind) {
+        List<Integer> matches = new ArrayList<>();
+        for (int i = 0; i < listed.size(); i++) {
+            ClusterNode node = listed.get(i);
+            if (node.port() == bind.getPort() && sameHost(node.host(), bind)) {
+                matches.add(i);
+            }
+        }
+        if (matches.size() != 1) {
+            throw new IllegalArgumentException(
+                    "--bind/--port "
+                            + bind.getHostString()
+                            + ":"
+                            + bind.getPort()
+                            + (matches.isEmpty() ? " is none" : " is more than one")
+                            + " of the --cluster-nodes "
+                            + listed.stream().map(ClusterNode::address).toList());
+        }
+        return matches.get(0);
+    }
+
+    private static boolean sameHost(String host, InetSocketAddress bind) {
+        if (bind.getAddress() == null || bind.getAddress().isAnyLocalAddress()) {
+            return true; // 0.0.0.0 listens on every address: the port decides
+        }
+        if (host.equalsIgnoreCase(bind.getHostString())) {
+            return true;
+        }
+        try {
+            for (InetAddress a : InetAddress.getAllByName(host)) {
+                if (a.equals(bind.getAddress())) {
+                    return true;
+                }
+            }
+        } catch (UnknownHostException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** The map as this node knows it now. */
+    public SlotMap map() {
+        return map;
+    }
+
+    /** This node's index in the map. */
+    public int myself() {
+        return myself;
+    }
+
+    /** This node. */
+    public ClusterNode me() {
+        return map.nodes().get(myself);
+    }
+
+    /** Routes each keyed command to its slot's node; the server's {@code KeyRouter}. */
+    public KeyRouter router() {
+        return routing;
+    }
+
+    /** The commands only a cluster node answers. */
+    public List<RespCommand> commands() {
+        return List.of(
+                new ClusterCommand(this),
+                new Asking(),
+                new ReadOnly(),
+                new Migrate(this),
+                new Restore(this));
+    }
+
+    Store store() {
+        return store;
+    }
+
+    /**
+     * Changes the map and saves it; a change that leaves the map as it was writes nothing.
+     *
+     * @throws UncheckedIOException if the nodes file cannot be written (the change is not made)
+     */
+    synchronized void update(UnaryOperator<SlotMap> change) {
+        SlotMap next = change.apply(map);
+        if (next.equals(map)) {
+            return;
+        }
+        if (dataDir != null) {
+            try {
+                NodesFile.write(dataDir, myself, next);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        map = next;
+    }
+
+    /** The lock of {@code slot}'s stripe. */
+    ReentrantReadWriteLock lock(int slot) {
+        return locks[slot % STRIPES];
+    }
+
+    /**
+     * The keys of {@code slot}, at most {@code count}. A walk over the whole store: O(keys) per
+     * call, since a hash map keeps no index by slot.
+     */
+    List<byte[]> keysInSlot(int slot, int count) {
+        store.flush(); // writes submitted to a log are in the map before it is walked
+        List<byte[]> keys = new ArrayList<>();
+        store.forEach(
+                (key, value) -> {
+                    if (keys.size() < count && HashSlots.slot(key.getArray()) == slot) {
+                        keys.add(key.getArray());
+                    }
+                });
+        return keys;
+    }
+
+    /** How many keys {@code slot} holds; a walk over the whole store, as {@link #keysInSlot}. */
+    long countKeys(int slot) {
+        store.flush();
+        long[] count = {0};
+        store.forEach(
+                (key, value) -> {
+                    if (HashSlots.slot(key.getArray()) == slot) {
+                        count[0]++;
+                    }
+                });
+        return count[0];
+    }
+
+    /** Whether the store holds {@code key}. */
+    boolean contains(byte[] key) {
+        return store.contains(new ByteArrayWrapper(key));
+    }
+
+    /** Stops asking the peers for their ids. */
+    @Override
+    public void close() {
+        peerIds.close();
+    }
+}
