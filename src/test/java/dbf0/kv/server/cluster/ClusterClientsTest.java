@@ -1,0 +1,114 @@
+package dbf0.kv.server.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dbf0.kv.cluster.HashSlots;
+import dbf0.kv.cluster.SlotMap;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.sync.RedisAdvancedClusterCommands;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.HostAndPort;
+
+/**
+ * The Java cluster clients people use, each with its defaults and given one node only: Jedis's
+ * {@code RedisClusterClient} (the cluster client of Jedis 8) and Lettuce's {@code
+ * RedisClusterClient}. Each writes thousands of keys spread over all three nodes, reads them back,
+ * and does MSET/MGET over keys that share a hash tag. Each test uses keys of its own.
+ */
+@Timeout(60)
+class ClusterClientsTest {
+
+    private static final int KEYS = 3_000;
+
+    private static LocalCluster cluster;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = new LocalCluster(3);
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void jedisWritesAndReadsBackKeysOnEveryNode() {
+        try (redis.clients.jedis.RedisClusterClient jedis =
+                redis.clients.jedis.RedisClusterClient.create(
+                        Set.of(new HostAndPort("127.0.0.1", cluster.port(0))))) {
+            for (int i = 0; i < KEYS; i++) {
+                jedis.set("jedis:" + i, "v" + i);
+            }
+            for (int i = 0; i < KEYS; i++) {
+                assertThat(jedis.get("jedis:" + i)).isEqualTo("v" + i);
+            }
+            assertThat(nodesHolding("jedis:")).isEqualTo(3);
+            for (int user = 0; user < 50; user++) {
+                String tag = "{jedis-user" + user + "}";
+                jedis.mset(tag + ":a", "a" + user, tag + ":b", "b" + user, tag + ":c", "c" + user);
+                assertThat(jedis.mget(tag + ":a", tag + ":b", tag + ":c", tag + ":none"))
+                        .containsExactly("a" + user, "b" + user, "c" + user, null);
+            }
+        }
+    }
+
+    @Test
+    void lettuceWritesAndReadsBackKeysOnEveryNode() {
+        RedisClusterClient client =
+                RedisClusterClient.create(RedisURI.create("127.0.0.1", cluster.port(1)));
+        try (StatefulRedisClusterConnection<String, String> connection = client.connect()) {
+            RedisAdvancedClusterCommands<String, String> sync = connection.sync();
+            for (int i = 0; i < KEYS; i++) {
+                assertThat(sync.set("lettuce:" + i, "v" + i)).isEqualTo("OK");
+            }
+            for (int i = 0; i < KEYS; i++) {
+                assertThat(sync.get("lettuce:" + i)).isEqualTo("v" + i);
+            }
+            assertThat(nodesHolding("lettuce:")).isEqualTo(3);
+            for (int user = 0; user < 50; user++) {
+                String tag = "{lettuce-user" + user + "}";
+                Map<String, String> values = new LinkedHashMap<>();
+                values.put(tag + ":a", "a" + user);
+                values.put(tag + ":b", "b" + user);
+                assertThat(sync.mset(values)).isEqualTo("OK");
+                List<String> got = new ArrayList<>();
+                for (KeyValue<String, String> kv : sync.mget(tag + ":a", tag + ":b", tag + ":x")) {
+                    got.add(kv.getValueOrElse(null));
+                }
+                assertThat(got).containsExactly("a" + user, "b" + user, null);
+            }
+            // Lettuce splits an MGET without a common tag by slot and asks each node in turn.
+            List<String> spread = new ArrayList<>();
+            for (KeyValue<String, String> kv : sync.mget("lettuce:1", "lettuce:2", "lettuce:3")) {
+                spread.add(kv.getValue());
+            }
+            assertThat(spread).containsExactly("v1", "v2", "v3");
+        } finally {
+            client.shutdown();
+        }
+    }
+
+    /** How many nodes own at least one of the keys {@code prefix + i}, by their slots. */
+    private static int nodesHolding(String prefix) {
+        SlotMap map = SlotMap.evenSplit(cluster.nodes);
+        Set<Integer> owners = new HashSet<>();
+        for (int i = 0; i < KEYS; i++) {
+            owners.add(map.owner(HashSlots.slot((prefix + i).getBytes(StandardCharsets.UTF_8))));
+        }
+        return owners.size();
+    }
+}
