@@ -102,6 +102,21 @@ class ClusterClientsTest {
         }
     }
 
+    @Test
+    void commandListsTheKeyedCommandsWithTheirKeyPositions() throws Exception {
+        try (RawResp c = new RawResp(cluster.port(2))) {
+            String table = c.call("COMMAND");
+            assertThat(table)
+                    .startsWith(
+                            "*6\r\n*7\r\n$3\r\nget\r\n:2\r\n*1\r\n+readonly\r\n"
+                                    + ":1\r\n:1\r\n:1\r\n*0\r\n")
+                    .endsWith(
+                            "*7\r\n$4\r\nmset\r\n:-3\r\n*1\r\n+write\r\n"
+                                    + ":1\r\n:-1\r\n:2\r\n*0\r\n");
+            assertThat(c.call("COMMAND", "DOCS")).isEqualTo("*0\r\n");
+        }
+    }
+
     /** How many nodes own at least one of the keys {@code prefix + i}, by their slots. */
     private static int nodesHolding(String prefix) {
         SlotMap map = SlotMap.evenSplit(cluster.nodes);
