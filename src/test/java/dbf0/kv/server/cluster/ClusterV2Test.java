@@ -6,9 +6,11 @@ import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.client.SlotPlacement;
 import dbf0.kv.cluster.HashSlots;
+import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
+import dbf0.kv.protocol.V2Codec;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
@@ -21,6 +23,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -77,6 +80,32 @@ class ClusterV2Test {
                             .array());
             assertThat(frame(in)).containsExactly('N');
         }
+    }
+
+    @Test
+    void theDocsExamplesAreTheCodecsBytesAndReadBack() throws Exception {
+        Response topology = new Response.Topology(List.of(new Response.Shard(0, 16383, "h:1")));
+        Response moved = new Response.Moved(12539, "h:1");
+        assertThat(hex(V2Codec.encode(new Request.Topology(), ProtocolLimits.DEFAULTS)))
+                .isEqualTo("0000000154");
+        assertThat(hex(V2Codec.encode(topology, ProtocolLimits.DEFAULTS)))
+                .isEqualTo("0000001454000000010000000000003fff00000003683a31");
+        assertThat(hex(V2Codec.encode(moved, ProtocolLimits.DEFAULTS)))
+                .isEqualTo("0000000c4d000030fb00000003683a31");
+        for (Response r : List.of(topology, moved)) {
+            ByteBuffer in = ByteBuffer.wrap(V2Codec.encode(r, ProtocolLimits.DEFAULTS));
+            assertThat(V2Codec.decodeResponse(in, ProtocolLimits.DEFAULTS))
+                    .isEqualTo(new DecodeResult.Frame<>(r));
+        }
+        // a slot past 16,383 is refused, and the frame consumed
+        ByteBuffer bad =
+                ByteBuffer.wrap(HexFormat.of().parseHex("0000000c4d0000400000000003683a31"));
+        assertThat(V2Codec.decodeResponse(bad, ProtocolLimits.DEFAULTS))
+                .isInstanceOf(DecodeResult.Invalid.class);
+    }
+
+    private static String hex(byte[] bytes) {
+        return HexFormat.of().formatHex(bytes);
     }
 
     @Test
