@@ -118,4 +118,18 @@ class ServeCommandTest {
         cl.setErr(new java.io.PrintWriter(new java.io.StringWriter()));
         assertThat(cl.execute("--map", "nope")).isEqualTo(2);
     }
+
+    @Test
+    void aBadClusterNodeListIsRefusedWithTheReason() {
+        var cl = Cli.commandLine(new ServeCommand());
+        java.io.StringWriter err = new java.io.StringWriter();
+        cl.setErr(new java.io.PrintWriter(err));
+        assertThat(cl.execute("--cluster-nodes", "127.0.0.1:7001,nohost")).isEqualTo(2);
+        assertThat(err.toString()).contains("'nohost' is not host:port");
+        err.getBuffer().setLength(0);
+        // The list is fine, but this server (port 1) is not in it: it does not start.
+        assertThat(cl.execute("--port", "1", "--cluster-nodes", "127.0.0.1:7001,127.0.0.1:7002"))
+                .isEqualTo(1);
+        assertThat(err.toString()).contains("127.0.0.1:1 is none of the --cluster-nodes");
+    }
 }

@@ -175,6 +175,9 @@ public final class KeyValueServer implements Closeable {
         try {
             listen();
         } catch (IOException | RuntimeException e) {
+            if (context != null && context.cluster() != null) {
+                context.cluster().close(); // stops asking the peers for their ids
+            }
             if (walStore != null && ownsWalStore) {
                 walStore.close(); // a server that never listened must not keep the data dir locked
             }

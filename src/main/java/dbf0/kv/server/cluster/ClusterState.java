@@ -16,7 +16,8 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.StampedLock;
 import java.util.function.UnaryOperator;
 
 /**
@@ -42,7 +43,7 @@ public final class ClusterState implements AutoCloseable {
     private final int myself;
     private final Path dataDir;
     private final Store store;
-    private final ReentrantReadWriteLock[] locks = new ReentrantReadWriteLock[STRIPES];
+    private final StampedLock[] locks = new StampedLock[STRIPES];
     private final SlotRouting routing;
     private final PeerIds peerIds;
     private volatile SlotMap map;
@@ -53,7 +54,7 @@ public final class ClusterState implements AutoCloseable {
         this.dataDir = dataDir;
         this.store = store;
         for (int i = 0; i < STRIPES; i++) {
-            locks[i] = new ReentrantReadWriteLock();
+            locks[i] = new StampedLock();
         }
         this.routing = new SlotRouting(this);
         this.peerIds = new PeerIds(this);
@@ -201,9 +202,17 @@ public final class ClusterState implements AutoCloseable {
         map = next;
     }
 
-    /** The lock of {@code slot}'s stripe. */
-    ReentrantReadWriteLock lock(int slot) {
-        return locks[slot % STRIPES];
+    /**
+     * The read lock of {@code slot}'s stripe. A StampedLock: no per-thread hold counts to keep, so
+     * an uncontended read lock is one compare-and-set; nothing here takes a lock twice.
+     */
+    Lock readLock(int slot) {
+        return locks[slot % STRIPES].asReadLock();
+    }
+
+    /** The write lock of {@code slot}'s stripe. */
+    Lock writeLock(int slot) {
+        return locks[slot % STRIPES].asWriteLock();
     }
 
     /**

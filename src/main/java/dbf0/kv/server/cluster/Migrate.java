@@ -120,7 +120,7 @@ final class Migrate implements RespCommand {
         }
         List<Lock> locks = new ArrayList<>();
         for (int stripe : stripes) {
-            Lock lock = state.lock(stripe).writeLock();
+            Lock lock = state.writeLock(stripe);
             lock.lock();
             locks.add(lock);
         }

@@ -58,7 +58,7 @@ final class Restore implements RespCommand {
         }
         List<Lock> locks = new ArrayList<>();
         for (int stripe : stripes) {
-            Lock lock = state.lock(stripe).readLock();
+            Lock lock = state.readLock(stripe);
             lock.lock();
             locks.add(lock);
         }

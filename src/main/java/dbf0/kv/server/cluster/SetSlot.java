@@ -51,7 +51,7 @@ final class SetSlot {
                     (action.equals("NODE") ? "ERR Unknown node " : "ERR I don't know about node ")
                             + printable(id));
         }
-        Lock lock = state.lock(slot).writeLock();
+        Lock lock = state.writeLock(slot);
         lock.lock();
         try {
             return change(state, slot, action, node);

@@ -11,6 +11,7 @@ import dbf0.kv.server.resp.RespConnection;
 import dbf0.kv.server.resp.RespContext;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -52,6 +53,11 @@ final class SlotRouting implements KeyRouter {
 
     private final ClusterState state;
 
+    /** Each command's {@link Keys}, or {@link #NO_KEYS}: found by name once, then by identity. */
+    private final Map<RespCommand, Keys> byCommand = new ConcurrentHashMap<>();
+
+    private static final Keys NO_KEYS = new Keys(0, 0, true);
+
     SlotRouting(ClusterState state) {
         this.state = state;
     }
@@ -67,8 +73,10 @@ final class SlotRouting implements KeyRouter {
         if (!(command instanceof Asking)) {
             connection.asking(false); // ASKING is good for the one command after it
         }
-        Keys keys = KEYS.get(command.names().get(0));
-        if (keys == null) {
+        Keys keys =
+                byCommand.computeIfAbsent(
+                        command, c -> KEYS.getOrDefault(c.names().get(0), NO_KEYS));
+        if (keys == NO_KEYS) {
             return command.execute(args, connection, context, out);
         }
         int last = keys.one() ? keys.first() : args.size() - 1;
@@ -81,7 +89,7 @@ final class SlotRouting implements KeyRouter {
             }
             slot = s;
         }
-        Lock lock = state.lock(slot).readLock();
+        Lock lock = state.readLock(slot);
         lock.lock();
         try {
             byte[] refusal = refusal(state.map(), slot, args, keys, last, asking);

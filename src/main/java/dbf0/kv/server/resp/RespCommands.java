@@ -115,7 +115,7 @@ public final class RespCommands {
             Reply.wrongArgs(out, command.names().get(0).toLowerCase(Locale.ROOT));
             return false;
         }
-        KeyRouter router = context.router();
+        KeyRouter router = context == null ? null : context.router();
         return router == null
                 ? command.execute(args, connection, context, out)
                 : router.route(command, args, connection, context, out);

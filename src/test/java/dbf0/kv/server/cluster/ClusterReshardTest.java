@@ -116,10 +116,17 @@ class ClusterReshardTest {
             String tail = reshard.output().substring(Math.max(0, reshard.output().length() - 2000));
             assertThat(reshard.exit()).as(tail).isZero();
             assertThat(reshard.output()).as(tail).doesNotContain("[ERR]");
+            long movedKeys = HOT_KEYS / 2;
+            for (int i = 0; i < PRELOAD; i++) {
+                if (HashSlots.slot(("preload:" + i).getBytes()) < MOVED_SLOTS) {
+                    movedKeys++;
+                }
+            }
             System.out.printf(
-                    "reshard of %d slots with %d keys under %d writers: %d ms; %d operations, %d"
-                            + " failed%n",
+                    "reshard of %d slots (%d of %d keys) under %d writers: %d ms; %d operations,"
+                            + " %d failed%n",
                     MOVED_SLOTS,
+                    movedKeys,
                     PRELOAD + HOT_KEYS,
                     WRITERS,
                     reshardMillis,
