@@ -74,7 +74,7 @@ final class BenchmarkValidation {
                         : Arrays.stream(opts.connect.split(",", -1))
                                 .map(this::parseHostPort)
                                 .toList();
-        SlotPlacement slots = cluster();
+        SlotPlacement slots = cluster(mode);
         if (slots != null) {
             servers = slots.nodes();
         }
@@ -280,11 +280,12 @@ final class BenchmarkValidation {
     }
 
     /** With {@code --cluster}: the slot map, asked of that node; null without it. */
-    private SlotPlacement cluster() {
+    private SlotPlacement cluster(ClientMode mode) {
         if (opts.cluster == null) {
             return null;
         }
         require(opts.connect == null, "--cluster and --connect cannot go together");
+        require(mode != ClientMode.PER_OP, "--cluster drives v2 clients, not --client-mode per-op");
         InetSocketAddress node = parseHostPort(opts.cluster);
         try {
             return SlotPlacement.fetch(node, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));

@@ -9,6 +9,7 @@ import dbf0.kv.bench.Benchmark;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,10 +20,27 @@ import picocli.CommandLine;
  * node named, and every v2 client mode (and the library client) runs with no error, which a key
  * sent to the wrong node would be (MOVED). Each node then holds keys.
  */
-@Tag("slow") // timed benchmark runs of about 1 s each
 @Timeout(60)
 class ClusterBenchmarkTest {
 
+    @Test
+    void perOpClientsAndAConnectListAreRefused() {
+        for (String flags :
+                new String[] {
+                    "--cluster 127.0.0.1:1 --client-mode per-op",
+                    "--cluster 127.0.0.1:1 --connect 127.0.0.1:2"
+                }) {
+            StringWriter err = new StringWriter();
+            CommandLine cl = Cli.commandLine(new Benchmark());
+            cl.setOut(new PrintWriter(new StringWriter(), true));
+            cl.setErr(new PrintWriter(err, true));
+            assertThat(cl.execute(("2 2 concurrent 16 64 0.5 PT1S " + flags).split(" ")))
+                    .isEqualTo(2);
+            assertThat(err.toString()).contains("--cluster");
+        }
+    }
+
+    @Tag("slow") // timed benchmark runs of about 1 s each
     @ParameterizedTest
     @ValueSource(
             strings = {
