@@ -24,9 +24,10 @@ import redis.clients.jedis.HostAndPort;
 
 /**
  * The Java cluster clients people use, each with its defaults and given one node only: Jedis's
- * {@code RedisClusterClient} (the cluster client of Jedis 8) and Lettuce's {@code
- * RedisClusterClient}. Each writes thousands of keys spread over all three nodes, reads them back,
- * and does MSET/MGET over keys that share a hash tag. Each test uses keys of its own.
+ * {@code RedisClusterClient} (the cluster client of Jedis 8), its classic {@code JedisCluster}, and
+ * Lettuce's {@code RedisClusterClient}. Each writes thousands of keys spread over all three nodes,
+ * reads them back, and does MSET/MGET over keys that share a hash tag. Each test uses keys of its
+ * own.
  */
 @Timeout(60)
 class ClusterClientsTest {
@@ -63,6 +64,24 @@ class ClusterClientsTest {
                 assertThat(jedis.mget(tag + ":a", tag + ":b", tag + ":c", tag + ":none"))
                         .containsExactly("a" + user, "b" + user, "c" + user, null);
             }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("deprecation") // Jedis 8 deprecates it for RedisClusterClient; code uses it
+    void jedisClusterTheClassicClassWritesAndReadsBack() {
+        try (redis.clients.jedis.JedisCluster jedis =
+                new redis.clients.jedis.JedisCluster(
+                        Set.of(new HostAndPort("127.0.0.1", cluster.port(2))))) {
+            for (int i = 0; i < KEYS; i++) {
+                jedis.set("classic:" + i, "v" + i);
+            }
+            for (int i = 0; i < KEYS; i++) {
+                assertThat(jedis.get("classic:" + i)).isEqualTo("v" + i);
+            }
+            assertThat(nodesHolding("classic:")).isEqualTo(3);
+            jedis.mset("{classic}:a", "1", "{classic}:b", "2");
+            assertThat(jedis.mget("{classic}:a", "{classic}:b")).containsExactly("1", "2");
         }
     }
 
