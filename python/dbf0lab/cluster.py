@@ -8,7 +8,9 @@ One trial at a time, on every host at once:
    ``dbf0 server listening on ADDRESS:PORT``, the line ServeCommand prints once it accepts; that
    line also gives the port when the sweep asked for port 0 (any free one).
 2. Every client host runs ``bench ... --connect <every server>``; they are started together, each
-   writes its own JSON on its own stdout.
+   writes its own JSON on its own stdout. A trial with ``cluster`` set starts the servers as one
+   dbf0 cluster (``--cluster-nodes``, each node on a port chosen up front) and its clients run
+   ``bench ... --cluster <first node>``, which learn the slot map from that node.
 3. Every server is stopped (SIGTERM to its group here; over SSH also by its remote process id),
    whatever happened: the trial ended, failed, or the sweep was interrupted.
 
@@ -104,6 +106,27 @@ def placement(layout: Layout, shards: int) -> list[tuple[Host, int]]:
         k = per_host.get(id(host), 0)
         per_host[id(host)] = k + 1
         out.append((host, layout.port + k if layout.port else 0))
+    return out
+
+
+def cluster_members(layout: Layout, shards: int) -> list[tuple[Host, int, str]]:
+    """Each node of a cluster trial: its host, its port and HOST:PORT in --cluster-nodes. The
+    ports are fixed before any node starts, since every node is given the whole list: --server-port
+    plus the node's number, or a free loopback port for a node on this machine."""
+    out = []
+    for i, (host, _) in enumerate(placement(layout, shards)):
+        if layout.port:
+            port = layout.port + i
+        elif isinstance(host, SshHost):
+            raise ClusterError("a cluster trial over SSH needs --server-port")
+        else:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+        name = host.hostname if isinstance(host, SshHost) else layout.bind
+        if name in WILDCARDS:
+            name = "127.0.0.1"
+        out.append((host, port, f"{name}:{port}"))
     return out
 
 
@@ -250,9 +273,19 @@ def run_trial(
     done: dict[str, Completed] = {}
     try:
         deadline = time.monotonic() + START_SECONDS
-        for host, port in placement(layout, shards):
+        clustered = bool(spec.get("cluster"))
+        if clustered:
+            members = cluster_members(layout, shards)
+            nodes = ["--cluster-nodes", ",".join(m for _, _, m in members)]
+            starts = [(h, p, nodes) for h, p, _ in members]
+        else:
+            starts = [(h, p, []) for h, p in placement(layout, shards)]
+        for host, port, extra in starts:
             server = ServerProcess(
-                host, java_opts, server_args(spec, layout.bind, port), limit + START_SECONDS
+                host,
+                java_opts,
+                [*server_args(spec, layout.bind, port), *extra],
+                limit + START_SECONDS,
             )
             running.add(server)
             servers.append(server)
@@ -260,7 +293,10 @@ def run_trial(
         log(f"servers listening: {','.join(addresses)}")
         if sample:
             samplers = {h.label: sampler(h, limit) for h in layout.hosts()}
-        args = [*bench_args, "--connect", ",".join(addresses)]
+        if clustered:
+            args = [*bench_args, "--cluster", members[0][2]]
+        else:
+            args = [*bench_args, "--connect", ",".join(addresses)]
         threads = [
             threading.Thread(
                 target=lambda h=h: done.__setitem__(h.label, h.run_bench(java_opts, args, limit)),

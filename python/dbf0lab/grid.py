@@ -252,6 +252,15 @@ AXES: tuple[Axis, ...] = (
         "server processes per trial, spread round-robin over the --servers hosts; "
         "every client spreads its keys over all of them (default: one per server host)",
     ),
+    # Not a Benchmark argument either: the servers form one dbf0 cluster (--cluster-nodes) and
+    # the clients learn its slot map (bench --cluster) instead of placing keys by jump hash.
+    Axis(
+        "cluster",
+        "--cluster-mode",
+        lambda text: text.strip().lower() in ("1", "true", "yes", "on"),
+        "with --shards: start the servers as one dbf0 cluster and drive it with bench --cluster "
+        "(true/false)",
+    ),
 )
 
 
@@ -695,6 +704,29 @@ PRESETS: dict[str, Preset] = {
         "scale-out: 1, 2, 3 `dbf0 server` processes (nio, one loop each) started for each trial "
         "on the --servers hosts, every --clients host running 1,2,4,8 batched client threads (100 "
         "per frame, 2 in flight) against all of them; read-heavy, 3 trials of 2 s",
+    ),
+    "cluster": Preset(
+        _cross(
+            3,
+            shards=[1, 2, 3],
+            cluster=[True],
+            client_threads=[4],
+            server_threads=[1],
+            server_model=["nio"],
+            client_mode=["batched"],
+            batch=[100],
+            pipeline=[2],
+            map_type=["concurrent"],
+            key_length=[16],
+            value_length=[64],
+            set_frac=[0.1],
+            seconds=[2],
+            warmup=[1],
+        ),
+        "scale-out of a dbf0 cluster: 1, 2, 3 nodes (`server --cluster-nodes`, nio, one loop "
+        "each) on the --servers hosts, every --clients host running 4 batched client threads "
+        "(100 per frame, 2 in flight) through `bench --cluster`, which learns the slot map from "
+        "one node; read-heavy, 3 trials of 2 s",
     ),
     "anchors": Preset(
         Grid(

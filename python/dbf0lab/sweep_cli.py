@@ -459,11 +459,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if plan.todo and layout is not None:
             first = plan.todo[0]
             shards = first.get("shards", len(layout.servers))
+            c = first.get("cluster")
+            joined = (" --cluster-nodes <all>", "--cluster <one node>") if c else ("", "--connect")
             print(
                 f"first trial: {shards} x java -jar {args.jar} server "
-                f"{' '.join(cluster.server_args(first, args.server_bind, args.server_port))}, then "
-                f"on each client java -jar {args.jar} bench {' '.join(benchmark_args(first))} "
-                f"--connect <the {shards} servers>"
+                f"{' '.join(cluster.server_args(first, args.server_bind, args.server_port))}"
+                f"{joined[0]}, then on each client java -jar {args.jar} bench "
+                f"{' '.join(benchmark_args(first))} {joined[1]}{'' if c else f' <the {shards}>'}"
             )
         elif plan.todo:
             print(

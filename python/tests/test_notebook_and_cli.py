@@ -46,6 +46,7 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
             "aof_results": [str(samples.parent / "reference" / "redis-aof-nio-vm.jsonl")],
             "disk_results": [str(samples / "disk-sample.jsonl")],
             "disk_2020": str(samples.parent / "reference" / "disk-2020-vm.jsonl"),
+            "cluster_results": [str(samples.parent / "reference" / "cluster-vm.jsonl")],
             "modes_figures_dir": str(tmp_path / "modes"),
         },
     )
@@ -53,9 +54,10 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     # the thread-sweep figures of the sample, then client modes, server models, the map ladder,
-    # the two scaling figures, the durability figure, the log against Redis's AOF, Redis, and the
-    # three of the disk (beside RocksDB and 2020, throughput over time, amplification)
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 11
+    # the two scaling figures, the durability figure, the log against Redis's AOF, Redis, the
+    # three of the disk (beside RocksDB and 2020, throughput over time, amplification), and a
+    # dbf0 cluster's throughput against nodes
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 12
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "sample.jsonl" in injected[0].source
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == applicable(SAMPLE)
@@ -69,6 +71,7 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
         "redis-comparison.png",
         "redis-comparison.png",
         "scaling-clients.png",
+        "scaling-shards.png",
         "scaling-shards.png",
         "server-models.png",
     ]

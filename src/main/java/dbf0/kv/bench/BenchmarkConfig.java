@@ -1,6 +1,7 @@
 package dbf0.kv.bench;
 
 import dbf0.kv.bench.KeyValueConnector.CloseOrder;
+import dbf0.kv.client.SlotPlacement;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.workload.KeyedWorkload;
@@ -32,6 +33,8 @@ import java.util.List;
  * @param libraryClient with {@code shards}, v2 clients go through the library's {@link
  *     dbf0.kv.client.ShardedKeyValueClient} instead of the benchmark's own sharded load generator,
  *     to measure what the library's design costs
+ * @param slots with {@code --cluster}: the cluster's slot map, which then places keys instead of
+ *     the jump hash ({@code shards} are its nodes); null otherwise
  */
 public record BenchmarkConfig(
         int serverThreads,
@@ -57,7 +60,8 @@ public record BenchmarkConfig(
         int selectorThreads,
         KeyedWorkload keyed,
         List<InetSocketAddress> shards,
-        boolean libraryClient) {
+        boolean libraryClient,
+        SlotPlacement slots) {
 
     public BenchmarkConfig {
         shards = shards == null ? List.of() : List.copyOf(shards);
@@ -114,7 +118,8 @@ public record BenchmarkConfig(
                 .selectorThreads(selectorThreads)
                 .keyed(keyed)
                 .shards(shards)
-                .libraryClient(libraryClient);
+                .libraryClient(libraryClient)
+                .slots(slots);
     }
 
     /** Names each of the 24 components, so that no call site has to count positions. */
@@ -142,6 +147,19 @@ public record BenchmarkConfig(
         private int selectorThreads;
         private KeyedWorkload keyed;
         private List<InetSocketAddress> shards = List.of();
+        private SlotPlacement slots;
+
+        /**
+         * Places keys by a cluster's slot map ({@code --cluster}).
+         *
+         * @param placement the map; null for none
+         * @return this builder
+         */
+        public Builder slots(SlotPlacement placement) {
+            slots = placement;
+            return this;
+        }
+
         private boolean libraryClient;
 
         private Builder() {}
@@ -295,7 +313,8 @@ public record BenchmarkConfig(
                     selectorThreads,
                     keyed,
                     shards,
-                    libraryClient);
+                    libraryClient,
+                    slots);
         }
     }
 

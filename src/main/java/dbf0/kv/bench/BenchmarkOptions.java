@@ -84,6 +84,15 @@ final class BenchmarkOptions {
     String connect;
 
     @Option(
+            names = "--cluster",
+            paramLabel = "HOST:PORT",
+            description =
+                    "run only the clients, against a dbf0 cluster (`dbf0 server --cluster-nodes`):"
+                            + " learn the slot map from this one node and send each key to the node"
+                            + " that serves its hash slot (v2 modes)")
+    String cluster;
+
+    @Option(
             names = "--sharded-client",
             description =
                     "go through the sharded clients even with one --connect server, to measure "

@@ -92,6 +92,9 @@ public record BenchmarkResult(
         }
         if (!config.shards().isEmpty()) {
             json.addProperty("shards", config.shards().size()); // servers the keys were spread over
+            if (config.slots() != null) {
+                json.addProperty("cluster", true); // placed by the slot map of --cluster
+            }
         }
         if (config.clientMode() == ClientMode.PER_OP) {
             json.addProperty(

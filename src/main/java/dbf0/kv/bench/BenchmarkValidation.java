@@ -4,6 +4,8 @@ import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.KeyValueConnector.CloseOrder;
 import dbf0.kv.bench.options.MapOption;
+import dbf0.kv.client.SlotPlacement;
+import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.V1Codec;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
@@ -11,6 +13,7 @@ import dbf0.kv.workload.KeyDistribution;
 import dbf0.kv.workload.KeyedWorkload;
 import dbf0.kv.workload.OperationMix;
 import dbf0.kv.workload.YcsbWorkload;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Arrays;
@@ -71,9 +74,13 @@ final class BenchmarkValidation {
                         : Arrays.stream(opts.connect.split(",", -1))
                                 .map(this::parseHostPort)
                                 .toList();
+        SlotPlacement slots = cluster(mode);
+        if (slots != null) {
+            servers = slots.nodes();
+        }
         InetSocketAddress connectTo = servers.isEmpty() ? null : servers.get(0);
         List<InetSocketAddress> shards =
-                servers.size() > 1 || opts.shardedClient ? servers : List.of();
+                servers.size() > 1 || opts.shardedClient || slots != null ? servers : List.of();
         require(!opts.shardedClient || connectTo != null, "--sharded-client needs --connect");
         require(
                 !opts.libraryClient || !shards.isEmpty(),
@@ -129,6 +136,7 @@ final class BenchmarkValidation {
                 .keyed(keyed)
                 .shards(shards)
                 .libraryClient(opts.libraryClient)
+                .slots(slots)
                 .build();
     }
 
@@ -269,5 +277,25 @@ final class BenchmarkValidation {
 
     private void require(boolean condition, String message) {
         Cli.require(spec, condition, message);
+    }
+
+    /** With {@code --cluster}: the slot map, asked of that node; null without it. */
+    private SlotPlacement cluster(ClientMode mode) {
+        if (opts.cluster == null) {
+            return null;
+        }
+        require(opts.connect == null, "--cluster and --connect cannot go together");
+        require(mode != ClientMode.PER_OP, "--cluster drives v2 clients, not --client-mode per-op");
+        InetSocketAddress node = parseHostPort(opts.cluster);
+        try {
+            return SlotPlacement.fetch(node, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));
+        } catch (IOException e) {
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--cluster "
+                            + opts.cluster
+                            + ": no slot map from that node: "
+                            + e.getMessage());
+        }
     }
 }

@@ -87,8 +87,14 @@ final class ConnectorFactory {
         if (!config.shards().isEmpty()) {
             FrameSource shardFrames = frames(i, random, false);
             return config.libraryClient()
-                    ? new LibraryConnector(name, config.shards(), shardFrames, config.v2Load())
-                    : new ShardedConnector(name, config.shards(), shardFrames, config.v2Load());
+                    ? new LibraryConnector(
+                            name,
+                            config.shards(),
+                            shardFrames,
+                            config.v2Load(),
+                            config.slots() != null)
+                    : new ShardedConnector(
+                            name, config.shards(), config.slots(), shardFrames, config.v2Load());
         }
         var connector =
                 new V2Connector(

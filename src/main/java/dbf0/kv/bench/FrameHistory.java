@@ -148,6 +148,7 @@ final class FrameHistory {
             case Request.Ping p -> {}
             case Request.Batch b -> {}
             case Request.Range r -> {} // bench sends none; a read changes nothing to record
+            case Request.Topology t -> {}
         }
     }
 

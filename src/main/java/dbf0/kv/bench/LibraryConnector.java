@@ -40,11 +40,19 @@ final class LibraryConnector extends BaseConnector {
     private final FrameSource frames;
     private final V2Load load;
 
+    /** Whether to join {@code servers.get(0)}'s cluster, learning its slot map, following MOVED. */
+    private final boolean cluster;
+
     /** {@code frames}: the seed's random GET/SET or a keyed workload's operations. */
     LibraryConnector(
-            String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
+            String name,
+            List<InetSocketAddress> servers,
+            FrameSource frames,
+            V2Load load,
+            boolean cluster) {
         super(servers.get(0), name);
         this.servers = List.copyOf(servers);
+        this.cluster = cluster;
         this.frames = frames;
         this.load = load;
     }
@@ -53,7 +61,11 @@ final class LibraryConnector extends BaseConnector {
     public void run() {
         ArrayDeque<InFlight> inFlight = new ArrayDeque<>(load.window());
         try (ShardedKeyValueClient client =
-                ShardedKeyValueClient.connect(servers, ProtocolLimits.DEFAULTS, TIMEOUT)) {
+                cluster
+                        ? ShardedKeyValueClient.connectCluster(
+                                servers.get(0), ProtocolLimits.DEFAULTS, TIMEOUT)
+                        : ShardedKeyValueClient.connect(
+                                servers, ProtocolLimits.DEFAULTS, TIMEOUT)) {
             while (!isStopped()) {
                 while (inFlight.size() < load.window() && !isStopped()) {
                     inFlight.add(send(client));

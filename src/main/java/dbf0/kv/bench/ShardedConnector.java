@@ -3,6 +3,7 @@ package dbf0.kv.bench;
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.ShardedKeyValueClient;
+import dbf0.kv.client.SlotPlacement;
 import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
@@ -34,6 +35,10 @@ import java.util.List;
  * every part's reply is in; its latency runs from its send to then, once per operation. So with one
  * server it costs what {@link V2Connector} costs plus the placement (trivial for one server) and
  * the split's bookkeeping: that difference is the sharding's own cost.
+ *
+ * <p>With {@code --cluster} keys are placed by the slot map learned at the start. A MOVED reply
+ * (the map changed during the run) counts as an error here; the library client ({@code
+ * --library-client}) follows it instead.
  */
 final class ShardedConnector extends BaseConnector {
 
@@ -42,6 +47,10 @@ final class ShardedConnector extends BaseConnector {
     private final int window;
     private final int batchSize;
     private final int shards;
+
+    /** The cluster's slot map ({@code --cluster}), or null to place keys by jump hash. */
+    private final SlotPlacement slots;
+
     private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
 
     // In-flight frames, oldest first, in a ring of `window` slots: when each was sent, and the
@@ -57,8 +66,13 @@ final class ShardedConnector extends BaseConnector {
     private final DecodeResult.Complete<Response>[] results;
 
     ShardedConnector(
-            String name, List<InetSocketAddress> servers, FrameSource frames, V2Load load) {
+            String name,
+            List<InetSocketAddress> servers,
+            SlotPlacement slots,
+            FrameSource frames,
+            V2Load load) {
         super(servers.get(0), name);
+        this.slots = slots;
         this.servers = List.copyOf(servers);
         this.frames = frames;
         this.window = load.window();
@@ -68,9 +82,9 @@ final class ShardedConnector extends BaseConnector {
         this.partKinds = new byte[window][shards][];
         this.counts = new int[shards];
         @SuppressWarnings("unchecked")
-        DecodeResult.Complete<Response>[] slots =
+        DecodeResult.Complete<Response>[] perServer =
                 (DecodeResult.Complete<Response>[]) new DecodeResult.Complete<?>[shards];
-        this.results = slots;
+        this.results = perServer;
     }
 
     @Override
@@ -126,7 +140,7 @@ final class ShardedConnector extends BaseConnector {
         byte[][] kindsByServer = partKinds[slot];
         Arrays.fill(kindsByServer, null);
         Request request = frame.request();
-        if (shards == 1) { // every key lives on the one server: nothing to place or split
+        if (shards == 1 && slots == null) { // one server: nothing to place or split
             V2Codec.writeRequest(out[0], request, limits);
             kindsByServer[0] = frame.kinds();
         } else if (request instanceof Request.Batch batch) {
@@ -139,7 +153,7 @@ final class ShardedConnector extends BaseConnector {
                 split(out, ops, frame.kinds(), kindsByServer);
             }
         } else {
-            int s = ShardedKeyValueClient.shardFor(keyOf(request), shards);
+            int s = shardOf(keyOf(request));
             V2Codec.writeRequest(out[s], request, limits);
             kindsByServer[s] = frame.kinds();
         }
@@ -157,7 +171,7 @@ final class ShardedConnector extends BaseConnector {
         int first = -1;
         boolean one = true;
         for (int i = 0; i < n; i++) {
-            int s = ShardedKeyValueClient.shardFor(keyOf(ops.get(i)), shards);
+            int s = shardOf(keyOf(ops.get(i)));
             shardOf[i] = s;
             counts[s]++;
             if (first < 0) {
@@ -222,6 +236,16 @@ final class ShardedConnector extends BaseConnector {
                                 getLatencies()));
             }
         }
+    }
+
+    /**
+     * A key's server: by the slot map in cluster mode (computed even for a one-node cluster, so
+     * that a run against one node measures the placement's cost), else by jump hash.
+     */
+    private int shardOf(ByteArrayWrapper key) {
+        return slots == null
+                ? ShardedKeyValueClient.shardFor(key, shards)
+                : slots.nodeFor(key.getArray());
     }
 
     private static ByteArrayWrapper keyOf(Request op) {

@@ -126,8 +126,8 @@ public final class KeyValueClient implements AutoCloseable {
 
     private record Pending<T>(CompletableFuture<T> future, Function<Response, T> convert) {
         void complete(Response response) {
-            if (response instanceof Response.Error error) {
-                future.completeExceptionally(new ServerErrorException(error.message()));
+            if (response instanceof Response.Error || response instanceof Response.Moved) {
+                future.completeExceptionally(ServerErrorException.of(response));
                 return;
             }
             try {
@@ -375,7 +375,7 @@ public final class KeyValueClient implements AutoCloseable {
      * block for as long as the server does not read. The request is checked against the limits
      * before anything is sent.
      */
-    private <T> CompletableFuture<T> send(Request request, Function<Response, T> convert) {
+    <T> CompletableFuture<T> send(Request request, Function<Response, T> convert) {
         CompletableFuture<T> future = new CompletableFuture<>();
         byte[] frame;
         try {

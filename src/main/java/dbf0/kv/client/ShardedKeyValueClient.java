@@ -10,11 +10,15 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Spreads keys over several dbf0 servers, one {@link KeyValueClient} (one connection) per server.
@@ -52,13 +56,36 @@ import java.util.concurrent.TimeoutException;
  * in the caller's order. A batch is atomic per server at most: when one server refuses its part,
  * the others may already have applied theirs, and the whole call fails.
  *
+ * <p><b>Cluster mode.</b> {@link #connectCluster} asks one dbf0 cluster node for the slot map (a v2
+ * TOPOLOGY request) and places each key as Redis Cluster does: CRC16 of the key, or of its {@code
+ * {hash tag}}, modulo 16,384, and the node that serves that slot ({@link SlotPlacement}). A node
+ * answers MOVED for a key it does not serve; the client then fetches the map again from that node,
+ * reconnects where needed, and sends the request again, up to {@value #MAX_MOVES} times.
+ *
  * <p><b>Threads and failures.</b> As for {@link KeyValueClient}: every method may be called from
  * any thread; failures are those of the server the request went to.
  */
 public final class ShardedKeyValueClient implements AutoCloseable {
 
-    private final List<KeyValueClient> shards;
+    /** How many MOVED replies one request follows before it fails. */
+    public static final int MAX_MOVES = 5;
+
+    /** The connections, one per node in placement order, and the cluster's slot map or null. */
+    private record Routing(List<KeyValueClient> shards, SlotPlacement slots) {
+        int shardFor(ByteArrayWrapper key) {
+            return slots == null
+                    ? ShardedKeyValueClient.shardFor(key, shards.size())
+                    : slots.nodeFor(key.getArray());
+        }
+    }
+
+    private volatile Routing routing;
     private final Duration timeout;
+
+    /** Cluster mode: every connection made, by node address (kept across new maps); else null. */
+    private final Map<InetSocketAddress, KeyValueClient> open;
+
+    private final ProtocolLimits limits;
 
     /**
      * Takes ownership of already connected clients: closing this client closes them.
@@ -68,8 +95,78 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      */
     public ShardedKeyValueClient(List<KeyValueClient> shards, Duration timeout) {
         checkArgument(!shards.isEmpty(), "at least one server is needed");
-        this.shards = List.copyOf(shards);
+        this.routing = new Routing(List.copyOf(shards), null);
         this.timeout = timeout;
+        this.open = null;
+        this.limits = null;
+    }
+
+    private ShardedKeyValueClient(ProtocolLimits limits, Duration timeout) {
+        this.timeout = timeout;
+        this.open = new HashMap<>();
+        this.limits = limits;
+    }
+
+    /**
+     * Connects to a dbf0 cluster through any one of its nodes: asks it for the slot map, then
+     * connects to every node the map names.
+     *
+     * @param node any node of the cluster ({@code server --cluster-nodes})
+     * @param limits the largest keys and values this client will send
+     * @param timeout how long to wait for each connection, and for each reply in the blocking calls
+     * @return a connected client; close it when done
+     * @throws IOException if a node cannot be reached, or {@code node} is not a cluster node
+     */
+    public static ShardedKeyValueClient connectCluster(
+            InetSocketAddress node, ProtocolLimits limits, Duration timeout) throws IOException {
+        ShardedKeyValueClient client = new ShardedKeyValueClient(limits, timeout);
+        try {
+            client.follow(SlotPlacement.fetch(node, limits, timeout));
+            return client;
+        } catch (IOException | RuntimeException e) {
+            client.close();
+            throw e;
+        }
+    }
+
+    /** Routes by {@code slots} from now on, connecting to the nodes not yet connected. */
+    private synchronized void follow(SlotPlacement slots) throws IOException {
+        List<KeyValueClient> shards = new ArrayList<>();
+        for (InetSocketAddress node : slots.nodes()) {
+            KeyValueClient client = open.get(node);
+            if (client == null) {
+                client = KeyValueClient.connect(node, limits, timeout);
+                open.put(node, client);
+            }
+            shards.add(client);
+        }
+        routing = new Routing(List.copyOf(shards), slots);
+    }
+
+    /**
+     * Sends with {@code send}; in cluster mode, a MOVED reply fetches the map again from the node
+     * it names and sends once more, at most {@code movesLeft} times.
+     */
+    private <T> CompletableFuture<T> routed(Supplier<CompletableFuture<T>> send, int movesLeft) {
+        CompletableFuture<T> sent = send.get();
+        if (open == null) {
+            return sent; // a hand-given list: no node redirects
+        }
+        return sent.exceptionallyCompose(
+                e -> {
+                    Throwable cause = e instanceof CompletionException ? e.getCause() : e;
+                    if (!(cause instanceof MovedException moved) || movesLeft == 0) {
+                        return CompletableFuture.failedFuture(cause);
+                    }
+                    try {
+                        follow(
+                                SlotPlacement.fetch(
+                                        SlotPlacement.parse(moved.address()), limits, timeout));
+                    } catch (IOException | RuntimeException io) {
+                        return CompletableFuture.failedFuture(io);
+                    }
+                    return routed(send, movesLeft - 1);
+                });
     }
 
     /**
@@ -114,7 +211,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return the number of servers
      */
     public int shardCount() {
-        return shards.size();
+        return routing.shards().size();
     }
 
     /**
@@ -124,7 +221,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return its server's number, 0 to {@link #shardCount()} - 1
      */
     public int shardFor(ByteArrayWrapper key) {
-        return shardFor(key, shards.size());
+        return routing.shardFor(key);
     }
 
     /**
@@ -230,7 +327,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @throws IOException if any server does not answer in time, or its connection is closed
      */
     public void ping() throws IOException {
-        for (KeyValueClient shard : shards) {
+        for (KeyValueClient shard : routing.shards()) {
             shard.ping();
         }
     }
@@ -253,7 +350,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return a future completed with the value, or with null if there is none
      */
     public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
-        return shards.get(shardFor(key)).getAsync(key);
+        return routed(() -> shard(key).getAsync(key), MAX_MOVES);
     }
 
     /**
@@ -264,7 +361,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return a future completed with null once the server has applied the SET
      */
     public CompletableFuture<Void> setAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
-        return shards.get(shardFor(key)).setAsync(key, value);
+        return routed(() -> shard(key).setAsync(key, value), MAX_MOVES);
     }
 
     /**
@@ -274,7 +371,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return a future completed with true if the key was there
      */
     public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
-        return shards.get(shardFor(key)).deleteAsync(key);
+        return routed(() -> shard(key).deleteAsync(key), MAX_MOVES);
     }
 
     /**
@@ -286,6 +383,17 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      *     if any server's part fails (the other parts may have been applied)
      */
     public CompletableFuture<List<Response>> batchAsync(List<Request> ops) {
+        return routed(() -> batchOnce(ops), MAX_MOVES);
+    }
+
+    private KeyValueClient shard(ByteArrayWrapper key) {
+        Routing r = routing;
+        return r.shards().get(r.shardFor(key));
+    }
+
+    private CompletableFuture<List<Response>> batchOnce(List<Request> ops) {
+        Routing routing = this.routing;
+        List<KeyValueClient> shards = routing.shards();
         int n = shards.size();
         if (n == 1) {
             return shards.get(0).batchAsync(ops); // nothing to split or put back
@@ -296,7 +404,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
         int[] counts = new int[n];
         int[] shardOf = new int[ops.size()];
         for (int i = 0; i < ops.size(); i++) {
-            shardOf[i] = shardFor(keyOf(ops.get(i)));
+            shardOf[i] = routing.shardFor(keyOf(ops.get(i)));
             counts[shardOf[i]]++;
         }
         for (int s = 0; s < n; s++) {
@@ -368,6 +476,12 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        shards.forEach(KeyValueClient::close);
+        if (open != null) {
+            synchronized (this) {
+                open.values().forEach(KeyValueClient::close);
+            }
+        } else {
+            routing.shards().forEach(KeyValueClient::close);
+        }
     }
 }

@@ -45,6 +45,12 @@ public sealed interface Request {
     record Ping() implements Request {}
 
     /**
+     * Ask a cluster node for the cluster's slot map. Answered by {@link Response.Topology}, or an
+     * ERROR from a server that is not a cluster node.
+     */
+    record Topology() implements Request {}
+
+    /**
      * Several GET, SET and DELETE operations in one frame, applied in order; answered by one {@link
      * Response.Batch} holding a reply per operation, in the same order. A batch cannot hold a PING
      * or another batch: one level keeps the replies a flat list that lines up with the ops.

@@ -72,6 +72,44 @@ public sealed interface Response {
     }
 
     /**
+     * A cluster's slot map: which node serves each range of the 16,384 hash slots, in slot order.
+     *
+     * @param shards the ranges (copied); slots in none are served by no node
+     */
+    record Topology(List<Shard> shards) implements Response {
+        public Topology {
+            shards = List.copyOf(shards);
+        }
+    }
+
+    /**
+     * The slots {@code first} to {@code last} (both included), served by the node at {@code
+     * address} ("host:port").
+     *
+     * @param first the range's first slot
+     * @param last its last slot
+     * @param address the node that serves them
+     */
+    record Shard(int first, int last, String address) {
+        public Shard {
+            Objects.requireNonNull(address, "address");
+        }
+    }
+
+    /**
+     * The request's key lives on another node: its hash slot and that node's address. Nothing of
+     * the request was applied; send it again there.
+     *
+     * @param slot the key's hash slot
+     * @param address the owner, "host:port"
+     */
+    record Moved(int slot, String address) implements Response {
+        public Moved {
+            Objects.requireNonNull(address, "address");
+        }
+    }
+
+    /**
      * One key and its value in a {@link Range} reply.
      *
      * @param key the key

@@ -102,6 +102,12 @@ public final class V2Codec {
     /** A range read, in both directions: the request and its reply of pairs. */
     public static final byte RANGE = 'R';
 
+    /** A cluster's slot map, in both directions: the request, and its reply of slot ranges. */
+    public static final byte TOPOLOGY = 'T';
+
+    /** A cluster node's answer for a key another node owns: the slot and the owner's address. */
+    public static final byte MOVED = 'M';
+
     public static final byte VALUE = 'V';
     public static final byte NOT_FOUND = 'N';
     public static final byte OK = 'K';

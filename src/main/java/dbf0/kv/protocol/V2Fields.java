@@ -134,6 +134,8 @@ final class V2Fields {
             case PING -> "PING";
             case BATCH -> "BATCH";
             case RANGE -> "RANGE";
+            case V2Codec.TOPOLOGY -> "TOPOLOGY";
+            case V2Codec.MOVED -> "MOVED";
             case VALUE -> "VALUE";
             case NOT_FOUND -> "NOT_FOUND";
             case OK -> "OK";

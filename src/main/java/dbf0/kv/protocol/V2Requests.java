@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 final class V2Requests {
 
     private static final Request.Ping PING_REQUEST = new Request.Ping();
+    private static final Request.Topology TOPOLOGY_REQUEST = new Request.Topology();
 
     /** RANGE's flag bit: leave the start key itself out. The other bits must be zero. */
     static final byte AFTER_START = 0x01;
@@ -58,6 +59,7 @@ final class V2Requests {
                     1 + keyField(set.key(), limits) + valueField(set.value(), limits);
             case Request.Delete delete -> 1 + keyField(delete.key(), limits);
             case Request.Ping ping -> 1;
+            case Request.Topology topology -> 1;
             case Request.Range range ->
                     1 + 1 + 4 + keyField(range.start(), limits) + keyField(range.end(), limits);
             case Request.Batch batch -> {
@@ -87,6 +89,7 @@ final class V2Requests {
                 putField(out, delete.key().getArray());
             }
             case Request.Ping ping -> out.put(PING);
+            case Request.Topology topology -> out.put(V2Codec.TOPOLOGY);
             case Request.Range range -> {
                 out.put(RANGE);
                 out.put(range.afterStart() ? AFTER_START : 0);
@@ -110,6 +113,7 @@ final class V2Requests {
         Request request =
                 switch (type) {
                     case PING -> PING_REQUEST;
+                    case V2Codec.TOPOLOGY -> TOPOLOGY_REQUEST;
                     case RANGE -> parseRange(body, limits);
                     case BATCH ->
                             new Request.Batch(
@@ -135,7 +139,7 @@ final class V2Requests {
                             field(body, "key", limits.maxKeyBytes()),
                             field(body, "value", limits.maxValueBytes()));
             case DELETE -> new Request.Delete(field(body, "key", limits.maxKeyBytes()));
-            case PING, BATCH, RANGE ->
+            case PING, BATCH, RANGE, V2Codec.TOPOLOGY ->
                     throw new MalformedFrameException(
                             "a " + typeName(type) + " cannot be inside a batch");
             default -> throw new MalformedFrameException("unknown request type " + describe(type));

@@ -12,6 +12,7 @@ import static dbf0.kv.protocol.V2Fields.keyField;
 import static dbf0.kv.protocol.V2Fields.putField;
 import static dbf0.kv.protocol.V2Fields.putU32;
 import static dbf0.kv.protocol.V2Fields.valueField;
+import static java.nio.charset.StandardCharsets.US_ASCII;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.nio.ByteBuffer;
@@ -33,6 +34,14 @@ final class V2Responses {
             case Response.NotFound notFound -> 1;
             case Response.Ok ok -> 1;
             case Response.Error error -> 1 + LENGTH_BYTES + error.message().getBytes(UTF_8).length;
+            case Response.Moved moved -> 1 + 4 + LENGTH_BYTES + moved.address().length();
+            case Response.Topology topology -> {
+                long size = 1 + LENGTH_BYTES;
+                for (Response.Shard shard : topology.shards()) {
+                    size += 4 + 4 + LENGTH_BYTES + shard.address().length();
+                }
+                yield size;
+            }
             case Response.Batch batch -> {
                 long size = V2Batches.headerSize(batch.replies().size(), limits);
                 for (Response reply : batch.replies()) {
@@ -112,6 +121,20 @@ final class V2Responses {
                 out.put(ERROR);
                 putField(out, error.message().getBytes(UTF_8));
             }
+            case Response.Moved moved -> {
+                out.put(V2Codec.MOVED);
+                putU32(out, moved.slot());
+                putField(out, moved.address().getBytes(US_ASCII));
+            }
+            case Response.Topology topology -> {
+                out.put(V2Codec.TOPOLOGY);
+                putU32(out, topology.shards().size());
+                for (Response.Shard shard : topology.shards()) {
+                    putU32(out, shard.first());
+                    putU32(out, shard.last());
+                    putField(out, shard.address().getBytes(US_ASCII));
+                }
+            }
             case Response.Range range -> {
                 out.put(RANGE);
                 out.put(range.more() ? (byte) 1 : 0);
@@ -134,6 +157,11 @@ final class V2Responses {
     /** Parses one whole body; throws {@link MalformedFrameException} for anything wrong in it. */
     static Response parse(ByteBuffer body, ProtocolLimits limits) {
         byte type = V2Fields.firstType(body);
+        if (type == V2Codec.MOVED || type == V2Codec.TOPOLOGY) {
+            Response cluster = V2ClusterReplies.parse(type, body);
+            V2Fields.requireEnd(body, type);
+            return cluster;
+        }
         if (type == RANGE) {
             Response range = parseRange(body, limits);
             V2Fields.requireEnd(body, type);
@@ -166,7 +194,7 @@ final class V2Responses {
                             new String(
                                     field(body, "error message", limits.maxFrameBytes()).getArray(),
                                     UTF_8));
-            case BATCH, RANGE ->
+            case BATCH, RANGE, V2Codec.MOVED, V2Codec.TOPOLOGY ->
                     throw new MalformedFrameException(
                             "a " + V2Fields.typeName(type) + " cannot be inside a batch");
             default ->

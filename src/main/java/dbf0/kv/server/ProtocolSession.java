@@ -54,7 +54,14 @@ final class ProtocolSession implements ByteSession {
     private ByteSession choose(byte first) throws ProtocolException {
         return switch (first) {
             case V1Codec.SET, V1Codec.GET -> new V1Session(context.store, context.asyncReads);
-            case V2Codec.MAGIC -> new V2Session(context.store, context.limits, context.asyncReads);
+            case V2Codec.MAGIC ->
+                    new V2Session(
+                            context.store,
+                            context.limits,
+                            context.asyncReads,
+                            context.cluster() == null
+                                    ? null
+                                    : new V2ClusterRouting(context.cluster()));
             default -> {
                 if (first == '*' || (first >= 'A' && first <= 'Z')) {
                     yield new RespSession(context);

@@ -51,19 +51,23 @@ final class V2Session implements ByteSession {
     private final ProtocolLimits limits;
     private final V2InPlace inPlace;
     private final V2Ranges ranges;
+    private final V2ClusterRouting cluster;
     private boolean preambleSeen;
     private int needed;
 
     V2Session(Store store, ProtocolLimits limits) {
-        this(store, limits, false);
+        this(store, limits, false, null);
     }
 
     /**
      * @param asyncReads read through {@link Store#getAsync} and queue the replies while reads are
      *     out (an event loop over a store on disk), instead of a plain get
+     * @param cluster this node's routing in a cluster, or null for a standalone server: a cluster
+     *     node decodes every frame, to check its keys' slots, and skips the in-place path
      */
-    V2Session(Store store, ProtocolLimits limits, boolean asyncReads) {
+    V2Session(Store store, ProtocolLimits limits, boolean asyncReads, V2ClusterRouting cluster) {
         this.store = store;
+        this.cluster = cluster;
         this.limits = limits;
         this.asyncReads = asyncReads;
         this.inPlace = new V2InPlace(store, limits, asyncReads);
@@ -122,7 +126,7 @@ final class V2Session implements ByteSession {
             if (pause != null) {
                 return pause;
             }
-            if (inPlace.tryAnswer(in, out, pending)) {
+            if (cluster == null && inPlace.tryAnswer(in, out, pending)) {
                 continue; // the common requests, with no garbage; the rest is decoded below
             }
             DecodeResult<Request> result;
@@ -139,6 +143,11 @@ final class V2Session implements ByteSession {
                 }
                 case DecodeResult.Frame<Request> frame -> {
                     Request request = frame.value();
+                    Response instead = cluster == null ? null : cluster.answer(request);
+                    if (instead != null) { // MOVED or TOPOLOGY: reads nothing, keeps its place
+                        pending.reply(out, o -> reply(o, instead));
+                        continue;
+                    }
                     // A write may not pass a read still out: that read must not see it.
                     if (isWrite(request) && pending.readsInFlight() == 0) {
                         submitWrite(request);
@@ -264,6 +273,8 @@ final class V2Session implements ByteSession {
             }
             case Request.Ping ping -> OK;
             case Request.Range range -> ranges.answer(range);
+            case Request.Topology t ->
+                    new Response.Error("not a cluster node (no --cluster-nodes)");
             default -> throw new IllegalStateException("not run synchronously: " + request);
         };
     }

@@ -84,7 +84,8 @@ class BenchmarkConfigTest {
                                 List.of(
                                         new InetSocketAddress("127.0.0.1", 9002),
                                         new InetSocketAddress("127.0.0.1", 9003)),
-                                true));
+                                true,
+                                null));
     }
 
     @Test

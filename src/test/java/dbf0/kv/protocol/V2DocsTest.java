@@ -145,6 +145,7 @@ class V2DocsTest {
                 case Request.Batch batch ->
                         new Response.Batch(batch.ops().stream().map(this::execute).toList());
                 case Request.Range range -> new Response.Error("a hash map keeps no order");
+                case Request.Topology topology -> new Response.Error("not a cluster node");
             };
         }
 

@@ -91,7 +91,7 @@ class InPlaceEquivalenceTest {
                 new SessionFeeder(
                         resp
                                 ? new RespSession(context)
-                                : new V2Session(store, options.limits(), context.asyncReads));
+                                : new V2Session(store, options.limits(), context.asyncReads, null));
         Random splits = new Random(seed);
         int at = 0;
         while (at < stream.length) {
