@@ -10,6 +10,7 @@ import dbf0.kv.storage.Store;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Answers a v2 RANGE from {@link Store#scan}, within bounds the peer cannot raise.
@@ -103,5 +104,17 @@ final class V2Ranges {
     /** The smallest key after {@code key} in unsigned byte order: {@code key} and a zero byte. */
     private static ByteArrayWrapper successor(ByteArrayWrapper key) {
         return new ByteArrayWrapper(Arrays.copyOf(key.getArray(), key.length() + 1));
+    }
+
+    /**
+     * As {@link #answer}, on a virtual thread of its own, for a store on disk whose tables a range
+     * reads: the event loop goes on serving others, and the reply keeps its place in order. A
+     * failed read is answered as an ERROR, as {@link #answer} answers one.
+     */
+    CompletableFuture<Response> answerOffLoop(Request.Range range) {
+        return CompletableFuture.supplyAsync(
+                        () -> answer(range), task -> Thread.ofVirtual().start(task))
+                .exceptionally(
+                        failure -> new Response.Error("read failed: " + failure.getMessage()));
     }
 }

@@ -117,7 +117,7 @@ final class V2Session implements ByteSession {
                 } else if (asyncReads && request instanceof Request.Get get) {
                     readLater(get, out);
                 } else if (asyncReads && request instanceof Request.Range range) {
-                    rangeLater(range);
+                    pending.addRead(ranges.answerOffLoop(range), 1, (o, r, f) -> reply(o, r));
                 } else {
                     reply(out, apply((Request) request));
                 }
@@ -208,25 +208,6 @@ final class V2Session implements ByteSession {
         } else {
             pending.addRead(value, 1, answer);
         }
-    }
-
-    /**
-     * A RANGE on a store that may wait for a disk: its pages are read on a virtual thread of its
-     * own, and the reply keeps its place in the connection's order.
-     */
-    private void rangeLater(Request.Range range) {
-        CompletableFuture<Response> answer =
-                CompletableFuture.supplyAsync(
-                        () -> ranges.answer(range), task -> Thread.ofVirtual().start(task));
-        pending.addRead(
-                answer,
-                1,
-                (o, r, failure) ->
-                        reply(
-                                o,
-                                failure != null
-                                        ? new Response.Error("read failed: " + failure.getMessage())
-                                        : r));
     }
 
     @Override
