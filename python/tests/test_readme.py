@@ -116,3 +116,12 @@ def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
     assert (local / DBF0_JAR).is_file()
     after = users_jar.stat().st_mtime_ns if users_jar.exists() else None
     assert after == before, f"{users_jar} was written"
+
+
+def test_the_docs_stay_within_their_size_budget():
+    """Size is a cost: the README at most 15 KB, no page over 30 KB, all of it at most 150 KB."""
+    pages = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+    sizes = {page.name: page.stat().st_size for page in pages}
+    assert sizes["README.md"] <= 15_000
+    assert max(sizes.values()) <= 30_000, sizes
+    assert sum(sizes.values()) <= 150_000, f"{sum(sizes.values())} bytes: {sizes}"
