@@ -173,12 +173,20 @@ final class Combiner {
 
     /**
      * Writes pending records with one write call, applies them, completes them: on an event loop
-     * its own lane's, on any other thread every lane's.
+     * its own lane's, on any other thread every lane's. A thread that is not a loop returns only
+     * once every record accepted before the call is applied, even one that another thread's flush
+     * has taken and is still writing: a caller such as MIGRATE then reads them in the store.
      */
     void flush() {
         Lane own = FlushingThread.current() != null ? loopLane.get() : null;
-        if (own != null ? own.count == 0 : noneWaiting()) {
-            return; // none of this caller's records wait: a flush that took them completes them
+        if (own != null && own.count == 0) {
+            return; // none of this loop's records wait: a flush that took them completes them
+        }
+        if (own == null && noneWaiting()) {
+            // A flush that took records holds the log's lock until they are applied: wait it out.
+            log.lock.lock();
+            log.lock.unlock();
+            return;
         }
         // A FileChannel call by a thread whose interrupt flag is set closes the channel for every
         // thread: the caller is a session's thread, so set its flag aside until the write is done.

@@ -165,6 +165,47 @@ class CombiningTest {
         }
     }
 
+    /**
+     * A flush by a thread that is not a loop waits for records another flush has already taken: an
+     * event loop's flush stalls in its fsync, holding a put it has taken but not applied, and a
+     * flush from another thread (as MIGRATE runs) must not return before that put is in the store.
+     */
+    @Test
+    @Timeout(60)
+    void aFlushFromOutsideTheLoopsWaitsForAFlushInProgress() throws Exception {
+        StalledForce stalled = new StalledForce(new SimulatedDirectory().mount());
+        try (WalStore store =
+                WalStore.open(
+                        new MapStore(new ConcurrentHashMap<>()),
+                        opts(FsyncPolicy.ALWAYS),
+                        stalled,
+                        WalLimits.DEFAULTS.withLateFlush(Duration.ofMinutes(1)))) {
+            Thread loop =
+                    new dbf0.common.FlushingThread(
+                            () -> {
+                                store.putAsync(b("k"), b("1"));
+                                store.flush(); // owed to the turn's end
+                                dbf0.common.FlushingThread.current().flushOwed(); // stalls
+                            },
+                            "loop");
+            loop.start();
+            stalled.entered.await();
+            Thread other = new Thread(store::flush, "migrate");
+            other.start();
+            while (other.isAlive() && other.getState() == Thread.State.RUNNABLE) {
+                Thread.onSpinWait(); // until it returns or waits for the lock
+            }
+            boolean returnedEarly = !other.isAlive() && store.get(b("k")) == null;
+            stalled.release.countDown();
+            other.join();
+            assertThat(returnedEarly)
+                    .as("the flush returned while the put it had to wait for was not applied")
+                    .isFalse();
+            assertThat(store.get(b("k"))).isEqualTo(b("1"));
+            loop.join();
+        }
+    }
+
     @Test
     void underIntervalAnEventLoopsFlushWritesItsOwnRecordsAtOnceAndLeavesAnotherLoops()
             throws Exception {
