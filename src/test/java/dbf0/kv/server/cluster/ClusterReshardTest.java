@@ -156,7 +156,12 @@ class ClusterReshardTest {
                         LinearizabilityChecker.check(
                                 Dbf0HistoryFormat.parse(in, file.toString()),
                                 Duration.ofSeconds(60));
-                assertThat(result.isLinearizable()).as(result.toString()).isTrue();
+                assertThat(result.isLinearizable())
+                        .as(
+                                "%s at key %s (%d operations of that key; `dbf0 check` on the"
+                                        + " history explains it)",
+                                result.verdict(), result.failingKey(), result.subHistory().size())
+                        .isTrue();
             }
             for (int i = 0; i < preload; i += 97) {
                 assertThat(jedis.get("preload:" + i)).isEqualTo("v" + i);
