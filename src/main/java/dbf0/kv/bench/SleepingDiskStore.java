@@ -1,14 +1,11 @@
 package dbf0.kv.bench;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.storage.MapStore;
-import dbf0.kv.storage.Store;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiConsumer;
 
 /**
  * A store that plays a disk with a fixed latency, for {@link DiskStallBench}: a key marked hot is
@@ -17,9 +14,8 @@ import java.util.function.BiConsumer;
  * disk serves that many reads at a time). It isolates what the server does with a slow read from
  * everything else an engine does.
  */
-final class SleepingDiskStore implements Store, AutoCloseable {
+final class SleepingDiskStore extends SimulatedDiskStore implements AutoCloseable {
 
-    private final MapStore data = new MapStore(new ConcurrentHashMap<>());
     private final java.util.Set<ByteArrayWrapper> hot = ConcurrentHashMap.newKeySet();
     private final long readNanos;
     private final ExecutorService readers;
@@ -48,11 +44,6 @@ final class SleepingDiskStore implements Store, AutoCloseable {
     }
 
     @Override
-    public boolean mayWaitForDisk() {
-        return true;
-    }
-
-    @Override
     public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
         if (hot.contains(key)) {
             return CompletableFuture.completedFuture(data.get(key));
@@ -63,31 +54,6 @@ final class SleepingDiskStore implements Store, AutoCloseable {
     @Override
     public ByteArrayWrapper get(ByteArrayWrapper key) {
         return read(key);
-    }
-
-    @Override
-    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-        data.put(key, value);
-    }
-
-    @Override
-    public boolean delete(ByteArrayWrapper key) {
-        return data.delete(key);
-    }
-
-    @Override
-    public int size() {
-        return data.size();
-    }
-
-    @Override
-    public void clear() {
-        data.clear();
-    }
-
-    @Override
-    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-        data.forEach(action);
     }
 
     @Override

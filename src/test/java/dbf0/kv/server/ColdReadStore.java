@@ -1,15 +1,12 @@
 package dbf0.kv.server;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.storage.MapStore;
-import dbf0.kv.storage.Store;
+import dbf0.kv.bench.SimulatedDiskStore;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.BiConsumer;
 
 /**
  * Test store that plays a disk: a key starting with "cold" is "on disk", and its read completes on
@@ -17,9 +14,8 @@ import java.util.function.BiConsumer;
  * memory" and answers at once. So a test can hold a connection's read for as long as it likes and
  * see what the server does meanwhile, with no timing involved.
  */
-final class ColdReadStore implements Store, AutoCloseable {
+final class ColdReadStore extends SimulatedDiskStore implements AutoCloseable {
 
-    private final MapStore data = new MapStore(new ConcurrentHashMap<>());
     private final ExecutorService disk = Executors.newCachedThreadPool();
     private final CountDownLatch released = new CountDownLatch(1);
 
@@ -37,11 +33,6 @@ final class ColdReadStore implements Store, AutoCloseable {
 
     private static boolean cold(ByteArrayWrapper key) {
         return new String(key.getArray(), StandardCharsets.UTF_8).startsWith("cold");
-    }
-
-    @Override
-    public boolean mayWaitForDisk() {
-        return true;
     }
 
     @Override
@@ -66,31 +57,6 @@ final class ColdReadStore implements Store, AutoCloseable {
     @Override
     public ByteArrayWrapper get(ByteArrayWrapper key) {
         return getAsync(key).join(); // the blocking models wait here, on their own thread
-    }
-
-    @Override
-    public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-        data.put(key, value);
-    }
-
-    @Override
-    public boolean delete(ByteArrayWrapper key) {
-        return data.delete(key);
-    }
-
-    @Override
-    public int size() {
-        return data.size();
-    }
-
-    @Override
-    public void clear() {
-        data.clear();
-    }
-
-    @Override
-    public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-        data.forEach(action);
     }
 
     @Override

@@ -2,14 +2,9 @@ package dbf0.kv.server;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.KeyValueClient;
-import java.io.BufferedInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -66,42 +61,14 @@ interface CrashClient extends AutoCloseable {
 
     /** RESP by hand: SET answers +OK, DEL :n, GET a bulk string or $-1; else it is a failure. */
     final class Resp implements CrashClient {
-        private final Socket socket = new Socket();
-        private final OutputStream out;
-        private final InputStream in;
+        private final RespConnection connection;
 
         Resp(InetSocketAddress address) throws IOException {
-            socket.connect(address, 5_000);
-            socket.setSoTimeout(15_000);
-            out = socket.getOutputStream();
-            in = new BufferedInputStream(socket.getInputStream());
+            connection = new RespConnection(address);
         }
 
         private String call(byte[]... args) throws IOException {
-            ByteArrayOutputStream request = new ByteArrayOutputStream();
-            request.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            for (byte[] a : args) {
-                request.writeBytes(("$" + a.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-                request.writeBytes(a);
-                request.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
-            }
-            out.write(request.toByteArray());
-            out.flush();
-            return line();
-        }
-
-        private String line() throws IOException {
-            StringBuilder line = new StringBuilder();
-            int b;
-            while ((b = in.read()) != '\n') {
-                if (b < 0) {
-                    throw new EOFException("server gone");
-                }
-                if (b != '\r') {
-                    line.append((char) b);
-                }
-            }
-            return line.toString();
+            return connection.call(args);
         }
 
         private static byte[] ascii(String s) {
@@ -138,8 +105,8 @@ interface CrashClient extends AutoCloseable {
             if (length < 0 || length > 1 << 20) {
                 throw new IOException("GET announced " + length + " bytes");
             }
-            byte[] value = in.readNBytes(length);
-            if (value.length < length || !line().isEmpty()) {
+            byte[] value = connection.body(length);
+            if (value.length < length || !connection.line().isEmpty()) {
                 throw new EOFException("server gone in a reply");
             }
             return new ByteArrayWrapper(value);
@@ -147,7 +114,7 @@ interface CrashClient extends AutoCloseable {
 
         @Override
         public void close() throws IOException {
-            socket.close();
+            connection.close();
         }
     }
 }

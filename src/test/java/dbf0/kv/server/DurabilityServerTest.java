@@ -14,10 +14,8 @@ import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.storage.wal.WalStore;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -269,58 +267,32 @@ class DurabilityServerTest {
 
     /** RESP by hand: a status, error or integer line as it came, a bulk string's text, or (nil). */
     static final class Resp implements AutoCloseable {
-        private final Socket socket = new Socket();
-        private final OutputStream out;
-        private final InputStream in;
+        private final RespConnection connection;
 
         Resp(InetSocketAddress address) throws IOException {
-            socket.connect(address, 5_000);
-            socket.setSoTimeout(15_000);
-            out = socket.getOutputStream();
-            in = new BufferedInputStream(socket.getInputStream());
+            connection = new RespConnection(address);
         }
 
         String call(String... args) throws IOException {
-            ByteArrayOutputStream request = new ByteArrayOutputStream();
-            request.writeBytes(("*" + args.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-            for (String a : args) {
-                byte[] bytes = a.getBytes(StandardCharsets.UTF_8);
-                request.writeBytes(
-                        ("$" + bytes.length + "\r\n").getBytes(StandardCharsets.US_ASCII));
-                request.writeBytes(bytes);
-                request.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[][] bytes = new byte[args.length][];
+            for (int i = 0; i < args.length; i++) {
+                bytes[i] = args[i].getBytes(StandardCharsets.UTF_8);
             }
-            out.write(request.toByteArray());
-            out.flush();
-            String line = line();
+            String line = connection.call(bytes);
             if (line.startsWith("$")) {
                 int n = Integer.parseInt(line.substring(1));
                 if (n < 0) {
                     return "(nil)";
                 }
-                byte[] body = in.readNBytes(n + 2);
+                byte[] body = connection.body(n + 2);
                 return new String(body, 0, n, StandardCharsets.UTF_8);
             }
             return line;
         }
 
-        private String line() throws IOException {
-            StringBuilder line = new StringBuilder();
-            int b;
-            while ((b = in.read()) != '\n') {
-                if (b < 0) {
-                    throw new EOFException("server closed");
-                }
-                if (b != '\r') {
-                    line.append((char) b);
-                }
-            }
-            return line.toString();
-        }
-
         @Override
         public void close() throws IOException {
-            socket.close();
+            connection.close();
         }
     }
 }

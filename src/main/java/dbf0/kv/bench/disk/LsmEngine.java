@@ -1,7 +1,5 @@
 package dbf0.kv.bench.disk;
 
-import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.lsm.LsmStats;
 import dbf0.kv.storage.lsm.LsmStore;
@@ -12,12 +10,13 @@ import java.io.IOException;
  * {@link LsmStore#stats()}: bytes written to its logs and tables, data blocks read from disk, and
  * the time its writers were slowed or stopped; its log's forces from {@link LsmStore#walStats()}.
  */
-final class LsmEngine implements DiskEngine {
+final class LsmEngine extends StoreEngine {
 
     private final LsmStore store;
     private final LsmOptions options;
 
     private LsmEngine(LsmStore store, LsmOptions options) {
+        super(store);
         this.store = store;
         this.options = options;
     }
@@ -25,29 +24,6 @@ final class LsmEngine implements DiskEngine {
     /** Opens (or recovers) the store in the options' data directory. */
     static LsmEngine open(LsmOptions options) throws IOException {
         return new LsmEngine(LsmStore.open(options), options);
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) throws IOException {
-        try {
-            store.put(new ByteArrayWrapper(key), new ByteArrayWrapper(value));
-        } catch (StorageFailureException e) {
-            throw new IOException(e.getMessage(), e);
-        }
-    }
-
-    @Override
-    public boolean get(byte[] key) {
-        return store.get(new ByteArrayWrapper(key)) != null;
-    }
-
-    @Override
-    public boolean delete(byte[] key) throws IOException {
-        try {
-            return store.delete(new ByteArrayWrapper(key));
-        } catch (StorageFailureException e) {
-            throw new IOException(e.getMessage(), e);
-        }
     }
 
     @Override

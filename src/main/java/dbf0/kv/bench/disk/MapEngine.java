@@ -1,8 +1,6 @@
 package dbf0.kv.bench.disk;
 
-import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.storage.MapStore;
-import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.storage.wal.WalStats;
@@ -16,11 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Automatic log rewrites are off, so the log's size is exactly the bytes written. It holds every
  * value in the heap: a key space larger than the heap does not fit.
  */
-final class MapEngine implements DiskEngine {
+final class MapEngine extends StoreEngine {
 
     private final WalStore store;
 
     private MapEngine(WalStore store) {
+        super(store);
         this.store = store;
     }
 
@@ -32,29 +31,6 @@ final class MapEngine implements DiskEngine {
                         .withFsyncInterval(options.fsyncInterval())
                         .withRewrite(0, WalOptions.DEFAULT_REWRITE_MIN_BYTES);
         return new MapEngine(WalStore.open(new MapStore(new ConcurrentHashMap<>()), wal));
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value) throws IOException {
-        try {
-            store.put(new ByteArrayWrapper(key), new ByteArrayWrapper(value));
-        } catch (StorageFailureException e) {
-            throw new IOException(e.getMessage(), e);
-        }
-    }
-
-    @Override
-    public boolean get(byte[] key) {
-        return store.get(new ByteArrayWrapper(key)) != null;
-    }
-
-    @Override
-    public boolean delete(byte[] key) throws IOException {
-        try {
-            return store.delete(new ByteArrayWrapper(key));
-        } catch (StorageFailureException e) {
-            throw new IOException(e.getMessage(), e);
-        }
     }
 
     @Override

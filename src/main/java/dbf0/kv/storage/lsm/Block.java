@@ -101,17 +101,7 @@ final class Block {
 
     /** The first entry whose key is at least {@code key}; {@link #count} if none. */
     int seek(ByteArrayWrapper key) {
-        int lo = 0;
-        int hi = count;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compareKey(mid, key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return LowerBound.of(count, i -> compareKey(i, key) < 0);
     }
 
     ByteArrayWrapper key(int i) {

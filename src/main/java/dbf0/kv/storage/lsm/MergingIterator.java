@@ -11,7 +11,7 @@ import java.util.PriorityQueue;
  * older versions underneath are skipped. Tombstones come out like any cell: whoever reads decides
  * (a get or scan hides them, a compaction keeps them unless it writes the bottom level).
  */
-final class MergingIterator implements KvIterator {
+final class MergingIterator extends CursorIterator {
 
     private final PriorityQueue<KvIterator> heap =
             new PriorityQueue<>(
@@ -19,8 +19,6 @@ final class MergingIterator implements KvIterator {
                         int byKey = a.key().compareTo(b.key());
                         return byKey != 0 ? byKey : Long.compare(b.cell().seq(), a.cell().seq());
                     });
-    private ByteArrayWrapper key;
-    private Cell cell;
 
     MergingIterator(List<? extends KvIterator> sources) {
         for (KvIterator source : sources) {
@@ -32,30 +30,14 @@ final class MergingIterator implements KvIterator {
     }
 
     @Override
-    public boolean valid() {
-        return key != null;
-    }
-
-    @Override
-    public ByteArrayWrapper key() {
-        return key;
-    }
-
-    @Override
-    public Cell cell() {
-        return cell;
-    }
-
-    @Override
     public void next() {
         KvIterator top = heap.poll();
         if (top == null) {
-            key = null;
-            cell = null;
+            at(null, null);
             return;
         }
-        key = top.key();
-        cell = top.cell();
+        ByteArrayWrapper key = top.key();
+        at(key, top.cell());
         advance(top);
         // every older version of this key, in the other sources, is hidden by the newest
         while (!heap.isEmpty() && heap.peek().key().equals(key)) {

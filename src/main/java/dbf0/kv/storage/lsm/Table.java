@@ -218,17 +218,7 @@ final class Table {
 
     /** The first block whose last key is at least {@code key}; {@link #blocks} if none. */
     int findBlock(ByteArrayWrapper key) {
-        int lo = 0;
-        int hi = entryAt.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compareLastKey(mid, key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return LowerBound.of(entryAt.length, block -> compareLastKey(block, key) < 0);
     }
 
     /**

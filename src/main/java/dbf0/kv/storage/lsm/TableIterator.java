@@ -8,7 +8,7 @@ import java.io.IOException;
  * A {@link KvIterator} over one table from a key on, a block at a time: scans read through the
  * block cache, compactions around it, {@value #READ_AHEAD} blocks per read call.
  */
-final class TableIterator implements KvIterator {
+final class TableIterator extends CursorIterator {
 
     /** Blocks a compaction reads with one call: about 256 KiB. */
     static final int READ_AHEAD = 64;
@@ -24,8 +24,6 @@ final class TableIterator implements KvIterator {
     private int blockIndex;
     private Block block;
     private int entry;
-    private ByteArrayWrapper key;
-    private Cell cell;
 
     TableIterator(Table table, BlockCache cache, boolean cached, ByteArrayWrapper from) {
         this.table = table;
@@ -68,27 +66,10 @@ final class TableIterator implements KvIterator {
             load();
         }
         if (block == null) {
-            key = null;
-            cell = null;
+            at(null, null);
         } else {
-            key = block.key(entry);
-            cell = block.cell(entry);
+            at(block.key(entry), block.cell(entry));
         }
-    }
-
-    @Override
-    public boolean valid() {
-        return key != null;
-    }
-
-    @Override
-    public ByteArrayWrapper key() {
-        return key;
-    }
-
-    @Override
-    public Cell cell() {
-        return cell;
     }
 
     @Override
