@@ -12,13 +12,6 @@ import java.util.zip.CRC32C;
  */
 final class Block {
 
-    private static final java.lang.invoke.VarHandle INT =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-                    int[].class, java.nio.ByteOrder.BIG_ENDIAN);
-    private static final java.lang.invoke.VarHandle LONG =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-                    long[].class, java.nio.ByteOrder.BIG_ENDIAN);
-
     private final byte[] data;
     private final int count;
     private final int offsetsAt;
@@ -77,15 +70,15 @@ final class Block {
     }
 
     private int offset(int i) {
-        return (int) INT.get(data, offsetsAt + 4 * i);
+        return TableFormat.readInt(data, offsetsAt + 4 * i);
     }
 
     private int keyLength(int i) {
-        return (int) INT.get(data, offset(i) + 9);
+        return TableFormat.readInt(data, offset(i) + 9);
     }
 
     private int valueLength(int i) {
-        return (int) INT.get(data, offset(i) + 13);
+        return TableFormat.readInt(data, offset(i) + 13);
     }
 
     private int keyStart(int i) {
@@ -112,7 +105,7 @@ final class Block {
     Cell cell(int i) {
         int at = offset(i);
         Cell.Kind kind = Cell.Kind.of(data[at]);
-        long seq = (long) LONG.get(data, at + 1);
+        long seq = TableFormat.readLong(data, at + 1);
         if (kind == Cell.Kind.DELETE) {
             return Cell.tombstone(seq);
         }

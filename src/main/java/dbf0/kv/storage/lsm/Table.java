@@ -17,13 +17,6 @@ import java.util.zip.CRC32C;
  */
 final class Table {
 
-    private static final java.lang.invoke.VarHandle INT =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-                    int[].class, java.nio.ByteOrder.BIG_ENDIAN);
-    private static final java.lang.invoke.VarHandle LONG =
-            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
-                    long[].class, java.nio.ByteOrder.BIG_ENDIAN);
-
     private final WalFile file;
     private final String name;
     private final TableMeta meta;
@@ -187,32 +180,32 @@ final class Table {
     }
 
     long blockOffset(int block) {
-        return (long) LONG.get(index, entryAt[block]);
+        return TableFormat.readLong(index, entryAt[block]);
     }
 
     private int blockLength(int block) {
-        return (int) INT.get(index, entryAt[block] + 8);
+        return TableFormat.readInt(index, entryAt[block] + 8);
     }
 
     private int compareLastKey(int block, ByteArrayWrapper key) {
         int at = entryAt[block] + 12;
-        int firstLength = (int) INT.get(index, at);
+        int firstLength = TableFormat.readInt(index, at);
         at += 4 + firstLength;
-        int lastLength = (int) INT.get(index, at);
+        int lastLength = TableFormat.readInt(index, at);
         byte[] k = key.getArray();
         return Arrays.compareUnsigned(index, at + 4, at + 4 + lastLength, k, 0, k.length);
     }
 
     ByteArrayWrapper firstKey(int block) {
         int at = entryAt[block] + 12;
-        int length = (int) INT.get(index, at);
+        int length = TableFormat.readInt(index, at);
         return new ByteArrayWrapper(Arrays.copyOfRange(index, at + 4, at + 4 + length));
     }
 
     ByteArrayWrapper lastKey(int block) {
         int at = entryAt[block] + 12;
-        at += 4 + (int) INT.get(index, at);
-        int length = (int) INT.get(index, at);
+        at += 4 + TableFormat.readInt(index, at);
+        int length = TableFormat.readInt(index, at);
         return new ByteArrayWrapper(Arrays.copyOfRange(index, at + 4, at + 4 + length));
     }
 

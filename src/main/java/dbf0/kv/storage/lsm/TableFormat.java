@@ -46,4 +46,21 @@ final class TableFormat {
         }
         return digits.length() > 18 ? -1 : Long.parseLong(digits);
     }
+
+    private static final java.lang.invoke.VarHandle INT =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                    int[].class, java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.invoke.VarHandle LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+                    long[].class, java.nio.ByteOrder.BIG_ENDIAN);
+
+    /** The big-endian u32 at {@code at}, as every integer of the format is written. */
+    static int readInt(byte[] bytes, int at) {
+        return (int) INT.get(bytes, at);
+    }
+
+    /** The big-endian u64 at {@code at}. */
+    static long readLong(byte[] bytes, int at) {
+        return (long) LONG.get(bytes, at);
+    }
 }
