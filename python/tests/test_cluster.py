@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_script
+from conftest import REPO, free_port, run_script
 from dbf0lab import analysis, analyze_cli, cluster, histograms, machine, results
 from dbf0lab.hosts import LocalHost, SshHost, SshSettings
 
@@ -82,13 +82,19 @@ def wait_until(check, seconds: float, what: str) -> None:
 
 
 @pytest.mark.slow
-def test_two_server_hosts_and_two_client_hosts_over_ssh(tmp_path, sshd_factory, java, jar):
+@pytest.mark.parametrize("clustered", [False, True], ids=["sharded", "cluster"])
+def test_two_server_hosts_and_two_client_hosts_over_ssh(
+    tmp_path, sshd_factory, java, jar, clustered
+):
     s1, s2, c1, c2 = (sshd_factory.start() for _ in range(4))
     out, remote_dir = tmp_path / "r.jsonl", tmp_path / "remote"
     preinstall(jar, remote_dir)
+    # a cluster's nodes are each given the whole list, so their ports are fixed up front
+    as_cluster = ["--cluster-mode", "true", "--server-port", str(free_port())] if clustered else []
     done = run_script(
         "run_benchmarks.py",
         *GRID,
+        *as_cluster,
         "--servers",
         f"{s1.host},{s2.host}",
         "--clients",
@@ -109,6 +115,8 @@ def test_two_server_hosts_and_two_client_hosts_over_ssh(tmp_path, sshd_factory, 
         c2.host: "client",
     }
     assert result["shards"] == 2 and len(result["servers"]) == 2
+    # in a cluster the clients placed keys by the slot map they learned from the first node
+    assert result.get("cluster", False) is clustered
     assert [a for n in (s1.host, s2.host) for a in nodes[n]["servers"]] == result["servers"]
     clients = [nodes[c1.host], nodes[c2.host]]
     assert all(c["ops_per_sec"] > 0 and c["errors"] == 0 for c in clients)
