@@ -24,12 +24,11 @@ import java.util.concurrent.CompletionException;
  * pending with one write call at a flush, instead of one call per write). So before anything here
  * waits for writes in flight, it runs the session's {@code beforeWaiting} (the store's flush):
  * every wait is preceded by a flush, without each session having to remember it. The store decides
- * what a flush costs: a log under {@code interval} or {@code never} writes at once (a write call,
- * no fsync), so a read behind its connection's writes finds them done and goes on in the same pass;
- * under {@code always} on an event loop's {@link FlushingThread} the store owes its fsync to the
- * end of the loop's turn ({@link FlushingThread#owe}). At the end of a read on an event loop
- * nothing of the connection waits behind its writes, so the flush is owed to the turn's end
- * whatever it costs: one write call serves every connection of the turn.
+ * what that costs: a log under {@code interval} or {@code never} writes at once (a write call, no
+ * fsync), so the common case finds the writes done and the session goes on in the same pass with no
+ * wait; under {@code always} on an event loop's {@link FlushingThread} the store owes its fsync to
+ * the end of the loop's turn ({@link FlushingThread#owe}), and the session waits for it with every
+ * other connection of the turn.
  *
  * <p>The session decides when to wait (before a read, which must see this connection's own writes;
  * at the end of its input; when {@link #full()}); this class only keeps the order and the bound. It
@@ -246,17 +245,6 @@ public final class PendingReplies {
      *     ByteSession.Next#AWAIT} (on {@link #allDone()})
      */
     public ByteSession.Next endOfInput(OutputBuffer out) {
-        if (answerDone(out)) {
-            return ByteSession.Next.READ_MORE;
-        }
-        FlushingThread loop = FlushingThread.current();
-        if (loop != null) {
-            // Nothing of this connection's waits behind its writes, so nothing is gained by writing
-            // them now: the turn's end writes every connection's with one call, as Redis writes its
-            // AOF once before it sleeps.
-            loop.owe(beforeWaiting);
-            return ByteSession.Next.AWAIT;
-        }
         return writeCompleted(out) ? ByteSession.Next.READ_MORE : ByteSession.Next.AWAIT;
     }
 
