@@ -21,6 +21,7 @@ public final class KeyValueClientStats {
     // Benchmark reports them itself, for keyed workloads only
     private transient long insert;
     private transient long readModifyWrite;
+    private transient long redirects;
 
     public void countSet() {
         set++;
@@ -34,6 +35,11 @@ public final class KeyValueClientStats {
     /** Counts one read-modify-write, a GET and a SET of one record, as one operation. */
     public void countReadModifyWrite() {
         readModifyWrite++;
+    }
+
+    /** Counts one MOVED reply that was followed: its operations were sent again, elsewhere. */
+    public void countRedirect() {
+        redirects++;
     }
 
     /** Counts one answered GET. */
@@ -62,6 +68,11 @@ public final class KeyValueClientStats {
         return readModifyWrite;
     }
 
+    /** MOVED replies followed (a cluster's slot moved during the run); not operations. */
+    public long getRedirects() {
+        return redirects;
+    }
+
     /** Every operation counted: GETs, SETs, inserts and read-modify-writes. */
     public long getOperations() {
         return set + get + insert + readModifyWrite;
@@ -83,6 +94,7 @@ public final class KeyValueClientStats {
         missingKey += other.missingKey;
         insert += other.insert;
         readModifyWrite += other.readModifyWrite;
+        redirects += other.redirects;
         return this;
     }
 

@@ -88,8 +88,9 @@ final class BenchmarkOptions {
             paramLabel = "HOST:PORT",
             description =
                     "run only the clients, against a dbf0 cluster (`dbf0 server --cluster-nodes`):"
-                            + " learn the slot map from this one node and send each key to the node"
-                            + " that serves its hash slot (v2 modes)")
+                        + " learn the slot map from this one node and send each key to the node"
+                        + " that serves its hash slot (v2 modes); a MOVED reply is followed, and"
+                        + " counted in the JSON's redirects")
     String cluster;
 
     @Option(

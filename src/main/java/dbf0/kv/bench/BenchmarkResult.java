@@ -94,6 +94,9 @@ public record BenchmarkResult(
             json.addProperty("shards", config.shards().size()); // servers the keys were spread over
             if (config.slots() != null) {
                 json.addProperty("cluster", true); // placed by the slot map of --cluster
+                if (!config.libraryClient()) { // the library follows MOVED out of sight
+                    json.addProperty("redirects", stats.getRedirects());
+                }
             }
         }
         if (config.clientMode() == ClientMode.PER_OP) {

@@ -2,6 +2,7 @@ package dbf0.kv.bench;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.V2Codec;
+import java.nio.ByteBuffer;
 
 /**
  * One operation of a load generator's workload as drawn, before it becomes bytes: one part, or two
@@ -49,6 +50,15 @@ final class DrawnOp {
     /** Bytes part {@code i} takes in a frame: type, key field, value field for a SET. */
     int size(int i) {
         return 1 + 4 + keys[i].length() + (values[i] == null ? 0 : 4 + values[i].length());
+    }
+
+    /** Writes part {@code i} as a frame holds it: type, key field, value field for a SET. */
+    void put(ByteBuffer out, int i) {
+        out.put(types[i]);
+        out.putInt(keys[i].length()).put(keys[i].getArray());
+        if (values[i] != null) {
+            out.putInt(values[i].length()).put(values[i].getArray());
+        }
     }
 
     void clear() {

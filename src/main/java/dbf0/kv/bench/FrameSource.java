@@ -190,7 +190,7 @@ final class FrameSource {
                 sent.kinds = Arrays.copyOf(sent.kinds, 2 * (sent.count + n));
             }
             for (int i = 0; i < n; i++) {
-                putPart(out.reserve(pending.size(i)), i);
+                pending.put(out.reserve(pending.size(i)), i);
                 sent.kinds[sent.count++] = pending.kinds[i];
             }
             boolean wrote = pending.writes;
@@ -212,12 +212,20 @@ final class FrameSource {
         }
     }
 
-    private void putPart(ByteBuffer out, int i) {
-        out.put(pending.types[i]);
-        out.putInt(pending.keys[i].length()).put(pending.keys[i].getArray());
-        if (pending.values[i] != null) {
-            out.putInt(pending.values[i].length()).put(pending.values[i].getArray());
+    /**
+     * The next operation, drawn now if none waits, for a connector that places each one itself
+     * ({@link ShardedConnector}). Valid until {@link #take}, which it must be given to next.
+     */
+    DrawnOp peek() {
+        if (pending.parts == 0) {
+            maker.draw(pending);
         }
+        return pending;
+    }
+
+    /** Consumes the operation {@link #peek} returned: the next peek draws a new one. */
+    void take() {
+        pending.clear();
     }
 
     /**

@@ -4,19 +4,10 @@ import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.client.SlotPlacement;
-import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
-import dbf0.kv.protocol.Request;
-import dbf0.kv.protocol.Response;
-import dbf0.kv.protocol.V2Codec;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -32,38 +23,59 @@ import java.util.List;
  * <p>Like {@link V2Connector}, and unlike the library client ({@link LibraryConnector}), it writes
  * and reads on its own thread, with no future and no reader thread: a part's reply is the next
  * reply on its server's connection, since each connection answers in order. A frame completes when
- * every part's reply is in; its latency runs from its send to then, once per operation. So with one
- * server it costs what {@link V2Connector} costs plus the placement (trivial for one server) and
- * the split's bookkeeping: that difference is the sharding's own cost.
+ * every part's reply is in; its latency runs from its send to then, once per operation. It makes no
+ * object per operation either: operations are encoded straight into their server's part ({@link
+ * FrameSplitter}) and replies counted where they lie ({@link ReplyTypes}). So with one server it
+ * costs what {@link V2Connector} costs plus the placement (trivial for one server) and the split's
+ * bookkeeping: that difference is the sharding's own cost.
  *
- * <p>With {@code --cluster} keys are placed by the slot map learned at the start. A MOVED reply
- * (the map changed during the run) counts as an error here; the library client ({@code
- * --library-client}) follows it instead.
+ * <p>With {@code --cluster} keys are placed by the cluster's slot map (CRC16 of the key, then a
+ * table), computed even for a one-node cluster, so that such a run measures the routing's cost. A
+ * part answered MOVED (its slot moved during the run; nothing of it was applied) makes the
+ * connector learn the map again from the node that answered, then resend the part's operations,
+ * re-split by the new map, as a new frame with the old one's start time. Each such reply is counted
+ * as a redirect; a part redirected more than {@value #MAX_REDIRECTS} times in a row counts as
+ * errors instead.
+ *
+ * <p>Memory: per server, a connection ({@link ShardLink}); per in-flight frame and server, a part
+ * grown to the largest part it held (at most the frame limit).
  */
 final class ShardedConnector extends BaseConnector {
+
+    /** How many MOVED replies in a row one operation follows before it counts as an error. */
+    static final int MAX_REDIRECTS = 5;
+
+    private static final Duration MAP_TIMEOUT = Duration.ofSeconds(10);
 
     private final List<InetSocketAddress> servers;
     private final FrameSource frames;
     private final int window;
     private final int batchSize;
-    private final int shards;
+    private final boolean cluster;
+    private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
+    private final FrameSplitter.Placer placer = this::place;
 
     /** The cluster's slot map ({@code --cluster}), or null to place keys by jump hash. */
-    private final SlotPlacement slots;
+    private SlotPlacement slots;
 
-    private final ProtocolLimits limits = ProtocolLimits.DEFAULTS;
+    /** Which link serves each of the slot map's nodes (cluster mode). */
+    private int[] linkOf = new int[0];
 
-    // In-flight frames, oldest first, in a ring of `window` slots: when each was sent, and the
-    // kinds of its part on each server (null: no part there).
+    /** How many maps this connector has learned: a frame sent with an older one need not ask. */
+    private int mapVersion;
+
+    private ShardLink[] links = new ShardLink[0];
+
+    // In-flight frames, oldest first, in a ring of `window` slots: each one's parts (one per
+    // link, empty where the frame has no operation), when it was sent, with which map, and how
+    // many times it was redirected. One spare set of parts to build a resent frame in.
+    private FramePart[][] parts;
+    private FramePart[] spare = new FramePart[0];
     private final long[] sentAt;
-    private final byte[][][] partKinds;
+    private final int[] sentWithMap;
+    private final int[] redirectsOf;
     private int oldest;
     private int inFlight;
-    // per frame, reused: which server each operation goes to, and the parts' sizes
-    private int[] shardOf = new int[16];
-    private final int[] counts;
-    // per server, for the frame being read
-    private final DecodeResult.Complete<Response>[] results;
 
     ShardedConnector(
             String name,
@@ -73,141 +85,98 @@ final class ShardedConnector extends BaseConnector {
             V2Load load) {
         super(servers.get(0), name);
         this.slots = slots;
+        this.cluster = slots != null;
         this.servers = List.copyOf(servers);
         this.frames = frames;
         this.window = load.window();
         this.batchSize = load.batchSize();
-        this.shards = this.servers.size();
         this.sentAt = new long[window];
-        this.partKinds = new byte[window][shards][];
-        this.counts = new int[shards];
-        @SuppressWarnings("unchecked")
-        DecodeResult.Complete<Response>[] perServer =
-                (DecodeResult.Complete<Response>[]) new DecodeResult.Complete<?>[shards];
-        this.results = perServer;
+        this.sentWithMap = new int[window];
+        this.redirectsOf = new int[window];
+        this.parts = new FramePart[window][0];
     }
 
     @Override
     public void run() {
-        Socket[] sockets = new Socket[shards];
         try {
-            OutputStream[] out = new OutputStream[shards];
-            InputStream[] in = new InputStream[shards];
-            for (int s = 0; s < shards; s++) {
-                sockets[s] = new Socket();
-                sockets[s].setTcpNoDelay(true);
-                sockets[s].setSoTimeout(10_000);
-                sockets[s].connect(servers.get(s), 10_000);
-                out[s] = new BufferedOutputStream(sockets[s].getOutputStream(), 64 * 1024);
-                in[s] = new BufferedInputStream(sockets[s].getInputStream(), 64 * 1024);
-                V2Codec.writePreamble(out[s]);
+            for (InetSocketAddress server : servers) {
+                link(server);
+            }
+            if (cluster) {
+                linkOf = linksFor(slots);
             }
             while (!isStopped()) {
                 while (inFlight < window && !isStopped()) {
-                    send(out, frames.next(batchSize, false));
+                    send();
                 }
-                for (OutputStream o : out) {
-                    o.flush();
+                for (ShardLink link : links) {
+                    link.flush();
                 }
                 // One frame at least, then every frame whose replies are already here, before
                 // refilling.
                 do {
-                    receive(in);
-                } while (inFlight > 0 && oldestBuffered(in));
+                    receive();
+                } while (inFlight > 0 && oldestBuffered());
             }
             while (inFlight > 0) {
-                receive(in); // let the last replies arrive, so no server is reset mid-write
+                receive(); // let the last replies arrive, so no server is reset mid-write
             }
         } catch (IOException | RuntimeException e) {
             if (!isStopped()) {
                 countError(e);
             }
         } finally {
-            for (Socket socket : sockets) {
-                if (socket != null) {
-                    try {
-                        socket.close();
-                    } catch (IOException ignored) {
-                        // closing after the run; nothing to report
-                    }
+            for (ShardLink link : links) {
+                try {
+                    link.close();
+                } catch (IOException ignored) {
+                    // closing after the run; nothing to report
                 }
             }
         }
     }
 
-    private void send(OutputStream[] out, FrameSource.Frame frame) throws IOException {
+    /** The next frame, split by server, each part written to its server's connection. */
+    private void send() throws IOException {
         int slot = (oldest + inFlight) % window;
-        byte[][] kindsByServer = partKinds[slot];
-        Arrays.fill(kindsByServer, null);
-        Request request = frame.request();
-        if (shards == 1 && slots == null) { // one server: nothing to place or split
-            V2Codec.writeRequest(out[0], request, limits);
-            kindsByServer[0] = frame.kinds();
-        } else if (request instanceof Request.Batch batch) {
-            List<Request> ops = batch.ops();
-            int only = place(ops);
-            if (only >= 0) { // every operation on one server: the frame goes as it is
-                V2Codec.writeRequest(out[only], request, limits);
-                kindsByServer[only] = frame.kinds();
-            } else {
-                split(out, ops, frame.kinds(), kindsByServer);
-            }
-        } else {
-            int s = shardOf(keyOf(request));
-            V2Codec.writeRequest(out[s], request, limits);
-            kindsByServer[s] = frame.kinds();
+        FramePart[] frame = parts[slot];
+        for (FramePart part : frame) {
+            part.clear();
         }
+        FrameSplitter.next(frames, batchSize, frame, placer);
+        write(frame);
         sentAt[slot] = System.nanoTime();
+        sentWithMap[slot] = mapVersion;
+        redirectsOf[slot] = 0;
         inFlight++;
     }
 
-    /** Fills {@code shardOf} and {@code counts}; returns the one server all ops go to, or -1. */
-    private int place(List<Request> ops) {
-        int n = ops.size();
-        if (shardOf.length < n) {
-            shardOf = new int[n];
-        }
-        Arrays.fill(counts, 0);
-        int first = -1;
-        boolean one = true;
-        for (int i = 0; i < n; i++) {
-            int s = shardOf(keyOf(ops.get(i)));
-            shardOf[i] = s;
-            counts[s]++;
-            if (first < 0) {
-                first = s;
-            } else if (s != first) {
-                one = false;
+    private void write(FramePart[] frame) throws IOException {
+        for (int s = 0; s < frame.length; s++) {
+            if (!frame[s].isEmpty()) {
+                frame[s].finish(limits);
+                links[s].send(frame[s]);
             }
         }
-        return one ? Math.max(first, 0) : -1;
     }
 
-    /** One batch per server that has operations, each in the frame's relative order. */
-    private void split(OutputStream[] out, List<Request> ops, byte[] kinds, byte[][] kindsByServer)
-            throws IOException {
-        List<List<Request>> parts = new ArrayList<>(shards);
-        for (int s = 0; s < shards; s++) {
-            parts.add(new ArrayList<>(counts[s]));
-            kindsByServer[s] = counts[s] == 0 ? null : new byte[counts[s]];
+    /**
+     * A key's server: by the slot map in cluster mode, else by jump hash over the servers given
+     * (one server needs no hash).
+     */
+    private int place(byte[] key) {
+        if (cluster) {
+            return linkOf[slots.nodeFor(key)];
         }
-        for (int i = 0; i < ops.size(); i++) {
-            int s = shardOf[i];
-            kindsByServer[s][parts.get(s).size()] = kinds[i];
-            parts.get(s).add(ops.get(i));
-        }
-        for (int s = 0; s < shards; s++) {
-            if (!parts.get(s).isEmpty()) {
-                V2Codec.writeRequest(out[s], new Request.Batch(parts.get(s)), limits);
-            }
-        }
+        int n = links.length;
+        return n == 1 ? 0 : ShardedKeyValueClient.jumpHash(ShardedKeyValueClient.hashKey(key), n);
     }
 
     /** Whether every part of the oldest frame has reply bytes waiting: reading will not block. */
-    private boolean oldestBuffered(InputStream[] in) throws IOException {
-        byte[][] kindsByServer = partKinds[oldest];
-        for (int s = 0; s < shards; s++) {
-            if (kindsByServer[s] != null && in[s].available() == 0) {
+    private boolean oldestBuffered() {
+        FramePart[] frame = parts[oldest];
+        for (int s = 0; s < frame.length; s++) {
+            if (!frame[s].isEmpty() && links[s].buffered() == 0) {
                 return false;
             }
         }
@@ -215,46 +184,127 @@ final class ShardedConnector extends BaseConnector {
     }
 
     /** Reads the oldest frame's parts, each the next reply on its server's connection; counts. */
-    private void receive(InputStream[] in) throws IOException {
-        byte[][] kindsByServer = partKinds[oldest];
-        for (int s = 0; s < shards; s++) {
-            results[s] = kindsByServer[s] == null ? null : V2Codec.readResponse(in[s], limits);
+    private void receive() throws IOException {
+        int entry = oldest;
+        FramePart[] frame = parts[entry];
+        boolean anyMoved = false;
+        for (int s = 0; s < frame.length; s++) {
+            if (!frame[s].isEmpty()) {
+                links[s].read(cluster);
+                anyMoved |= links[s].moved();
+            }
         }
         long now = System.nanoTime();
-        long start = sentAt[oldest];
+        long start = sentAt[entry];
         oldest = (oldest + 1) % window;
         inFlight--;
-        for (int s = 0; s < shards; s++) {
-            if (results[s] != null) {
+        for (int s = 0; s < frame.length; s++) {
+            FramePart part = frame[s];
+            if (!part.isEmpty() && !links[s].moved()) {
                 countErrors(
                         FrameSource.account(
-                                results[s],
-                                kindsByServer[s],
+                                links[s].replies(),
+                                links[s].wellFormed(),
+                                part.kinds(),
+                                part.count(),
                                 start,
                                 now,
                                 getStats(),
                                 getLatencies()));
             }
         }
+        if (anyMoved) {
+            redirect(frame, start, sentWithMap[entry], redirectsOf[entry]);
+        }
     }
 
     /**
-     * A key's server: by the slot map in cluster mode (computed even for a one-node cluster, so
-     * that a run against one node measures the placement's cost), else by jump hash.
+     * Resends the parts of a frame (now out of the window) that were answered MOVED, as one new
+     * frame: the map learned again first, unless it was already learned since the frame was sent.
      */
-    private int shardOf(ByteArrayWrapper key) {
-        return slots == null
-                ? ShardedKeyValueClient.shardFor(key, shards)
-                : slots.nodeFor(key.getArray());
+    private void redirect(FramePart[] frame, long start, int sentWith, int redirects)
+            throws IOException {
+        int n = frame.length;
+        boolean[] moved = new boolean[n];
+        InetSocketAddress asked = null;
+        for (int s = 0; s < n; s++) {
+            moved[s] = !frame[s].isEmpty() && links[s].moved();
+            if (moved[s]) {
+                getStats().countRedirect();
+                asked = asked == null ? links[s].address() : asked;
+                if (redirects >= MAX_REDIRECTS) {
+                    countErrors(frame[s].count());
+                }
+            }
+        }
+        if (redirects >= MAX_REDIRECTS) {
+            return;
+        }
+        if (sentWith == mapVersion) { // the node that said MOVED knows the slot's new owner
+            slots = SlotPlacement.fetch(asked, limits, MAP_TIMEOUT);
+            linkOf = linksFor(slots); // may open links, which grows every set of parts
+            mapVersion++;
+        }
+        FramePart[] fresh = spare;
+        for (FramePart part : fresh) {
+            part.clear();
+        }
+        for (int s = 0; s < n; s++) {
+            if (moved[s]) {
+                FrameSplitter.resplit(frame[s], fresh, placer);
+            }
+        }
+        write(fresh);
+        for (ShardLink link : links) {
+            link.flush();
+        }
+        int slot = (oldest + inFlight) % window; // the slot the answered frame left free
+        spare = parts[slot];
+        parts[slot] = fresh;
+        sentAt[slot] = start; // the operations' latency runs from their first send
+        sentWithMap[slot] = mapVersion;
+        redirectsOf[slot] = redirects + 1;
+        inFlight++;
     }
 
-    private static ByteArrayWrapper keyOf(Request op) {
-        return switch (op) {
-            case Request.Get g -> g.key();
-            case Request.Set s -> s.key();
-            case Request.Delete d -> d.key();
-            default ->
-                    throw new IllegalStateException("the workload makes GETs and SETs only: " + op);
-        };
+    /** The link of each node of {@code placement}, connecting to nodes not yet linked. */
+    private int[] linksFor(SlotPlacement placement) throws IOException {
+        List<InetSocketAddress> nodes = placement.nodes();
+        int[] of = new int[nodes.size()];
+        for (int i = 0; i < of.length; i++) {
+            of[i] = indexOf(nodes.get(i));
+            if (of[i] < 0) {
+                of[i] = link(nodes.get(i));
+            }
+        }
+        return of;
+    }
+
+    private int indexOf(InetSocketAddress address) {
+        for (int s = 0; s < links.length; s++) {
+            if (links[s].address().equals(address)) {
+                return s;
+            }
+        }
+        return -1;
+    }
+
+    /** Connects to one more server, and gives every set of parts a part for it. */
+    private int link(InetSocketAddress address) throws IOException {
+        int s = links.length;
+        ShardLink link = new ShardLink(address, limits);
+        links = Arrays.copyOf(links, s + 1);
+        links[s] = link;
+        for (int slot = 0; slot < window; slot++) {
+            parts[slot] = grown(parts[slot]);
+        }
+        spare = grown(spare);
+        return s;
+    }
+
+    private static FramePart[] grown(FramePart[] set) {
+        FramePart[] bigger = Arrays.copyOf(set, set.length + 1);
+        bigger[set.length] = new FramePart();
+        return bigger;
     }
 }

@@ -4,19 +4,15 @@ import dbf0.base.client.BaseConnector;
 import dbf0.base.io.OutputBuffer;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.protocol.DecodeResult;
-import dbf0.kv.protocol.ProtocolException;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Response;
 import dbf0.kv.protocol.V2Codec;
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.ByteBuffer;
 
 /**
  * A connector over one persistent protocol v2 connection, for the whole run. It keeps up to {@code
@@ -51,10 +47,10 @@ final class V2Connector extends BaseConnector {
     private boolean barrier;
     private FrameHistory history; // null unless --history
 
-    // One buffer each way for the whole run, grown to the largest frame (at most the frame limit),
-    // and the kinds of each slot's frame: sending and counting a frame make no garbage.
+    // One buffer each way for the whole run, grown to the largest frame (at most the frame limit;
+    // the receiving one is the ReplyReader's), and the kinds of each slot's frame: sending and
+    // counting a frame make no garbage.
     private final OutputBuffer sendBuffer = new OutputBuffer(64 * 1024);
-    private ByteBuffer receiveBuffer = ByteBuffer.allocate(64 * 1024);
     private final ReplyTypes replies = new ReplyTypes();
     private final FrameSource.Sent[] sentKinds;
 
@@ -89,7 +85,7 @@ final class V2Connector extends BaseConnector {
             socket.setSoTimeout(10_000);
             socket.connect(getServerAddress(), 10_000);
             OutputStream out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-            ReplyInput in = new ReplyInput(socket.getInputStream());
+            ReplyReader in = new ReplyReader(socket.getInputStream(), limits);
             V2Codec.writePreamble(out);
             while (!isStopped()) {
                 while (inFlight < window && !barrier && !isStopped()) {
@@ -130,21 +126,6 @@ final class V2Connector extends BaseConnector {
         return frame;
     }
 
-    /**
-     * A buffered socket input that says how many bytes it already holds. {@code available()} would
-     * ask the kernel too, one system call per reply; the bytes read in one go are what matters
-     * here: once they are answered, the window is refilled while more replies arrive.
-     */
-    private static final class ReplyInput extends BufferedInputStream {
-        ReplyInput(InputStream socket) {
-            super(socket, 64 * 1024);
-        }
-
-        int buffered() {
-            return count - pos;
-        }
-    }
-
     /** The next frame, encoded by the source straight into one reused buffer. */
     private void sendInPlace(OutputStream out) throws IOException {
         int slot = (oldest + inFlight) % window;
@@ -168,12 +149,12 @@ final class V2Connector extends BaseConnector {
         inFlight++;
     }
 
-    private void receive(InputStream in) throws IOException {
+    private void receive(ReplyReader in) throws IOException {
         if (history != null) { // the history records the replies themselves
-            receiveDecoded(in);
+            receiveDecoded(in.stream());
             return;
         }
-        boolean wellFormed = replies.read(readFrame(in));
+        boolean wellFormed = replies.read(in.readFrame());
         long now = System.nanoTime();
         long start = sentAt[oldest];
         FrameSource.Sent sent = sentKinds[oldest];
@@ -188,31 +169,6 @@ final class V2Connector extends BaseConnector {
                         now,
                         getStats(),
                         getLatencies()));
-    }
-
-    /**
-     * The next reply frame's body, read into {@link #receiveBuffer}: the same checks as the
-     * decoder's blocking read (a length over the frame limit is fatal, an end of stream mid-frame
-     * an error), but into one buffer for the whole run, grown to the largest frame seen.
-     */
-    private ByteBuffer readFrame(InputStream in) throws IOException {
-        receiveBuffer.clear(); // the last frame's limit must not cut the header short
-        byte[] header = receiveBuffer.array();
-        if (in.readNBytes(header, 0, V2Codec.HEADER_BYTES) < V2Codec.HEADER_BYTES) {
-            throw new EOFException("stream ended between or inside reply frames");
-        }
-        int size = receiveBuffer.getInt(0);
-        if (size < 0 || size > limits.maxFrameBytes()) {
-            throw new ProtocolException(
-                    "reply frame of " + Integer.toUnsignedLong(size) + " bytes is over the limit");
-        }
-        if (receiveBuffer.capacity() < size) {
-            receiveBuffer = ByteBuffer.allocate(Math.max(size, 2 * receiveBuffer.capacity()));
-        }
-        if (in.readNBytes(receiveBuffer.array(), 0, size) < size) {
-            throw new EOFException("stream ended inside a reply frame of " + size + " bytes");
-        }
-        return receiveBuffer.clear().limit(size);
     }
 
     /** Moves the window past the oldest frame, which has been answered. */

@@ -3,6 +3,7 @@ package dbf0.kv.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,27 @@ class HashSlotsTest {
     void crc16IsXmodem() {
         assertThat(crc("123456789")).isEqualTo(0x31C3);
         assertThat(crc("")).isZero();
+    }
+
+    /** The table-driven CRC, two bytes a step, against the polynomial division bit by bit. */
+    @Test
+    void crc16MatchesTheBitwiseDefinition() {
+        Random random = new Random(5);
+        for (int n = 0; n < 2000; n++) {
+            byte[] bytes = new byte[random.nextInt(40)];
+            random.nextBytes(bytes);
+            int offset = bytes.length == 0 ? 0 : random.nextInt(bytes.length);
+            int length = bytes.length - offset;
+            int expected = 0;
+            for (int i = offset; i < offset + length; i++) {
+                expected ^= (bytes[i] & 0xFF) << 8;
+                for (int bit = 0; bit < 8; bit++) {
+                    expected = (expected & 0x8000) != 0 ? (expected << 1) ^ 0x1021 : expected << 1;
+                }
+                expected &= 0xFFFF;
+            }
+            assertThat(HashSlots.crc16(bytes, offset, length)).isEqualTo(expected);
+        }
     }
 
     @Test
