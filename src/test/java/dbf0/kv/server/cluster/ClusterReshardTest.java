@@ -8,6 +8,8 @@ import dbf0.kv.check.Dbf0HistoryFormat;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.check.LinearizabilityChecker;
 import dbf0.kv.cluster.HashSlots;
+import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.server.ServerModel;
 import java.io.BufferedReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +62,23 @@ class ClusterReshardTest {
             dirs[i] = Files.createDirectories(tmp.resolve("node" + i));
         }
         try (LocalCluster cluster = new LocalCluster(3, dirs)) {
+            reshard(cluster, PRELOAD / 4);
+        }
+    }
+
+    /**
+     * Over logs with a thread per connection: under {@code always} a write goes through the log's
+     * writer thread, not an event loop's flush, and MIGRATE must still find every submitted write.
+     */
+    @Test
+    void reshardOverWriteAheadLogsWithVirtualThreadsLosesNothing() throws Exception {
+        assumeTrue(ClusterToolsTest.TOOLS, "redis-cli not installed (Debian's redis-tools)");
+        Path[] dirs = new Path[3];
+        for (int i = 0; i < 3; i++) {
+            dirs[i] = Files.createDirectories(tmp.resolve("node" + i));
+        }
+        try (LocalCluster cluster =
+                new LocalCluster(3, dirs, ProtocolLimits.DEFAULTS, ServerModel.VIRTUAL)) {
             reshard(cluster, PRELOAD / 4);
         }
     }

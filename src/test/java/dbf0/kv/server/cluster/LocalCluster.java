@@ -22,6 +22,7 @@ final class LocalCluster implements AutoCloseable {
     final List<ClusterNode> nodes;
     private final Path[] dataDirs;
     private final ProtocolLimits limits;
+    private final ServerModel model;
 
     LocalCluster(int n) throws Exception {
         this(n, null, ProtocolLimits.DEFAULTS);
@@ -31,10 +32,19 @@ final class LocalCluster implements AutoCloseable {
         this(n, dataDirs, ProtocolLimits.DEFAULTS);
     }
 
-    /** With {@code dataDirs[i]} as node i's data dir (a WAL and the nodes file), or none. */
     LocalCluster(int n, Path[] dataDirs, ProtocolLimits limits) throws Exception {
+        this(n, dataDirs, limits, ServerModel.NIO);
+    }
+
+    /**
+     * With {@code dataDirs[i]} as node i's data dir (a WAL and the nodes file), or none, and every
+     * node on {@code model}.
+     */
+    LocalCluster(int n, Path[] dataDirs, ProtocolLimits limits, ServerModel model)
+            throws Exception {
         this.dataDirs = dataDirs;
         this.limits = limits;
+        this.model = model;
         StringBuilder list = new StringBuilder();
         for (int i = 0; i < n; i++) {
             int port = freePort();
@@ -51,7 +61,7 @@ final class LocalCluster implements AutoCloseable {
     KeyValueServer start(int i) throws IOException {
         ServerOptions options =
                 ServerOptions.defaults()
-                        .withModel(ServerModel.NIO)
+                        .withModel(model)
                         .withThreads(2)
                         .withLimits(limits)
                         .withBindAddress(new InetSocketAddress("127.0.0.1", ports.get(i)));
