@@ -3,17 +3,11 @@ package dbf0.kv.server.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import dbf0.common.cli.Cli;
-import dbf0.kv.bench.Benchmark;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import picocli.CommandLine;
 
 /**
  * {@code bench --cluster} follows MOVED. Node 0's first 500 slots move to node 1, told to nodes 0
@@ -51,19 +45,7 @@ class ClusterBenchRedirectTest {
                             .isEqualTo("+OK\r\n");
                 }
             }
-            String[] args =
-                    ("2 2 concurrent 16 64 0.5 PT1S --cluster 127.0.0.1:"
-                                    + cluster.port(2)
-                                    + " "
-                                    + flags)
-                            .split(" ");
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            CommandLine cl = Cli.commandLine(new Benchmark());
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            assertThat(cl.execute(args)).as(err.toString()).isZero();
-            JsonObject json = JsonParser.parseString(out.toString()).getAsJsonObject();
+            JsonObject json = ClusterBenchmarkTest.bench(cluster.port(2), flags);
             assertThat(json.get("errors").getAsLong()).isZero();
             assertThat(json.get("set").getAsLong()).isPositive();
             assertThat(json.get("get").getAsLong()).isPositive();

@@ -40,6 +40,25 @@ class ClusterBenchmarkTest {
         }
     }
 
+    /**
+     * Runs {@code bench 2 2 concurrent 16 64 0.5 PT1S --cluster 127.0.0.1:port flags}, asserting
+     * that it exits 0.
+     *
+     * @return the JSON line it printed
+     */
+    static JsonObject bench(int port, String flags) {
+        String[] args =
+                ("2 2 concurrent 16 64 0.5 PT1S --cluster 127.0.0.1:" + port + " " + flags)
+                        .split(" ");
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Cli.commandLine(new Benchmark());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        assertThat(cl.execute(args)).as(err.toString()).isZero();
+        return JsonParser.parseString(out.toString()).getAsJsonObject();
+    }
+
     @Tag("slow") // timed benchmark runs of about 1 s each
     @ParameterizedTest
     @ValueSource(
@@ -50,19 +69,7 @@ class ClusterBenchmarkTest {
             })
     void benchDrivesAClusterThroughOneNode(String flags) throws Exception {
         try (LocalCluster cluster = new LocalCluster(3)) {
-            String[] args =
-                    ("2 2 concurrent 16 64 0.5 PT1S --cluster 127.0.0.1:"
-                                    + cluster.port(1)
-                                    + " "
-                                    + flags)
-                            .split(" ");
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            CommandLine cl = Cli.commandLine(new Benchmark());
-            cl.setOut(new PrintWriter(out, true));
-            cl.setErr(new PrintWriter(err, true));
-            assertThat(cl.execute(args)).as(err.toString()).isZero();
-            JsonObject json = JsonParser.parseString(out.toString()).getAsJsonObject();
+            JsonObject json = bench(cluster.port(1), flags);
             assertThat(json.get("set").getAsLong()).isPositive();
             assertThat(json.get("errors").getAsLong()).isZero();
             assertThat(json.get("shards").getAsInt()).isEqualTo(3);
