@@ -6,12 +6,11 @@ import dbf0.kv.cluster.HashSlots;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.protocol.RespCodec;
 import dbf0.kv.server.resp.KeyRouter;
+import dbf0.kv.server.resp.KeySpec;
 import dbf0.kv.server.resp.RespCommand;
 import dbf0.kv.server.resp.RespConnection;
 import dbf0.kv.server.resp.RespContext;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -39,24 +38,7 @@ final class SlotRouting implements KeyRouter {
             RespCodec.error("TRYAGAIN Multiple keys request during rehashing of slot");
     static final byte[] UNSERVED = RespCodec.error("CLUSTERDOWN Hash slot not served");
 
-    /** Where a command's keys are: from argument {@code first}, every {@code step}th one. */
-    private record Keys(int first, int step, boolean one) {}
-
-    private static final Map<String, Keys> KEYS =
-            Map.of(
-                    "GET", new Keys(1, 1, true),
-                    "SET", new Keys(1, 1, true),
-                    "DEL", new Keys(1, 1, false),
-                    "EXISTS", new Keys(1, 1, false),
-                    "MGET", new Keys(1, 1, false),
-                    "MSET", new Keys(1, 2, false));
-
     private final ClusterState state;
-
-    /** Each command's {@link Keys}, or {@link #NO_KEYS}: found by name once, then by identity. */
-    private final Map<RespCommand, Keys> byCommand = new ConcurrentHashMap<>();
-
-    private static final Keys NO_KEYS = new Keys(0, 0, true);
 
     SlotRouting(ClusterState state) {
         this.state = state;
@@ -73,13 +55,11 @@ final class SlotRouting implements KeyRouter {
         if (!(command instanceof Asking)) {
             connection.asking(false); // ASKING is good for the one command after it
         }
-        Keys keys =
-                byCommand.computeIfAbsent(
-                        command, c -> KEYS.getOrDefault(c.names().get(0), NO_KEYS));
-        if (keys == NO_KEYS) {
+        KeySpec keys = command.keys();
+        if (keys == null) {
             return command.execute(args, connection, context, out);
         }
-        int last = keys.one() ? keys.first() : args.size() - 1;
+        int last = keys.lastIn(args.size());
         int slot = -1;
         for (int i = keys.first(); i <= last; i += keys.step()) {
             int s = HashSlots.slot(args.get(i));
@@ -105,7 +85,7 @@ final class SlotRouting implements KeyRouter {
 
     /** Why this node does not run the command, or null if it does. */
     private byte[] refusal(
-            SlotMap map, int slot, List<byte[]> args, Keys keys, int last, boolean asking) {
+            SlotMap map, int slot, List<byte[]> args, KeySpec keys, int last, boolean asking) {
         int owner = map.owner(slot);
         if (owner == state.myself()) {
             int target = map.migrating(slot);
@@ -126,7 +106,7 @@ final class SlotRouting implements KeyRouter {
         return owner == SlotMap.NONE ? UNSERVED : redirect("MOVED", slot, map.nodes().get(owner));
     }
 
-    private int present(List<byte[]> args, Keys keys, int last) {
+    private int present(List<byte[]> args, KeySpec keys, int last) {
         state.applySubmittedWrites(); // a write submitted to a log counts
         int here = 0;
         for (int i = keys.first(); i <= last; i += keys.step()) {

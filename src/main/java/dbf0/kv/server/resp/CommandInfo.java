@@ -4,6 +4,7 @@ import dbf0.base.io.OutputBuffer;
 import dbf0.kv.protocol.RespCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * COMMAND [subcommand ...] (the class is not called Command, which would read as "any command"):
@@ -21,18 +22,14 @@ final class CommandInfo implements RespCommand {
 
     private static final byte[] EMPTY_ARRAY = RespCodec.arrayHeader(0);
 
-    /** name, arity, flag, first key, last key, step: the commands dbf0 has that take keys. */
-    private static final Object[][] KEYED = {
-        {"get", 2, "readonly", 1, 1, 1},
-        {"set", -3, "write", 1, 1, 1},
-        {"del", -2, "write", 1, -1, 1},
-        {"exists", -2, "readonly", 1, -1, 1},
-        {"mget", -2, "readonly", 1, -1, 1},
-        {"mset", -3, "write", 1, -1, 2},
-    };
-
-    private static final byte[] TABLE2 = table(false);
-    private static final byte[] TABLE3 = table(true);
+    /**
+     * The table, built on first use from the standard commands' {@link RespCommand#keys()}: a
+     * holder class, since the standard list holds this command and is not built when it is.
+     */
+    private static final class Tables {
+        static final byte[] RESP2 = table(false);
+        static final byte[] RESP3 = table(true);
+    }
 
     @Override
     public List<String> names() {
@@ -51,7 +48,7 @@ final class CommandInfo implements RespCommand {
         if (docs) {
             Reply.mapHeader(connection, out, 0);
         } else if (args.size() == 1 && context.router() != null) {
-            out.put(connection.resp3() ? TABLE3 : TABLE2);
+            out.put(connection.resp3() ? Tables.RESP3 : Tables.RESP2);
         } else {
             out.put(EMPTY_ARRAY);
         }
@@ -59,14 +56,18 @@ final class CommandInfo implements RespCommand {
     }
 
     private static byte[] table(boolean resp3) {
-        StringBuilder b = new StringBuilder("*").append(KEYED.length).append("\r\n");
-        for (Object[] c : KEYED) {
-            String name = (String) c[0];
+        List<RespCommand> keyed =
+                RespCommands.standard().all().stream().filter(c -> c.keys() != null).toList();
+        StringBuilder b = new StringBuilder("*").append(keyed.size()).append("\r\n");
+        for (RespCommand c : keyed) {
+            String name = c.names().get(0).toLowerCase(Locale.ROOT);
+            KeySpec keys = c.keys();
             b.append("*7\r\n$").append(name.length()).append("\r\n").append(name).append("\r\n");
-            b.append(':').append(c[1]).append("\r\n");
-            b.append(resp3 ? "~1\r\n+" : "*1\r\n+").append(c[2]).append("\r\n");
-            b.append(':').append(c[3]).append("\r\n:").append(c[4]).append("\r\n:");
-            b.append(c[5]).append("\r\n*0\r\n");
+            b.append(':').append(c.arity()).append("\r\n");
+            b.append(resp3 ? "~1\r\n+" : "*1\r\n+");
+            b.append(keys.writes() ? "write" : "readonly").append("\r\n");
+            b.append(':').append(keys.first()).append("\r\n:").append(keys.last()).append("\r\n:");
+            b.append(keys.step()).append("\r\n*0\r\n");
         }
         return b.toString().getBytes(StandardCharsets.US_ASCII);
     }

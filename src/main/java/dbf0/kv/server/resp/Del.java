@@ -23,6 +23,11 @@ final class Del implements RespCommand {
     }
 
     @Override
+    public KeySpec keys() {
+        return KeySpec.WRITES_ALL;
+    }
+
+    @Override
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         // Every key is submitted before any is waited for; the count is known once all are done.

@@ -24,6 +24,11 @@ final class Exists implements RespCommand {
     }
 
     @Override
+    public KeySpec keys() {
+        return KeySpec.READS_ALL;
+    }
+
+    @Override
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         if (context.asyncReads()) {

@@ -23,6 +23,11 @@ final class Get implements RespCommand {
     }
 
     @Override
+    public KeySpec keys() {
+        return KeySpec.READS_ONE;
+    }
+
+    @Override
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         ByteArrayWrapper key = Reply.key(args.get(1));

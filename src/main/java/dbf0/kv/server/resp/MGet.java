@@ -28,6 +28,11 @@ final class MGet implements RespCommand {
     }
 
     @Override
+    public KeySpec keys() {
+        return KeySpec.READS_ALL;
+    }
+
+    @Override
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         int n = args.size();

@@ -15,6 +15,9 @@ import java.util.concurrent.CompletableFuture;
  */
 final class MSet implements RespCommand {
 
+    /** Key, value, key, value, ...: every other argument from the first. */
+    private static final KeySpec KEYS = new KeySpec(1, -1, 2, true);
+
     @Override
     public List<String> names() {
         return List.of("MSET");
@@ -23,6 +26,11 @@ final class MSet implements RespCommand {
     @Override
     public int arity() {
         return -3;
+    }
+
+    @Override
+    public KeySpec keys() {
+        return KEYS;
     }
 
     @Override

@@ -9,7 +9,8 @@ import java.util.List;
  * it knows comes through the arguments, the {@link RespContext} and the store.
  *
  * <p>To add a command: write a class beside the others and list it in {@link
- * RespCommands#standard()}.
+ * RespCommands#standard()}; if it takes keys, say where ({@link #keys()}), which a cluster node
+ * needs to route it.
  */
 public interface RespCommand {
 
@@ -37,6 +38,16 @@ public interface RespCommand {
      */
     boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out);
+
+    /**
+     * Where its keys are and whether it writes, for a cluster node's slot check and {@code COMMAND}
+     * table.
+     *
+     * @return the command's keys, or null for a command that takes none
+     */
+    default KeySpec keys() {
+        return null;
+    }
 
     /**
      * True for a command that only submits writes (SET, MSET, DEL, FLUSHALL): it queues its reply,

@@ -79,6 +79,11 @@ public final class RespCommands {
         return new RespCommands(all);
     }
 
+    /** Every command, in the order they were listed. */
+    public List<RespCommand> all() {
+        return commands;
+    }
+
     /** The command called {@code name} in any case, or null if there is none. */
     public RespCommand find(byte[] name) {
         // The same folding the server has always used, so that exactly the same spellings match.

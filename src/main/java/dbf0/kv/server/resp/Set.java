@@ -25,6 +25,11 @@ final class Set implements RespCommand {
     }
 
     @Override
+    public KeySpec keys() {
+        return KeySpec.WRITES_ONE;
+    }
+
+    @Override
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         byte[] error =
