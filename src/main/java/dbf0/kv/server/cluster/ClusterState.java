@@ -115,7 +115,7 @@ public final class ClusterState implements AutoCloseable {
         long keys = state.index.build();
         LOG.info(
                 "indexed the slots of {} keys in {} ms (one walk of the store)",
-                keys,
+                String.format("%,d", keys),
                 (System.nanoTime() - started) / 1_000_000);
         state.peerIds.start();
         return state;
