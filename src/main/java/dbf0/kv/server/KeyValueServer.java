@@ -187,10 +187,15 @@ public final class KeyValueServer implements Closeable {
     }
 
     private void listen() throws IOException {
-        context = new ServerContext(store, options, walStore);
+        ClusterState cluster = null;
         if (clusterNodes != null) {
             Path dir = options.durability() == null ? null : options.durability().dataDir();
-            context.cluster(ClusterState.start(clusterNodes, options.bindAddress(), dir, store));
+            cluster = ClusterState.start(clusterNodes, options.bindAddress(), dir, store);
+        }
+        // A cluster node's sessions write through its store, which indexes the keys by slot.
+        context = new ServerContext(cluster == null ? store : cluster.store(), options, walStore);
+        if (cluster != null) {
+            context.cluster(cluster);
         }
         switch (options.model()) {
             case POOL, VIRTUAL -> {

@@ -13,9 +13,10 @@ import java.util.Map;
 
 /**
  * CLUSTER and its subcommands: what the cluster looks like (SLOTS, SHARDS, NODES, INFO, MYID), the
- * slot of a key (KEYSLOT), the keys of a slot (COUNTKEYSINSLOT, GETKEYSINSLOT: walks of the whole
- * store, O(keys) each), moving slots ({@link SetSlot}), and the few bus commands redis-cli sends
- * (MEET, BUMPEPOCH, SAVECONFIG), answered as far as a cluster with a fixed list of nodes can.
+ * slot of a key (KEYSLOT), the keys of a slot (COUNTKEYSINSLOT, GETKEYSINSLOT: from the {@link
+ * SlotIndex}, O(keys of the slot) each), moving slots ({@link SetSlot}), and the few bus commands
+ * redis-cli sends (MEET, BUMPEPOCH, SAVECONFIG), answered as far as a cluster with a fixed list of
+ * nodes can.
  */
 final class ClusterCommand implements RespCommand {
 

@@ -2,7 +2,6 @@ package dbf0.kv.server.cluster;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.cluster.ClusterNode;
-import dbf0.kv.cluster.HashSlots;
 import dbf0.kv.cluster.NodesFile;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.server.resp.KeyRouter;
@@ -20,6 +19,8 @@ import java.util.List;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One node's part of a cluster: which node it is, the {@link SlotMap} as this node knows it, the
@@ -38,12 +39,16 @@ import java.util.function.UnaryOperator;
  */
 public final class ClusterState implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterState.class);
+
     /** Lock stripes; a slot's stripe is its low bits. */
     static final int STRIPES = 64;
 
     private final int myself;
     private final Path dataDir;
+    private final Store base;
     private final Store store;
+    private final SlotIndex index;
     private final StampedLock[] locks = new StampedLock[STRIPES];
     private final SlotRouting routing;
     private final PeerIds peerIds;
@@ -53,7 +58,9 @@ public final class ClusterState implements AutoCloseable {
         this.myself = myself;
         this.map = map;
         this.dataDir = dataDir;
-        this.store = store;
+        this.base = store;
+        this.index = new SlotIndex(store);
+        this.store = new IndexedStore(store, index);
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new StampedLock();
         }
@@ -69,7 +76,7 @@ public final class ClusterState implements AutoCloseable {
      * @param listed the {@code --cluster-nodes} list, in its order
      * @param bind the address this server listens on: it picks this node out of the list
      * @param dataDir where the nodes file lives, or null to keep nothing
-     * @param store the keys, for the commands that count and move them
+     * @param store the keys; sessions must write through {@link #store()}, which indexes them
      * @throws IllegalArgumentException if the bind address matches no entry or several, or the
      *     nodes file lists other addresses than {@code listed}
      * @throws IOException if the nodes file cannot be read or written
@@ -104,6 +111,12 @@ public final class ClusterState implements AutoCloseable {
             }
         }
         ClusterState state = new ClusterState(me, map, dataDir, store);
+        long started = System.nanoTime();
+        long keys = state.index.build();
+        LOG.info(
+                "indexed the slots of {} keys in {} ms (one walk of the store)",
+                String.format("%,d", keys),
+                (System.nanoTime() - started) / 1_000_000);
         state.peerIds.start();
         return state;
     }
@@ -179,7 +192,11 @@ public final class ClusterState implements AutoCloseable {
                 new Restore(this));
     }
 
-    Store store() {
+    /**
+     * The store every session, MIGRATE and DBF0-RESTORE must write through: the server's store with
+     * the {@link SlotIndex} kept up to date by each write.
+     */
+    public Store store() {
         return store;
     }
 
@@ -217,32 +234,18 @@ public final class ClusterState implements AutoCloseable {
     }
 
     /**
-     * The keys of {@code slot}, at most {@code count}. A walk over the whole store: O(keys) per
-     * call, since a hash map keeps no index by slot.
+     * The keys of {@code slot}, at most {@code count}, from the {@link SlotIndex}: O(keys of the
+     * slot), not of the store.
      */
     List<byte[]> keysInSlot(int slot, int count) {
-        applySubmittedWrites(); // so that the walk sees them
-        List<byte[]> keys = new ArrayList<>();
-        store.forEach(
-                (key, value) -> {
-                    if (keys.size() < count && HashSlots.slot(key.getArray()) == slot) {
-                        keys.add(key.getArray());
-                    }
-                });
-        return keys;
+        applySubmittedWrites(); // so that the store holds them when the candidates are checked
+        return index.keys(slot, count);
     }
 
-    /** How many keys {@code slot} holds; a walk over the whole store, as {@link #keysInSlot}. */
+    /** How many keys {@code slot} holds, as {@link #keysInSlot} finds them. */
     long countKeys(int slot) {
         applySubmittedWrites();
-        long[] count = {0};
-        store.forEach(
-                (key, value) -> {
-                    if (HashSlots.slot(key.getArray()) == slot) {
-                        count[0]++;
-                    }
-                });
-        return count[0];
+        return index.count(slot);
     }
 
     /**
@@ -254,7 +257,7 @@ public final class ClusterState implements AutoCloseable {
      * submitted meanwhile. A map store has done every write already.
      */
     void applySubmittedWrites() {
-        if (store instanceof MapStore) {
+        if (base instanceof MapStore) {
             return;
         }
         try {
