@@ -116,6 +116,16 @@ public interface Store {
     default void flush() {}
 
     /**
+     * Returns once every write submitted so far, by any thread, is applied, so that reads see it:
+     * what a cluster node's MIGRATE needs before it reads the keys it moves. Called off an event
+     * loop. This default flushes, which is enough for a store that holds writes back only until a
+     * flush.
+     */
+    default void awaitSubmitted() {
+        flush();
+    }
+
+    /**
      * True if some {@link #get} may wait for a disk read: a store that keeps its data on disk. A
      * session that serves many connections on one thread (an event loop) then reads through {@link
      * #getAsync}, so that one client's cold key never stalls the others.

@@ -252,16 +252,18 @@ public final class ClusterState implements AutoCloseable {
      * Makes every write submitted so far visible in the store, whichever connection submitted it. A
      * write-ahead log applies a write to its map only when its batch is flushed, and a flush on an
      * event loop takes that loop's batch alone; any other thread's flush takes every loop's, so it
-     * is run on a virtual thread. MIGRATE, SETSLOT NODE and the checks of a migrating slot call it
-     * after taking their locks: no write submitted before can then be missed, and none can be
-     * submitted meanwhile. A map store has done every write already.
+     * is run on a virtual thread ({@link Store#awaitSubmitted}, which also waits out a log's writer
+     * thread, where writes from connection threads go under always). MIGRATE, SETSLOT NODE and the
+     * checks of a migrating slot call it after taking their locks: no write submitted before can
+     * then be missed, and none can be submitted meanwhile. A map store has done every write
+     * already.
      */
     void applySubmittedWrites() {
         if (base instanceof MapStore) {
             return;
         }
         try {
-            Thread.ofVirtual().start(store::flush).join();
+            Thread.ofVirtual().start(store::awaitSubmitted).join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -77,6 +77,11 @@ final class IndexedStore implements Store {
     }
 
     @Override
+    public void awaitSubmitted() {
+        store.awaitSubmitted();
+    }
+
+    @Override
     public boolean mayWaitForDisk() {
         return store.mayWaitForDisk();
     }

@@ -263,6 +263,11 @@ public final class LsmStore implements Store, Closeable {
         wal.flush();
     }
 
+    @Override
+    public void awaitSubmitted() {
+        wal.awaitSubmitted(); // the memtable gets a write when the log applies it
+    }
+
     // ---------------------------------------------------------------- the store as a whole
 
     /** Counters since open, and the shape of the tree now. */

@@ -12,6 +12,7 @@ import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.BiConsumer;
 
@@ -260,6 +261,28 @@ public final class WalStore implements Store, Closeable {
             return;
         }
         combiner.flush(); // a write call without an fsync: cheap enough to make now
+    }
+
+    /**
+     * Flushes every caller's pending records and, under {@code always}, waits until the writer
+     * thread has done the writes queued to it before the call: a sync queued behind them completes
+     * only after they are written and applied (it costs an fsync).
+     *
+     * @throws StorageFailureException if the log fails meanwhile
+     */
+    @Override
+    public void awaitSubmitted() {
+        combiner.flush();
+        if (log.options.fsync() == FsyncPolicy.ALWAYS) {
+            try {
+                syncAsync().join();
+            } catch (CompletionException e) {
+                throw new StorageFailureException(
+                        "the log failed while waiting for submitted writes: "
+                                + e.getCause().getMessage(),
+                        e.getCause());
+            }
+        }
     }
 
     private CompletableFuture<Boolean> submit(WalRecord record) {

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -48,6 +49,24 @@ class WalStoreTest {
             assertThat(store.recovery().keys()).isEqualTo(1);
             assertThat(store.recovery().droppedBytes()).isZero();
             assertThat(store.recovery().summary()).contains("9 records", "1 keys");
+        }
+    }
+
+    /**
+     * Under always, a write from a thread that is not an event loop goes to the writer thread; a
+     * cluster node's MIGRATE, about to read the keys it moves, must find such a write applied.
+     */
+    @Test
+    void awaitSubmittedReturnsOnceTheWriterThreadsWritesAreApplied(@TempDir Path dir)
+            throws IOException {
+        try (WalStore store =
+                WalStore.open(new MapStore(new ConcurrentHashMap<>()), WalOptions.defaults(dir))) {
+            for (int i = 0; i < 20; i++) {
+                CompletableFuture<Boolean> put = store.putAsync(b("k" + i), b("v" + i));
+                store.awaitSubmitted();
+                assertThat(store.get(b("k" + i))).as("write %d applied", i).isEqualTo(b("v" + i));
+                assertThat(put).isDone();
+            }
         }
     }
 
