@@ -29,6 +29,60 @@ final class V2ClusterRouting {
         this.state = state;
     }
 
+    /**
+     * Runs {@code work} if this node owns every key of {@code request}, holding the read locks of
+     * their slots' stripes across the check and the work, as RESP commands do: MIGRATE and SETSLOT
+     * take a stripe's write lock, so no key can move between the check and the write (a write
+     * landing after its slot left would be acknowledged and lost).
+     *
+     * @return null once {@code work} ran, or what to answer instead (MOVED)
+     */
+    Response runIfOwned(Request request, Runnable work) {
+        long stripes = stripes(request);
+        state.readLockStripes(stripes);
+        try {
+            Response refusal = answer(request);
+            if (refusal == null) {
+                work.run();
+            }
+            return refusal;
+        } finally {
+            state.readUnlockStripes(stripes);
+        }
+    }
+
+    /**
+     * {@link #runIfOwned(Request, Runnable)} on a cluster node; on a standalone server ({@code
+     * cluster} null) runs {@code work}.
+     */
+    static Response runIfOwned(V2ClusterRouting cluster, Request request, Runnable work) {
+        if (cluster == null) {
+            work.run();
+            return null;
+        }
+        return cluster.runIfOwned(request, work);
+    }
+
+    private static long stripes(Request request) {
+        return switch (request) {
+            case Request.Get get -> stripe(get.key());
+            case Request.Set set -> stripe(set.key());
+            case Request.Delete delete -> stripe(delete.key());
+            case Request.Batch batch -> {
+                long mask = 0;
+                for (Request op : batch.ops()) {
+                    mask |= stripes(op);
+                }
+                yield mask;
+            }
+            default -> 0L; // no key: PING, RANGE, TOPOLOGY
+        };
+    }
+
+    private static long stripe(ByteArrayWrapper key) {
+        return ClusterState.stripeBit(HashSlots.slot(key.getArray()));
+    }
+
     /** What to answer in place of running {@code request} here, or null to run it. */
     Response answer(Request request) {
         SlotMap map = state.map();

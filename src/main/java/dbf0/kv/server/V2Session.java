@@ -110,16 +110,16 @@ final class V2Session implements ByteSession {
                             continue;
                         }
                     }
-                    submitBatch(batch, out);
+                    owned(batch, out, () -> submitBatch(batch, out));
                     reads = null;
                 } else if (isWrite((Request) request)) {
-                    submitWrite((Request) request);
+                    owned((Request) request, out, () -> submitWrite((Request) request));
                 } else if (asyncReads && request instanceof Request.Get get) {
-                    readLater(get, out);
+                    owned(get, out, () -> readLater(get, out));
                 } else if (asyncReads && request instanceof Request.Range range) {
                     pending.addRead(ranges.answerOffLoop(range), 1, (o, r, f) -> reply(o, r));
                 } else {
-                    reply(out, apply((Request) request));
+                    owned((Request) request, out, () -> reply(out, apply((Request) request)));
                 }
             }
             Next pause = pending.beforeDecoding(out); // the rest waits in the input buffer
@@ -150,7 +150,7 @@ final class V2Session implements ByteSession {
                     }
                     // A write may not pass a read still out: that read must not see it.
                     if (isWrite(request) && pending.readsInFlight() == 0) {
-                        submitWrite(request);
+                        owned(request, out, () -> submitWrite(request));
                     } else {
                         held = request; // a GET, PING, RANGE or BATCH: after the writes before it
                     }
@@ -166,10 +166,7 @@ final class V2Session implements ByteSession {
         }
     }
 
-    /**
-     * The replies of writes submitted to the store and not yet answered (see {@link PendingReplies}
-     * for why the writes of one read are all submitted before any is waited for).
-     */
+    /** Replies waiting for their writes ({@link PendingReplies}: why a read's writes go first). */
     private final PendingReplies pending;
 
     /** A decoded request, or a fatal error, that waits for the pending writes before it. */
@@ -218,6 +215,14 @@ final class V2Session implements ByteSession {
 
     private static boolean isWrite(Request request) {
         return request instanceof Request.Set || request instanceof Request.Delete;
+    }
+
+    /** Runs {@code work}, on a cluster node only while it owns the request's keys (else MOVED). */
+    private void owned(Request request, OutputBuffer out, Runnable work) {
+        Response refused = V2ClusterRouting.runIfOwned(cluster, request, work);
+        if (refused != null) {
+            pending.reply(out, o -> reply(o, refused));
+        }
     }
 
     /** Submits a SET or DELETE and queues its reply. */

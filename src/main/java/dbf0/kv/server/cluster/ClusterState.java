@@ -41,8 +41,11 @@ public final class ClusterState implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterState.class);
 
-    /** Lock stripes; a slot's stripe is its low bits. */
-    static final int STRIPES = 64;
+    /**
+     * Lock stripes, one bit each of a {@code long} ({@link #readLockStripes}); by a slot's low
+     * bits.
+     */
+    static final int STRIPES = Long.SIZE;
 
     private final int myself;
     private final Path dataDir;
@@ -218,6 +221,40 @@ public final class ClusterState implements AutoCloseable {
             }
         }
         map = next;
+    }
+
+    /**
+     * The bit of {@code slot}'s stripe, to gather a request's stripes into one mask.
+     *
+     * @param slot a hash slot
+     * @return a mask with one bit set
+     */
+    public static long stripeBit(int slot) {
+        return 1L << (slot % STRIPES);
+    }
+
+    /**
+     * Takes the read locks of the stripes in {@code mask}, in stripe order, so that two commands
+     * that each take several can never wait on each other in a circle: what a command on keys of
+     * several slots (a v2 BATCH) holds while it checks where its keys are and runs.
+     *
+     * @param mask stripes, as {@link #stripeBit} gives them
+     */
+    public void readLockStripes(long mask) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            locks[Long.numberOfTrailingZeros(m)].asReadLock().lock();
+        }
+    }
+
+    /**
+     * Lets go of what {@link #readLockStripes} took.
+     *
+     * @param mask the same stripes
+     */
+    public void readUnlockStripes(long mask) {
+        for (long m = mask; m != 0; m &= m - 1) {
+            locks[Long.numberOfTrailingZeros(m)].asReadLock().unlock();
+        }
     }
 
     /**
