@@ -33,15 +33,22 @@ final class V2ClusterRouting {
      * Runs {@code work} if this node owns every key of {@code request}, holding the read locks of
      * their slots' stripes across the check and the work, as RESP commands do: MIGRATE and SETSLOT
      * take a stripe's write lock, so no key can move between the check and the write (a write
-     * landing after its slot left would be acknowledged and lost).
+     * landing after its slot left would be acknowledged and lost). Each key's slot is computed
+     * once.
      *
-     * @return null once {@code work} ran, or what to answer instead (MOVED)
+     * @return null once {@code work} ran, or what to answer instead (MOVED, or TOPOLOGY's reply)
      */
     Response runIfOwned(Request request, Runnable work) {
-        long stripes = stripes(request);
+        int[] slots = slots(request);
+        long stripes = 0;
+        for (int slot : slots) {
+            stripes |= ClusterState.stripeBit(slot);
+        }
         state.readLockStripes(stripes);
         try {
-            Response refusal = answer(request);
+            SlotMap map = state.map();
+            Response refusal =
+                    request instanceof Request.Topology ? topology(map) : refusal(map, slots);
             if (refusal == null) {
                 work.run();
             }
@@ -63,57 +70,52 @@ final class V2ClusterRouting {
         return cluster.runIfOwned(request, work);
     }
 
-    private static long stripes(Request request) {
+    private static final int[] NO_SLOTS = {};
+
+    /** The slots of the request's keys, in its order: none for PING, RANGE and TOPOLOGY. */
+    private static int[] slots(Request request) {
         return switch (request) {
-            case Request.Get get -> stripe(get.key());
-            case Request.Set set -> stripe(set.key());
-            case Request.Delete delete -> stripe(delete.key());
+            case Request.Get get -> new int[] {HashSlots.slot(get.key().getArray())};
+            case Request.Set set -> new int[] {HashSlots.slot(set.key().getArray())};
+            case Request.Delete delete -> new int[] {HashSlots.slot(delete.key().getArray())};
             case Request.Batch batch -> {
-                long mask = 0;
-                for (Request op : batch.ops()) {
-                    mask |= stripes(op);
+                List<Request> ops = batch.ops();
+                int[] slots = new int[ops.size()];
+                for (int i = 0; i < slots.length; i++) {
+                    slots[i] = HashSlots.slot(key(ops.get(i)).getArray());
                 }
-                yield mask;
+                yield slots;
             }
-            default -> 0L; // no key: PING, RANGE, TOPOLOGY
+            default -> NO_SLOTS; // a RANGE scans this node's own keys
         };
     }
 
-    private static long stripe(ByteArrayWrapper key) {
-        return ClusterState.stripeBit(HashSlots.slot(key.getArray()));
-    }
-
-    /** What to answer in place of running {@code request} here, or null to run it. */
-    Response answer(Request request) {
-        SlotMap map = state.map();
-        return switch (request) {
-            case Request.Topology topology -> topology(map);
-            case Request.Get get -> refusal(map, get.key());
-            case Request.Set set -> refusal(map, set.key());
-            case Request.Delete delete -> refusal(map, delete.key());
-            case Request.Batch batch -> {
-                for (Request op : batch.ops()) {
-                    Response refusal = answer(op);
-                    if (refusal != null) {
-                        yield refusal;
-                    }
-                }
-                yield null;
-            }
-            case Request.Ping ping -> null;
-            case Request.Range range -> null; // a scan of this node's own keys
+    private static ByteArrayWrapper key(Request op) {
+        return switch (op) {
+            case Request.Get get -> get.key();
+            case Request.Set set -> set.key();
+            case Request.Delete delete -> delete.key();
+            default -> throw new IllegalArgumentException("a batch holds GET, SET and DELETE only");
         };
     }
 
-    private Response refusal(SlotMap map, ByteArrayWrapper key) {
-        int slot = HashSlots.slot(key.getArray());
-        int owner = map.owner(slot);
-        if (owner == state.myself()) {
-            return null;
+    /** MOVED (or CLUSTERDOWN) for the first slot another node owns, or null if all are ours. */
+    private Response refusal(SlotMap map, int[] slots) {
+        for (int slot : slots) {
+            int owner = map.owner(slot);
+            if (owner != state.myself()) {
+                return owner == SlotMap.NONE
+                        ? new Response.Error(
+                                "CLUSTERDOWN hash slot " + slot + " is served by no node")
+                        : new Response.Moved(slot, map.nodes().get(owner).address());
+            }
         }
-        return owner == SlotMap.NONE
-                ? new Response.Error("CLUSTERDOWN hash slot " + slot + " is served by no node")
-                : new Response.Moved(slot, map.nodes().get(owner).address());
+        return null;
+    }
+
+    /** TOPOLOGY's answer: this node's slot map. */
+    Response.Topology topology() {
+        return topology(state.map());
     }
 
     static Response.Topology topology(SlotMap map) {

@@ -143,9 +143,9 @@ final class V2Session implements ByteSession {
                 }
                 case DecodeResult.Frame<Request> frame -> {
                     Request request = frame.value();
-                    Response instead = cluster == null ? null : cluster.answer(request);
-                    if (instead != null) { // MOVED or TOPOLOGY: reads nothing, keeps its place
-                        pending.reply(out, o -> reply(o, instead));
+                    if (cluster != null && request instanceof Request.Topology) {
+                        Response map = cluster.topology(); // reads no key, keeps its place
+                        pending.reply(out, o -> reply(o, map));
                         continue;
                     }
                     // A write may not pass a read still out: that read must not see it.

@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * where the keys are and submits its writes; MIGRATE and SETSLOT take the write lock. So no write
  * can slip in between MIGRATE reading a key and deleting it (it would be lost), nor create a key in
  * a slot after the node handed the slot over. {@value #STRIPES} stripes, by slot: writers of other
- * slots do not wait for a migration.
+ * slots do not wait for a migration. A command on keys of several stripes (a v2 BATCH; RESP refuses
+ * those with CROSSSLOT) takes one lock of its own instead, whose write side MIGRATE and SETSLOT
+ * take too: it waits for every migration step, and pays one lock, not one per stripe.
  */
 public final class ClusterState implements AutoCloseable {
 
@@ -53,6 +55,10 @@ public final class ClusterState implements AutoCloseable {
     private final Store store;
     private final SlotIndex index;
     private final StampedLock[] locks = new StampedLock[STRIPES];
+
+    /** Held, read side, by a command on keys of several stripes ({@link #readLockStripes}). */
+    private final StampedLock manyStripes = new StampedLock();
+
     private final SlotRouting routing;
     private final PeerIds peerIds;
     private volatile SlotMap map;
@@ -234,15 +240,17 @@ public final class ClusterState implements AutoCloseable {
     }
 
     /**
-     * Takes the read locks of the stripes in {@code mask}, in stripe order, so that two commands
-     * that each take several can never wait on each other in a circle: what a command on keys of
-     * several slots (a v2 BATCH) holds while it checks where its keys are and runs.
+     * Takes what a command on keys must hold while it checks where they are and runs: the read lock
+     * of their stripe, or, for keys of several stripes (a v2 BATCH), the read lock of {@link
+     * #manyStripes}, one compare-and-set instead of one per stripe.
      *
-     * @param mask stripes, as {@link #stripeBit} gives them
+     * @param mask the keys' stripes, as {@link #stripeBit} gives them
      */
     public void readLockStripes(long mask) {
-        for (long m = mask; m != 0; m &= m - 1) {
-            locks[Long.numberOfTrailingZeros(m)].asReadLock().lock();
+        if (Long.bitCount(mask) > 1) {
+            manyStripes.asReadLock().lock();
+        } else if (mask != 0) {
+            locks[Long.numberOfTrailingZeros(mask)].asReadLock().lock();
         }
     }
 
@@ -252,9 +260,19 @@ public final class ClusterState implements AutoCloseable {
      * @param mask the same stripes
      */
     public void readUnlockStripes(long mask) {
-        for (long m = mask; m != 0; m &= m - 1) {
-            locks[Long.numberOfTrailingZeros(m)].asReadLock().unlock();
+        if (Long.bitCount(mask) > 1) {
+            manyStripes.asReadLock().unlock();
+        } else if (mask != 0) {
+            locks[Long.numberOfTrailingZeros(mask)].asReadLock().unlock();
         }
+    }
+
+    /**
+     * The write side of the lock that commands on keys of several stripes take: MIGRATE and SETSLOT
+     * take it after their stripes' write locks, so that such a command waits for them too.
+     */
+    Lock manyStripesWriteLock() {
+        return manyStripes.asWriteLock();
     }
 
     /**

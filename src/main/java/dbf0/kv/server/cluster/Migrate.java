@@ -112,7 +112,10 @@ final class Migrate implements RespCommand {
         return false;
     }
 
-    /** The write locks of the keys' stripes, taken in stripe order so that two MIGRATEs agree. */
+    /**
+     * The write locks of the keys' stripes, taken in stripe order so that two MIGRATEs agree, then
+     * that of the commands on several stripes.
+     */
     private List<Lock> writeLocks(List<byte[]> keys) {
         TreeSet<Integer> stripes = new TreeSet<>();
         for (byte[] key : keys) {
@@ -124,6 +127,9 @@ final class Migrate implements RespCommand {
             lock.lock();
             locks.add(lock);
         }
+        Lock many = state.manyStripesWriteLock(); // and the commands on several stripes' keys
+        many.lock();
+        locks.add(many);
         return locks;
     }
 

@@ -52,10 +52,13 @@ final class SetSlot {
                             + printable(id));
         }
         Lock lock = state.writeLock(slot);
+        Lock many = state.manyStripesWriteLock();
         lock.lock();
+        many.lock();
         try {
             return change(state, slot, action, node);
         } finally {
+            many.unlock();
             lock.unlock();
         }
     }
