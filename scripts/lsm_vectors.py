@@ -5,19 +5,9 @@
 import json
 import struct
 
+from vector_crc import crc32c
+
 M64 = (1 << 64) - 1
-
-
-def crc32c(data):
-    crc = 0xFFFFFFFF
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82F63B78 if crc & 1 else 0)
-    return crc ^ 0xFFFFFFFF
-
-
-assert crc32c(b"123456789") == 0xE3069283
 
 
 def with_crc(body):
