@@ -36,7 +36,7 @@ final class V2ClusterRouting {
      * landing after its slot left would be acknowledged and lost). Each key's slot is computed
      * once.
      *
-     * @return null once {@code work} ran, or what to answer instead (MOVED, or TOPOLOGY's reply)
+     * @return null once {@code work} ran, or what to answer instead (MOVED)
      */
     Response runIfOwned(Request request, Runnable work) {
         int[] slots = slots(request);
@@ -46,9 +46,7 @@ final class V2ClusterRouting {
         }
         state.readLockStripes(stripes);
         try {
-            SlotMap map = state.map();
-            Response refusal =
-                    request instanceof Request.Topology ? topology(map) : refusal(map, slots);
+            Response refusal = refusal(state.map(), slots);
             if (refusal == null) {
                 work.run();
             }
@@ -86,7 +84,8 @@ final class V2ClusterRouting {
                 }
                 yield slots;
             }
-            default -> NO_SLOTS; // a RANGE scans this node's own keys
+            // PING; RANGE, which scans this node's own keys; TOPOLOGY, answered when decoded
+            default -> NO_SLOTS;
         };
     }
 
