@@ -13,6 +13,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -181,6 +182,14 @@ public final class EventLoopServer implements Closeable {
          */
         final Queue<Connection> resumed = new ConcurrentLinkedQueue<>();
 
+        /**
+         * Connections whose replies wait for the flush this turn owes: revisited right after it,
+         * with no future to make and complete. This is the common case of a log under every policy
+         * (its writes are done by the loop's own flush), and the reason a turn costs one log write
+         * for all its connections and no object per connection.
+         */
+        final ArrayList<Connection> afterFlush = new ArrayList<>();
+
         FlushingThread thread;
         long lastIdleCheck = System.nanoTime();
 
@@ -287,7 +296,7 @@ public final class EventLoopServer implements Closeable {
                     break;
                 }
                 c.lastActive = System.nanoTime();
-                decode(c);
+                decode(c, true);
                 if (c.closeAfterWrite || c.paused || c.awaiting) {
                     break;
                 }
@@ -298,7 +307,12 @@ public final class EventLoopServer implements Closeable {
             drive(c);
         }
 
-        private void decode(Connection c) throws IOException {
+        /**
+         * Lets the session consume what is buffered. If it must wait and {@code mayWaitForTurn},
+         * and the turn owes a flush, the connection waits for the turn's end ({@link #afterFlush});
+         * otherwise, or if it still waits after that flush, for its session's future.
+         */
+        private void decode(Connection c, boolean mayWaitForTurn) throws IOException {
             ByteSession.Next next;
             try {
                 next = c.session.onRead(c.input.forReading(), c.output);
@@ -309,7 +323,10 @@ public final class EventLoopServer implements Closeable {
             if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
                 c.closeAfterWrite = true;
             }
-            if (next == ByteSession.Next.AWAIT) {
+            if (next == ByteSession.Next.AWAIT && mayWaitForTurn && thread.owesFlushes()) {
+                c.awaiting = true;
+                afterFlush.add(c);
+            } else if (next == ByteSession.Next.AWAIT) {
                 // The loop must not block on the writes (every other connection on it would wait
                 // too): it stops reading this one, and the future's completion hands it back
                 // (resumeAwaited).
@@ -328,35 +345,40 @@ public final class EventLoopServer implements Closeable {
 
         /**
          * Before the loop waits again: runs the flushes the turn's sessions owe (one write, under
-         * {@code always} one fsync, for every connection served), then resumes the connections
-         * whose writes that completed; their buffered input may owe more, so until none is owed.
+         * {@code always} one fsync, for every connection served), then resumes the connections that
+         * waited for it and those whose futures completed; their buffered input may owe more, so
+         * until none is owed.
          */
         private void endTurn() {
             do {
                 thread.flushOwed();
-                resumeAwaited();
+                for (int i = 0; i < afterFlush.size(); i++) {
+                    resume(afterFlush.get(i));
+                }
+                afterFlush.clear();
+                Connection c;
+                while ((c = resumed.poll()) != null) {
+                    resume(c);
+                }
             } while (thread.owesFlushes());
         }
 
         /**
-         * Goes on with each connection whose writes completed: their replies, then its buffered
-         * input.
+         * Goes on with a connection whose wait ended: its replies, then its buffered input. If it
+         * must wait again, it waits for its session's future (a flush that did not complete its
+         * writes, such as another thread's, will).
          */
-        private void resumeAwaited() {
-            Connection c;
-            while ((c = resumed.poll()) != null) {
-                if (c.key == null || !c.key.isValid()) {
-                    continue; // closed while it waited (idle, server closing): nothing left to
-                    // answer
-                }
-                c.awaiting = false;
-                c.lastActive = System.nanoTime();
-                try {
-                    decode(c);
-                    drive(c);
-                } catch (Throwable e) {
-                    fail(c, e);
-                }
+        private void resume(Connection c) {
+            if (c.key == null || !c.key.isValid()) {
+                return; // closed while it waited (idle, server closing): nothing left to answer
+            }
+            c.awaiting = false;
+            c.lastActive = System.nanoTime();
+            try {
+                decode(c, false);
+                drive(c);
+            } catch (Throwable e) {
+                fail(c, e);
             }
         }
 
@@ -394,7 +416,9 @@ public final class EventLoopServer implements Closeable {
                     return;
                 }
                 if (c.paused) {
-                    decode(c); // the replies are gone: decode more of what is already buffered
+                    decode(
+                            c,
+                            true); // the replies are gone: decode more of what is already buffered
                     continue;
                 }
                 if (c.inputClosed) {

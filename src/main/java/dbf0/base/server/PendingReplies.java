@@ -24,11 +24,12 @@ import java.util.concurrent.CompletionException;
  * pending with one write call at a flush, instead of one call per write). So before anything here
  * waits for writes in flight, it runs the session's {@code beforeWaiting} (the store's flush):
  * every wait is preceded by a flush, without each session having to remember it. The store decides
- * what that costs: a log under {@code interval} or {@code never} writes at once (a write call, no
- * fsync), so the common case finds the writes done and the session goes on in the same pass with no
- * wait; under {@code always} on an event loop's {@link FlushingThread} the store owes its fsync to
- * the end of the loop's turn ({@link FlushingThread#owe}), and the session waits for it with every
- * other connection of the turn.
+ * what a flush costs: a log under {@code interval} or {@code never} writes at once (a write call,
+ * no fsync), so a read behind its connection's writes finds them done and goes on in the same pass;
+ * under {@code always} on an event loop's {@link FlushingThread} the store owes its fsync to the
+ * end of the loop's turn ({@link FlushingThread#owe}). A read on an event loop that ends with one
+ * write in flight (a client that sends one request and waits) owes even a cheap flush to the turn's
+ * end, so that one write call serves every such connection of the turn ({@link #LONE_WRITE}).
  *
  * <p>The session decides when to wait (before a read, which must see this connection's own writes;
  * at the end of its input; when {@link #full()}); this class only keeps the order and the bound. It
@@ -91,6 +92,17 @@ public final class PendingReplies {
             return e;
         }
     }
+
+    /**
+     * The writes in flight at the end of a read, at most, whose flush an event loop puts off to its
+     * turn's end (Redis writes its AOF once before it sleeps): a connection with one request out
+     * loses nothing by waiting for the others, and a turn of such connections costs one write call
+     * instead of one each. A read that brought more flushes them at once and answers in the same
+     * pass: measured, putting off every read's flush held a pipelining client's replies back until
+     * the turn's end, its next reads brought fewer requests (socket reads and writes per operation
+     * rose by 40-70%), and a log under {@code interval} fell from 0.66-0.70 of no log to 0.57.
+     */
+    static final int LONE_WRITE = 1;
 
     private final ArrayDeque<Entry<?>> entries = new ArrayDeque<>();
     private final Runnable beforeWaiting;
@@ -245,6 +257,14 @@ public final class PendingReplies {
      *     ByteSession.Next#AWAIT} (on {@link #allDone()})
      */
     public ByteSession.Next endOfInput(OutputBuffer out) {
+        if (answerDone(out)) {
+            return ByteSession.Next.READ_MORE;
+        }
+        FlushingThread loop = FlushingThread.current();
+        if (loop != null && inFlight <= LONE_WRITE) {
+            loop.owe(beforeWaiting); // the loop resumes this connection after the turn's flush
+            return ByteSession.Next.AWAIT;
+        }
         return writeCompleted(out) ? ByteSession.Next.READ_MORE : ByteSession.Next.AWAIT;
     }
 

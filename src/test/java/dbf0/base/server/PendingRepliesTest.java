@@ -122,7 +122,67 @@ class PendingRepliesTest {
     }
 
     @Test
-    void onAnEventLoopACheapFlushRunsAtOnceAndNothingWaits() throws Exception {
+    void onAnEventLoopALoneWriteOwesEvenACheapFlushToTheEndOfTheTurn() throws Exception {
+        CompletableFuture<String> write = new CompletableFuture<>();
+        int[] flushes = {0};
+        PendingReplies pending =
+                new PendingReplies(
+                        () -> {
+                            flushes[0]++;
+                            write.complete("ok");
+                        });
+        OutputBuffer out = new OutputBuffer(16);
+        Object[] seen = new Object[4];
+        FlushingThread loop =
+                new FlushingThread(
+                        () -> {
+                            pending.add(write, 1, echo());
+                            seen[0] = pending.endOfInput(out);
+                            seen[1] = flushes[0];
+                            seen[2] = FlushingThread.current().owesFlushes();
+                            FlushingThread.current().flushOwed(); // one write for every connection
+                            seen[3] = pending.endOfInput(out);
+                        },
+                        "loop");
+        loop.start();
+        loop.join(10_000);
+        assertThat(seen)
+                .as("waits without flushing, owes it; answered once the turn's end flushed")
+                .containsExactly(ByteSession.Next.AWAIT, 0, true, ByteSession.Next.READ_MORE);
+        assertThat(text(out)).isEqualTo("ok");
+    }
+
+    @Test
+    void onAnEventLoopAReadThatBroughtSeveralWritesFlushesAtOnce() throws Exception {
+        CompletableFuture<String> first = new CompletableFuture<>();
+        CompletableFuture<String> second = new CompletableFuture<>();
+        PendingReplies pending =
+                new PendingReplies(
+                        () -> {
+                            first.complete("a");
+                            second.complete("b");
+                        });
+        OutputBuffer out = new OutputBuffer(16);
+        Object[] seen = new Object[2];
+        FlushingThread loop =
+                new FlushingThread(
+                        () -> {
+                            pending.add(first, 1, echo());
+                            pending.add(second, 1, echo());
+                            seen[0] = pending.endOfInput(out); // a pipelining client's read
+                            seen[1] = FlushingThread.current().owesFlushes();
+                        },
+                        "loop");
+        loop.start();
+        loop.join(10_000);
+        assertThat(seen)
+                .as("flushed in the same pass and answered: the replies are not held back")
+                .containsExactly(ByteSession.Next.READ_MORE, false);
+        assertThat(text(out)).isEqualTo("ab");
+    }
+
+    @Test
+    void onAnEventLoopAReadBehindWritesRunsACheapFlushAtOnce() throws Exception {
         CompletableFuture<String> write = new CompletableFuture<>();
         PendingReplies pending = new PendingReplies(() -> write.complete("ok"));
         OutputBuffer out = new OutputBuffer(16);
@@ -131,7 +191,7 @@ class PendingRepliesTest {
                 new FlushingThread(
                         () -> {
                             pending.add(write, 1, echo());
-                            seen[0] = pending.endOfInput(out);
+                            seen[0] = pending.writeCompleted(out); // a GET behind its own SET
                             seen[1] = FlushingThread.current().owesFlushes();
                         },
                         "loop");
@@ -139,7 +199,7 @@ class PendingRepliesTest {
         loop.join(10_000);
         assertThat(seen)
                 .as("the flush ran in the same pass: answered, nothing owed")
-                .containsExactly(ByteSession.Next.READ_MORE, false);
+                .containsExactly(true, false);
         assertThat(text(out)).isEqualTo("ok");
     }
 
