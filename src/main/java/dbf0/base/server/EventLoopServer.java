@@ -60,6 +60,7 @@ public final class EventLoopServer implements Closeable {
     private volatile int backlog = 1024;
     private ServerSocketChannel serverChannel;
     private Loop[] loops;
+    private int nextLoop;
 
     /**
      * @param loops event-loop threads (the {@code threads} setting of the server)
@@ -114,14 +115,9 @@ public final class EventLoopServer implements Closeable {
                         serverChannel::accept,
                         open,
                         maxConnections,
-                        new java.util.function.Consumer<>() {
-                            private int next;
-
-                            @Override
-                            public void accept(SocketChannel accepted) {
-                                loops[next].add(accepted);
-                                next = (next + 1) % loops.length;
-                            }
+                        accepted -> { // round robin, on the acceptor's thread alone
+                            loops[nextLoop].add(accepted);
+                            nextLoop = (nextLoop + 1) % loops.length;
                         },
                         () -> {
                             handled.incrementAndGet();
@@ -175,18 +171,14 @@ public final class EventLoopServer implements Closeable {
         final Queue<SocketChannel> incoming = new ConcurrentLinkedQueue<>();
 
         /**
-         * Connections whose awaited future completed. The future may complete on another thread
-         * (the log writer's), which must not touch a connection the loop owns: it only queues it
-         * here and wakes the selector, and the loop resumes the session on its own thread. A future
-         * completed by the loop's own end-of-turn flush queues it without a wake-up.
+         * Connections whose awaited future completed, maybe on another thread (the log writer's),
+         * which must not touch a connection the loop owns: it queues it here and wakes the loop.
          */
         final Queue<Connection> resumed = new ConcurrentLinkedQueue<>();
 
         /**
-         * Connections whose replies wait for the flush this turn owes: revisited right after it,
-         * with no future to make and complete. This is the common case of a log under every policy
-         * (its writes are done by the loop's own flush), and the reason a turn costs one log write
-         * for all its connections and no object per connection.
+         * Connections whose replies wait for the flush this turn owes (a log's, which the loop's
+         * own flush completes): revisited right after it, with no future made or completed.
          */
         final ArrayList<Connection> afterFlush = new ArrayList<>();
 
@@ -207,8 +199,7 @@ public final class EventLoopServer implements Closeable {
             try {
                 while (!lifecycle.isClosing()) {
                     // select(Consumer) hands each ready key straight to handle(): no selected-key
-                    // set to fill, iterate and clear on every pass (that iteration showed up in
-                    // profiles).
+                    // set to fill, iterate and clear on every pass (it showed up in profiles).
                     selector.select(this::handle, idleCheckMillis());
                     registerIncoming();
                     endTurn();
@@ -266,8 +257,7 @@ public final class EventLoopServer implements Closeable {
                 if (key.isWritable()) {
                     drive(c);
                 }
-                // Ready-to-read may be stale after drive() stopped reading (paused, or end of
-                // stream seen).
+                // ready-to-read may be stale after drive() stopped reading (paused, end of stream)
                 if (key.isValid()
                         && key.isReadable()
                         && (key.interestOps() & SelectionKey.OP_READ) != 0) {
@@ -308,9 +298,8 @@ public final class EventLoopServer implements Closeable {
         }
 
         /**
-         * Lets the session consume what is buffered. If it must wait and {@code mayWaitForTurn},
-         * and the turn owes a flush, the connection waits for the turn's end ({@link #afterFlush});
-         * otherwise, or if it still waits after that flush, for its session's future.
+         * Lets the session consume what is buffered. If it must wait, it waits for the turn's end
+         * ({@link #afterFlush}) if {@code mayWaitForTurn} and a flush is owed, else for its future.
          */
         private void decode(Connection c, boolean mayWaitForTurn) throws IOException {
             ByteSession.Next next;
@@ -327,9 +316,8 @@ public final class EventLoopServer implements Closeable {
                 c.awaiting = true;
                 afterFlush.add(c);
             } else if (next == ByteSession.Next.AWAIT) {
-                // The loop must not block on the writes (every other connection on it would wait
-                // too): it stops reading this one, and the future's completion hands it back
-                // (resumeAwaited).
+                // The loop must not block (every other connection on it would wait too): it stops
+                // reading this one, and the future's completion hands it back (resume).
                 c.awaiting = true;
                 c.session
                         .awaiting()
@@ -345,9 +333,8 @@ public final class EventLoopServer implements Closeable {
 
         /**
          * Before the loop waits again: runs the flushes the turn's sessions owe (one write, under
-         * {@code always} one fsync, for every connection served), then resumes the connections that
-         * waited for it and those whose futures completed; their buffered input may owe more, so
-         * until none is owed.
+         * {@code always} one fsync, for every connection served), then resumes the connections
+         * waiting for it or whose futures completed; until their buffered input owes no more.
          */
         private void endTurn() {
             do {
@@ -364,9 +351,8 @@ public final class EventLoopServer implements Closeable {
         }
 
         /**
-         * Goes on with a connection whose wait ended: its replies, then its buffered input. If it
-         * must wait again, it waits for its session's future (a flush that did not complete its
-         * writes, such as another thread's, will).
+         * Goes on with a connection whose wait ended: its replies, then its buffered input. Waiting
+         * again, it waits for its session's future (a flush that did not complete its writes will).
          */
         private void resume(Connection c) {
             if (c.key == null || !c.key.isValid()) {
@@ -412,20 +398,19 @@ public final class EventLoopServer implements Closeable {
                     return;
                 }
                 if (c.awaiting) {
-                    c.key.interestOps(0); // neither read nor decode until resumeAwaited
+                    c.key.interestOps(0); // neither read nor decode until resume
                     return;
                 }
                 if (c.paused) {
-                    decode(
-                            c,
-                            true); // the replies are gone: decode more of what is already buffered
+                    // the replies are gone: decode more of what is already buffered
+                    decode(c, true);
                     continue;
                 }
                 if (c.inputClosed) {
                     int unconsumed = c.input.pending();
                     close(c);
-                    c.session.onEndOfStream(
-                            unconsumed); // throws, and is counted, if a request was cut off
+                    // throws, and is counted, if a request was cut off
+                    c.session.onEndOfStream(unconsumed);
                     return;
                 }
                 c.key.interestOps(SelectionKey.OP_READ);
@@ -439,18 +424,13 @@ public final class EventLoopServer implements Closeable {
                 return;
             }
             lastIdleCheck = now;
+            String idle = "idle for " + Duration.ofNanos(idleTimeoutNanos).toMillis() + " ms";
             for (SelectionKey key : selector.keys()) {
-                // A connection awaiting its writes is not idle: the server, not the client, is
-                // slow.
+                // awaiting its writes is not idle: the server, not the client, is slow
                 if (key.attachment() instanceof Connection c
                         && !c.awaiting
                         && now - c.lastActive > idleTimeoutNanos) {
-                    fail(
-                            c,
-                            new IOException(
-                                    "idle for "
-                                            + Duration.ofNanos(idleTimeoutNanos).toMillis()
-                                            + " ms; closing"));
+                    fail(c, new IOException(idle + "; closing"));
                 }
             }
         }
