@@ -7,9 +7,18 @@ import dbf0.common.FlushingThread;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The order and the bound of replies that wait for futures. */
 class PendingRepliesTest {
+
+    /** Runs {@code body} on an event loop's kind of thread, as a session there would be run. */
+    private static void onALoop(Runnable body) throws InterruptedException {
+        FlushingThread loop = new FlushingThread(body, "loop");
+        loop.start();
+        loop.join(10_000);
+    }
 
     private static String text(OutputBuffer out) {
         return new String(out.toByteArray(), StandardCharsets.US_ASCII);
@@ -87,68 +96,38 @@ class PendingRepliesTest {
         assertThat(flushes[0]).as("the wait itself flushes too").isEqualTo(3);
     }
 
-    @Test
-    void onAnEventLoopAFlushThatOwesItselfLeavesTheWaitToTheEndOfTheTurn() throws Exception {
+    /**
+     * A lone write on a loop waits for the turn's end, whether the store's flush is dear and owes
+     * itself there (a log under always) or cheap and would write at once (interval, never).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void onAnEventLoopALoneWriteWaitsForTheEndOfTheTurn(boolean flushOwesItself) throws Exception {
         CompletableFuture<String> write = new CompletableFuture<>();
         int[] flushes = {0};
-        Runnable[] flush = new Runnable[1];
-        // Like a log under always on a loop: the first call owes the real flush to the turn's end.
-        flush[0] =
+        Runnable flush =
                 () -> {
-                    if (flushes[0]++ == 0) {
+                    if (flushes[0]++ == 0 && flushOwesItself) {
                         FlushingThread.current().owe(() -> write.complete("ok"));
+                    } else if (!flushOwesItself) {
+                        write.complete("ok");
                     }
                 };
-        PendingReplies pending = new PendingReplies(() -> flush[0].run());
+        PendingReplies pending = new PendingReplies(flush);
         OutputBuffer out = new OutputBuffer(16);
         Object[] seen = new Object[4];
-        FlushingThread loop =
-                new FlushingThread(
-                        () -> {
-                            pending.add(write, 1, echo());
-                            seen[0] = pending.endOfInput(out);
-                            seen[1] = write.isDone();
-                            seen[2] = FlushingThread.current().owesFlushes();
-                            FlushingThread.current().flushOwed(); // the end of the loop's turn
-                            seen[3] = pending.endOfInput(out);
-                        },
-                        "loop");
-        loop.start();
-        loop.join(10_000);
+        onALoop(
+                () -> {
+                    pending.add(write, 1, echo());
+                    seen[0] = pending.endOfInput(out);
+                    seen[1] = write.isDone();
+                    seen[2] = FlushingThread.current().owesFlushes();
+                    FlushingThread.current().flushOwed(); // the end of the loop's turn
+                    seen[3] = pending.endOfInput(out);
+                });
         assertThat(seen)
-                .as("waits, not written yet, owes the flush; done once the turn flushed")
+                .as("waits, not written yet, owes the flush; answered once the turn flushed")
                 .containsExactly(ByteSession.Next.AWAIT, false, true, ByteSession.Next.READ_MORE);
-        assertThat(text(out)).isEqualTo("ok");
-    }
-
-    @Test
-    void onAnEventLoopALoneWriteOwesEvenACheapFlushToTheEndOfTheTurn() throws Exception {
-        CompletableFuture<String> write = new CompletableFuture<>();
-        int[] flushes = {0};
-        PendingReplies pending =
-                new PendingReplies(
-                        () -> {
-                            flushes[0]++;
-                            write.complete("ok");
-                        });
-        OutputBuffer out = new OutputBuffer(16);
-        Object[] seen = new Object[4];
-        FlushingThread loop =
-                new FlushingThread(
-                        () -> {
-                            pending.add(write, 1, echo());
-                            seen[0] = pending.endOfInput(out);
-                            seen[1] = flushes[0];
-                            seen[2] = FlushingThread.current().owesFlushes();
-                            FlushingThread.current().flushOwed(); // one write for every connection
-                            seen[3] = pending.endOfInput(out);
-                        },
-                        "loop");
-        loop.start();
-        loop.join(10_000);
-        assertThat(seen)
-                .as("waits without flushing, owes it; answered once the turn's end flushed")
-                .containsExactly(ByteSession.Next.AWAIT, 0, true, ByteSession.Next.READ_MORE);
         assertThat(text(out)).isEqualTo("ok");
     }
 
@@ -164,17 +143,13 @@ class PendingRepliesTest {
                         });
         OutputBuffer out = new OutputBuffer(16);
         Object[] seen = new Object[2];
-        FlushingThread loop =
-                new FlushingThread(
-                        () -> {
-                            pending.add(first, 1, echo());
-                            pending.add(second, 1, echo());
-                            seen[0] = pending.endOfInput(out); // a pipelining client's read
-                            seen[1] = FlushingThread.current().owesFlushes();
-                        },
-                        "loop");
-        loop.start();
-        loop.join(10_000);
+        onALoop(
+                () -> {
+                    pending.add(first, 1, echo());
+                    pending.add(second, 1, echo());
+                    seen[0] = pending.endOfInput(out); // a pipelining client's read
+                    seen[1] = FlushingThread.current().owesFlushes();
+                });
         assertThat(seen)
                 .as("flushed in the same pass and answered: the replies are not held back")
                 .containsExactly(ByteSession.Next.READ_MORE, false);
@@ -187,16 +162,12 @@ class PendingRepliesTest {
         PendingReplies pending = new PendingReplies(() -> write.complete("ok"));
         OutputBuffer out = new OutputBuffer(16);
         Object[] seen = new Object[2];
-        FlushingThread loop =
-                new FlushingThread(
-                        () -> {
-                            pending.add(write, 1, echo());
-                            seen[0] = pending.writeCompleted(out); // a GET behind its own SET
-                            seen[1] = FlushingThread.current().owesFlushes();
-                        },
-                        "loop");
-        loop.start();
-        loop.join(10_000);
+        onALoop(
+                () -> {
+                    pending.add(write, 1, echo());
+                    seen[0] = pending.writeCompleted(out); // a GET behind its own SET
+                    seen[1] = FlushingThread.current().owesFlushes();
+                });
         assertThat(seen)
                 .as("the flush ran in the same pass: answered, nothing owed")
                 .containsExactly(true, false);
