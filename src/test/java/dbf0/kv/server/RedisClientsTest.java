@@ -244,10 +244,15 @@ class RedisClientsTest {
                 io.lettuce.core.RedisClient.create(RedisURI.create("127.0.0.1", port));
         try (StatefulRedisConnection<String, String> connection = client.connect()) {
             RedisAsyncCommands<String, String> async = connection.async();
-            // Sent back to back, as a client pipelining a transaction does.
+            // Sent back to back, as a client pipelining a transaction does. Held until all three
+            // are queued: Lettuce forgets its transaction when MULTI's error comes back, and a SET
+            // queued after that reply arrived would fail inside Lettuce (a race of the client's).
+            connection.setAutoFlushCommands(false);
             RedisFuture<String> multi = async.multi();
             RedisFuture<String> set = async.set("lt:a", "1");
             var exec = async.exec();
+            connection.flushCommands();
+            connection.setAutoFlushCommands(true);
             assertThatThrownBy(() -> multi.get(30, TimeUnit.SECONDS))
                     .isInstanceOf(ExecutionException.class)
                     .hasMessageContaining("MULTI is refused");
