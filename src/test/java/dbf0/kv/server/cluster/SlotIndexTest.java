@@ -4,18 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.cluster.HashSlots;
+import dbf0.kv.storage.ForwardingStore;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,27 +25,11 @@ import org.junit.jupiter.api.Test;
 class SlotIndexTest {
 
     /** A store whose writes wait in a list until {@link #applyOne} lands one, picked at random. */
-    private static final class LateStore implements Store {
-        final Map<ByteArrayWrapper, ByteArrayWrapper> map = new ConcurrentHashMap<>();
+    private static final class LateStore extends ForwardingStore {
         final List<Runnable> pending = new ArrayList<>();
 
         void applyOne(Random random) {
             pending.remove(random.nextInt(pending.size())).run();
-        }
-
-        @Override
-        public ByteArrayWrapper get(ByteArrayWrapper key) {
-            return map.get(key);
-        }
-
-        @Override
-        public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
-            map.put(key, value);
-        }
-
-        @Override
-        public boolean delete(ByteArrayWrapper key) {
-            return map.remove(key) != null;
         }
 
         @Override
@@ -63,7 +46,7 @@ class SlotIndexTest {
         @Override
         public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
             CompletableFuture<Boolean> done = new CompletableFuture<>();
-            pending.add(() -> done.complete(map.remove(key) != null));
+            pending.add(() -> done.complete(map.delete(key)));
             return done;
         }
 
@@ -76,21 +59,6 @@ class SlotIndexTest {
                         done.complete(true);
                     });
             return done;
-        }
-
-        @Override
-        public int size() {
-            return map.size();
-        }
-
-        @Override
-        public void clear() {
-            map.clear();
-        }
-
-        @Override
-        public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
-            map.forEach(action);
         }
     }
 
