@@ -312,22 +312,22 @@ public final class EventLoopServer implements Closeable {
             if (next == ByteSession.Next.CLOSE_AFTER_WRITE) {
                 c.closeAfterWrite = true;
             }
-            if (next == ByteSession.Next.AWAIT && mayWaitForTurn && thread.owesFlushes()) {
+            if (next == ByteSession.Next.AWAIT) {
+                // never block the loop: stop reading until the turn's flush or the future is done
                 c.awaiting = true;
-                afterFlush.add(c);
-            } else if (next == ByteSession.Next.AWAIT) {
-                // The loop must not block (every other connection on it would wait too): it stops
-                // reading this one, and the future's completion hands it back (resume).
-                c.awaiting = true;
-                c.session
-                        .awaiting()
-                        .whenComplete(
-                                (ignored, failure) -> {
-                                    resumed.add(c);
-                                    if (Thread.currentThread() != thread) {
-                                        selector.wakeup(); // on the loop, endTurn resumes it
-                                    }
-                                });
+                if (mayWaitForTurn && thread.owesFlushes()) {
+                    afterFlush.add(c);
+                } else {
+                    c.session
+                            .awaiting()
+                            .whenComplete(
+                                    (ignored, failure) -> {
+                                        resumed.add(c);
+                                        if (Thread.currentThread() != thread) {
+                                            selector.wakeup(); // on the loop, endTurn resumes it
+                                        }
+                                    });
+                }
             }
         }
 
