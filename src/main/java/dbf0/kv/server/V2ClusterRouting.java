@@ -9,6 +9,7 @@ import dbf0.kv.server.cluster.ClusterState;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.locks.Lock;
 
 /**
  * Protocol v2 on a cluster node: TOPOLOGY answered with the slot map, and MOVED in place of a GET,
@@ -40,11 +41,16 @@ final class V2ClusterRouting {
      */
     Response runIfOwned(Request request, Runnable work) {
         int[] slots = slots(request);
+        if (slots.length == 0) {
+            work.run(); // PING, RANGE: no key to own
+            return null;
+        }
         long stripes = 0;
         for (int slot : slots) {
             stripes |= ClusterState.stripeBit(slot);
         }
-        state.readLockStripes(stripes);
+        Lock lock = state.readLockOfStripes(stripes);
+        lock.lock();
         try {
             Response refusal = refusal(state.map(), slots);
             if (refusal == null) {
@@ -52,7 +58,7 @@ final class V2ClusterRouting {
             }
             return refusal;
         } finally {
-            state.readUnlockStripes(stripes);
+            lock.unlock();
         }
     }
 

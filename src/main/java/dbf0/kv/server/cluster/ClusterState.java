@@ -44,7 +44,7 @@ public final class ClusterState implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ClusterState.class);
 
     /**
-     * Lock stripes, one bit each of a {@code long} ({@link #readLockStripes}); by a slot's low
+     * Lock stripes, one bit each of a {@code long} ({@link #readLockOfStripes}); by a slot's low
      * bits.
      */
     static final int STRIPES = Long.SIZE;
@@ -56,7 +56,7 @@ public final class ClusterState implements AutoCloseable {
     private final SlotIndex index;
     private final StampedLock[] locks = new StampedLock[STRIPES];
 
-    /** Held, read side, by a command on keys of several stripes ({@link #readLockStripes}). */
+    /** Held, read side, by a command on keys of several stripes ({@link #readLockOfStripes}). */
     private final StampedLock manyStripes = new StampedLock();
 
     private final SlotRouting routing;
@@ -240,31 +240,17 @@ public final class ClusterState implements AutoCloseable {
     }
 
     /**
-     * Takes what a command on keys must hold while it checks where they are and runs: the read lock
-     * of their stripe, or, for keys of several stripes (a v2 BATCH), the read lock of {@link
+     * What a command on keys must hold while it checks where they are and runs: the read lock of
+     * their stripe, or, for keys of several stripes (a v2 BATCH), the read lock of {@link
      * #manyStripes}, one compare-and-set instead of one per stripe.
      *
-     * @param mask the keys' stripes, as {@link #stripeBit} gives them
+     * @param mask the keys' stripes (at least one), as {@link #stripeBit} gives them
+     * @return the lock to take
      */
-    public void readLockStripes(long mask) {
-        if (Long.bitCount(mask) > 1) {
-            manyStripes.asReadLock().lock();
-        } else if (mask != 0) {
-            locks[Long.numberOfTrailingZeros(mask)].asReadLock().lock();
-        }
-    }
-
-    /**
-     * Lets go of what {@link #readLockStripes} took.
-     *
-     * @param mask the same stripes
-     */
-    public void readUnlockStripes(long mask) {
-        if (Long.bitCount(mask) > 1) {
-            manyStripes.asReadLock().unlock();
-        } else if (mask != 0) {
-            locks[Long.numberOfTrailingZeros(mask)].asReadLock().unlock();
-        }
+    public Lock readLockOfStripes(long mask) {
+        return Long.bitCount(mask) > 1
+                ? manyStripes.asReadLock()
+                : locks[Long.numberOfTrailingZeros(mask)].asReadLock();
     }
 
     /**
