@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Builds target/dbf0.jar (the runnable jar with every dependency) without running the tests,
-# with a JDK 21+ found the way every script here finds one (scripts/lib/jdk.sh).
+# Builds target/dbf0.jar (the runnable jar: the lab's commands with every dependency inside)
+# without running the tests, with a JDK 21+ found the way every script here finds one
+# (scripts/lib/jdk.sh).
 #   ./build.sh              target/dbf0.jar
-#   ./build.sh install      the same, and puts the library com.dbfromzero:dbf0 into ~/.m2
-# Any further arguments go to Maven, e.g. ./build.sh -o for an offline build.
+#   ./build.sh install      the library alone, com.dbfromzero:dbf0 (and the parent pom it names),
+#                           into the local Maven repository; says which folder that was
+# Any further arguments go to Maven, e.g. ./build.sh -o for an offline build, or
+# ./build.sh install -Dmaven.repo.local=/some/dir.
 set -euo pipefail
 cd "$(dirname "$0")"
-goal=package
-if [ "${1:-}" = install ]; then
-  goal=install
-  shift
-fi
 . scripts/lib/jdk.sh
 dbf0_use_jdk
 echo "build.sh: using JDK at $JAVA_HOME" >&2
-./mvnw -B -q -DskipTests "$goal" "$@"
-echo "build.sh: built $(pwd)/target/dbf0.jar" >&2
-if [ "$goal" = install ]; then
-  echo "build.sh: installed com.dbfromzero:dbf0 into the local Maven repository (~/.m2)" >&2
+if [ "${1:-}" = install ]; then
+  shift
+  ./mvnw -B -q -DskipTests -pl library -am install "$@"
+  # Where Maven put it: -Dmaven.repo.local, else settings.xml's localRepository, else ~/.m2.
+  repo=$(./mvnw -B -q -N "$@" org.apache.maven.plugins:maven-help-plugin:3.5.1:evaluate \
+    -Dexpression=settings.localRepository -DforceStdout 2>/dev/null) || repo=""
+  where=${repo:+$repo/com/dbfromzero/dbf0/}
+  echo "build.sh: installed com.dbfromzero:dbf0 into ${where:-the local Maven repository}" >&2
+  exit 0
 fi
+./mvnw -B -q -DskipTests -pl lab -am package "$@"
+echo "build.sh: built $(pwd)/target/dbf0.jar" >&2

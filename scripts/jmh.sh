@@ -16,8 +16,7 @@ cd "$(dirname "$0")/.."
 dbf0_use_jdk
 if [ -z "${DBF0_JMH_SKIP_BUILD:-}" ]; then
   echo "jmh.sh: building with the JDK at $JAVA_HOME" >&2
-  ./mvnw -B -q install -DskipTests
-  ./mvnw -B -q -f jmh/pom.xml package
+  ./mvnw -B -q -DskipTests -pl jmh -am package
 fi
 if [ $# -eq 0 ]; then
   set -- -f 1 -wi 2 -w 1s -i 3 -r 1s

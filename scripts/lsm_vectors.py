@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# Writes src/test/resources/vectors/lsm-table.json:
-#   python3 scripts/lsm_vectors.py > src/test/resources/vectors/lsm-table.json
+# Writes library/src/test/resources/vectors/lsm-table.json:
+#   python3 scripts/lsm_vectors.py > library/src/test/resources/vectors/lsm-table.json
 # Independent encoder for the LSM store's table and manifest formats (docs/formats.md).
 import json
 import struct

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-# Writes src/test/resources/vectors/wal-records.json:
-#   python3 scripts/wal_vectors.py > src/test/resources/vectors/wal-records.json
+# Writes library/src/test/resources/vectors/wal-records.json:
+#   python3 scripts/wal_vectors.py > library/src/test/resources/vectors/wal-records.json
 # Independent encoder for the WAL vectors: CRC32C by the reflected polynomial 0x82F63B78.
 import json
 import struct

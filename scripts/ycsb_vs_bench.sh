@@ -36,8 +36,7 @@ case "$rounds" in ''|*[!0-9]*|0) echo "ycsb_vs_bench.sh: ROUNDS is a positive wh
 jar=${DBF0_JAR:-target/dbf0.jar}
 ycsb_jar=${DBF0_YCSB_JAR:-ycsb/target/dbf0-ycsb.jar}
 if [ -z "${DBF0_YCSB_SKIP_BUILD:-}${DBF0_JAR:-}${DBF0_YCSB_JAR:-}" ]; then
-  ./mvnw -B -q install -DskipTests
-  ./mvnw -B -q -f ycsb/pom.xml package
+  ./mvnw -B -q -DskipTests -pl lab,ycsb -am package
 fi
 
 # YCSB's published core workloads, as properties (the workloads/ files are not in the core jar)

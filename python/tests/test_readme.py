@@ -82,13 +82,13 @@ def library_install_command() -> str:
 
 
 @pytest.mark.slow
-def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
-    """The README's command must work where the java on PATH and JAVA_HOME are older (Debian 12's
-    17)."""
+def test_a_consumer_project_runs_the_readme_example_on_a_small_class_path(tmp_path, java):
+    """scripts/library_classpath.sh: the README's install command, then a project that depends on
+    the library runs the README's example; its runtime class path is what the README says, and
+    within 15 MB. All of it where the java on PATH and JAVA_HOME are older (Debian 12's 17)."""
     if not java.startswith("/usr/lib/jvm/"):
         pytest.skip(f"the JDK 21+ here ({java}) is not where the scripts look without JAVA_HOME")
-    command = library_install_command()
-    assert command == "./build.sh install"
+    assert library_install_command() == "./build.sh install"
     old = tmp_path / "jdk17"
     (old / "bin").mkdir(parents=True)
     (old / "release").write_text('JAVA_VERSION="17.0.12"\n')
@@ -109,13 +109,27 @@ def test_the_library_install_command_finds_a_jdk_21_itself(tmp_path, java):
     users_jar = users / DBF0_JAR
     before = users_jar.stat().st_mtime_ns if users_jar.exists() else None
     done = subprocess.run(
-        command.split() + maven, cwd=REPO, env=env, capture_output=True, text=True, timeout=600
+        ["scripts/library_classpath.sh", *maven],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
-    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
     assert "using JDK at /usr/lib/jvm/" in done.stderr
+    assert f"installed com.dbfromzero:dbf0 into {local}" in done.stderr
     assert (local / DBF0_JAR).is_file()
     after = users_jar.stat().st_mtime_ns if users_jar.exists() else None
     assert after == before, f"{users_jar} was written"
+    assert "com.dbfromzero:dbf0:jar" in done.stdout and "rocksdb" not in done.stdout
+    jars, mb = re.search(r"runtime class path: (\d+) jars, ([\d.]+) MB", done.stdout).groups()
+    assert float(mb) <= 15.0
+    stated = re.search(r"runtime class path is ([\d.]+) MB in (\d+) jars", text("README.md"))
+    assert stated, "README.md states the library's runtime class path"
+    assert abs(float(stated.group(1)) - float(mb)) <= 0.3 and stated.group(2) == jars, (
+        f"README.md says {stated.group(0)}; measured {mb} MB in {jars} jars"
+    )
 
 
 def test_the_docs_stay_within_their_size_budget():
@@ -125,3 +139,13 @@ def test_the_docs_stay_within_their_size_budget():
     assert sizes["README.md"] <= 15_000
     assert max(sizes.values()) <= 30_000, sizes
     assert sum(sizes.values()) <= 150_000, f"{sum(sizes.values())} bytes: {sizes}"
+
+
+def test_the_reading_tour_names_files_that_exist():
+    """Each file of the README's tour is in the library or the lab, where the tour says."""
+    section = (REPO / "README.md").read_text().split("## Read the code", 1)[1].split("\n## ", 1)[0]
+    named = re.findall(r"`([a-z][\w/]*\.java)`", section)
+    assert len(named) >= 7, named
+    roots = [REPO / "library/src/main/java/dbf0", REPO / "lab/src/main/java/dbf0"]
+    missing = [name for name in named if not any((root / name).is_file() for root in roots)]
+    assert not missing, f"README.md's tour names files that are in neither module: {missing}"

@@ -2,11 +2,11 @@ package dbf0.kv.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.RepositoryFiles;
 import dbf0.common.ByteArrayWrapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,7 +27,7 @@ class V2DocsTest {
     private static final Pattern HEX = Pattern.compile("`([0-9a-f]{8}(?: [0-9a-f]+)*)`");
 
     private static String section(String heading) throws IOException {
-        String doc = Files.readString(Path.of("docs/protocol.md"));
+        String doc = Files.readString(RepositoryFiles.path("docs/protocol.md"));
         String v2 = doc.substring(doc.indexOf("\n# Protocol v2"));
         int start = v2.indexOf("\n## " + heading);
         assertThat(start).as("section %s", heading).isPositive();

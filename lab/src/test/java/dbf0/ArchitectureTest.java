@@ -6,6 +6,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
@@ -33,8 +34,21 @@ import org.junit.jupiter.api.Test;
  * higher one; {@link #SIBLINGS_ALLOWED} lists the one exception. Run alone: {@code ./mvnw test
  * -Dtest=ArchitectureTest}.
  */
-@AnalyzeClasses(packages = "dbf0", importOptions = ImportOption.DoNotIncludeTests.class)
+@AnalyzeClasses(
+        packages = "dbf0",
+        importOptions = {
+            ImportOption.DoNotIncludeTests.class,
+            ArchitectureTest.NotTheLibrarysTestJar.class
+        })
 class ArchitectureTest {
+
+    /** The library's test helpers reach the lab's tests as a jar (dbf0-VERSION-tests.jar). */
+    static final class NotTheLibrarysTestJar implements ImportOption {
+        @Override
+        public boolean includes(Location location) {
+            return !location.contains("-tests.jar");
+        }
+    }
 
     /** A layer: its level (1 is the bottom), its name, the packages (and their subpackages). */
     record Layer(int level, String name, List<String> packages) {
@@ -151,7 +165,7 @@ class ArchitectureTest {
             Pattern.compile("^\\s*([1-9])\\s+([a-z]+)\\s+\\(([a-z., ]+)\\)", Pattern.MULTILINE);
 
     static List<Layer> readmeDiagram() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(RepositoryFiles.path("README.md"));
         int section = readme.indexOf("\n## The layers");
         assertThat(section).as("README.md has a section \"## The layers\"").isPositive();
         int open = readme.indexOf("```", section);
@@ -168,15 +182,20 @@ class ArchitectureTest {
         return diagram;
     }
 
-    /** Every package under src/main/java/dbf0 that holds a class, relative to dbf0. */
+    /** The modules whose main sources the diagram covers: the library and the lab. */
+    static final List<String> MODULES = List.of("library", "lab");
+
+    /** Every package of the modules' main sources that holds a class, relative to dbf0. */
     static Set<String> mainPackages() throws IOException {
-        Path root = Path.of("src/main/java/dbf0");
         Set<String> packages = new TreeSet<>();
-        try (Stream<Path> files = Files.walk(root)) {
-            files.filter(f -> f.toString().endsWith(".java"))
-                    .filter(f -> !f.getFileName().toString().equals("package-info.java"))
-                    .map(f -> root.relativize(f.getParent()).toString().replace('/', '.'))
-                    .forEach(packages::add);
+        for (String module : MODULES) {
+            Path root = RepositoryFiles.path(module + "/src/main/java/dbf0");
+            try (Stream<Path> files = Files.walk(root)) {
+                files.filter(f -> f.toString().endsWith(".java"))
+                        .filter(f -> !f.getFileName().toString().equals("package-info.java"))
+                        .map(f -> root.relativize(f.getParent()).toString().replace('/', '.'))
+                        .forEach(packages::add);
+            }
         }
         return packages;
     }

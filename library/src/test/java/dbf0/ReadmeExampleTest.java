@@ -16,7 +16,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -75,12 +74,14 @@ class ReadmeExampleTest {
     /** Every line of README's ```java block (comments stripped) is a line of the test above. */
     @Test
     void theReadmeShowsTheCodeThisTestRuns() throws IOException {
-        String readme = Files.readString(Path.of("README.md"));
+        String readme = Files.readString(RepositoryFiles.path("README.md"));
         int start = readme.indexOf("```java\n");
         assertThat(start).as("README.md has a ```java block").isNotNegative();
         String block = readme.substring(start + 8, readme.indexOf("```", start + 8));
         Set<String> testLines =
-                Files.readString(Path.of("src/test/java/dbf0/ReadmeExampleTest.java"))
+                Files.readString(
+                                RepositoryFiles.path(
+                                        "library/src/test/java/dbf0/ReadmeExampleTest.java"))
                         .lines()
                         .map(String::strip)
                         .collect(Collectors.toSet());

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Timeout;
  * What an attacker found with each server model, each case speaking raw bytes to a real server on
  * loopback: replies past the high-water mark, half-closed pipelines, oversized batch and MGET
  * replies, HTTP requests from a browser, a session that throws an Error, a taken port. The memory
- * side of the same attacks runs in a small child JVM ({@link MemoryBoundTest}).
+ * side of the same attacks runs in a small child JVM (MemoryBoundTest, in the lab module, which
+ * starts the server through its command line).
  */
 @Timeout(60)
 class HostileClientsTest {
