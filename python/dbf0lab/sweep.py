@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import json
 import queue
 import signal
 import sys
@@ -24,9 +23,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from . import machine, results, utilisation
+from . import cluster, machine, results, utilisation
+from .bench_output import parse_bench_output
 from .grid import Grid, benchmark_args, shuffled
-from .hosts import SSH_EXIT_CONNECTION, Completed, Host, HostError, SshHost, excerpt
+from .hosts import SSH_EXIT_CONNECTION, Host, HostError, SshHost
 
 JVM_OVERHEAD_SECONDS = 1.5  # start, warm-up and shutdown of one trial's JVM, for the estimate
 SSH_OVERHEAD_SECONDS = 0.5  # one ssh connection per trial
@@ -93,31 +93,6 @@ DESCRIBED = {
     "seconds",
     "trial_index",
 }
-
-
-def parse_bench_output(done: Completed) -> dict[str, Any]:
-    """The result to record for one finished process: the Benchmark's JSON, or an error."""
-    if done.timed_out:
-        return {"error": "timed out", "exit_code": done.exit_code, "stderr": excerpt(done.stderr)}
-    if done.exit_code != 0:
-        return {
-            "error": f"exit code {done.exit_code}",
-            "exit_code": done.exit_code,
-            "stderr": excerpt(done.stderr),
-        }
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    try:
-        value = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
-        value = None
-    if not isinstance(value, dict) or not {"set", "get"} <= value.keys():
-        return {
-            "error": "no JSON result on stdout",
-            "exit_code": done.exit_code,
-            "stdout": excerpt(done.stdout),
-            "stderr": excerpt(done.stderr),
-        }
-    return value
 
 
 @dataclass
@@ -380,8 +355,6 @@ def estimated_cluster_seconds(plan: Plan, remote: bool) -> float:
 def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> Outcome:
     """Runs the plan's trials one after the other, each on all the layout's hosts (cluster.py).
     Returns when all ran, or on Ctrl-C / SIGTERM, with every server stopped."""
-    from . import cluster
-
     log = options.log
     outcome = Outcome()
     if not plan.todo:
