@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import results
+from . import outlier_report, results
+from .results import WORKLOADS, workload_name  # noqa: F401 (the analysis' names for workloads)
 
 SPEC_ORDER = (
     "server_threads",
@@ -41,7 +42,6 @@ SPEC_ORDER = (
 THREADS = ("server_threads", "client_threads")
 TRIAL = "trial_index"
 DATASET = "dataset"
-WORKLOADS = {0.1: "read-heavy", 0.5: "balanced", 0.9: "write-heavy"}
 STAT_COLUMNS = ("n", "median", "q25", "q75", "min", "max")
 DERIVED = STAT_COLUMNS + (
     "failed",
@@ -62,17 +62,14 @@ class Results:
     # one row per (successful trial, node) that recorded its /proc samples: <metric>_median,
     # <metric>_max
     utilisation: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # trials that look stalled (results.stall_reason), left out of ``trials``; column
-    # "outlier" says why
+    # trials that look stalled for no reason we could see (outliers.py), left out of ``trials``;
+    # column "outlier" says why. Trials the TCP counters explain stay in ``trials``, their column
+    # "label" saying what explains them
     outliers: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def datasets(self) -> list[str]:
         return list(dict.fromkeys(self.trials[DATASET].tolist() + self.failures[DATASET].tolist()))
-
-
-def workload_name(set_frac: float) -> str:
-    return WORKLOADS.get(round(float(set_frac), 6), f"set {set_frac:g}")
 
 
 def key_space_name(key_length: int) -> str:
@@ -90,9 +87,12 @@ def load(
 ) -> Results:
     """Reads results files: ours, and the 2020 study's ``[spec, counts]`` files unchanged.
 
-    A trial that looks stalled (results.stall_reason: its slowest operation took half a second, or
-    its ops/s is below a fifth of its twins') would distort every median and figure: it goes to
-    ``outliers`` instead of ``trials``, and ``warn`` names it. ``keep_outliers`` keeps it in."""
+    Every trial is judged against the other trials of its configuration (outliers.py). One whose
+    slowest operation the host's TCP counters explain (the listen queue overflowed, a SYN waited
+    1 s) is labelled and kept: column ``label``. One that looks stalled for no reason we could see
+    (its slowest operation took half a second, or its ops/s is below a fifth of its twins') would
+    distort every median and figure: it goes to ``outliers`` instead of ``trials``, and ``warn``
+    names it. ``keep_outliers`` keeps it in."""
     trial_rows, failure_rows, machine_rows, usage_rows, bad = [], [], [], [], []
     spec_keys: dict[str, None] = {}
     paths = [Path(p) for p in paths]
@@ -119,8 +119,9 @@ def load(
                     }
                 )
                 continue
-            measured = {k: v for k, v in result.items() if k not in ("seconds", UTILISATION)}
+            measured = {k: v for k, v in result.items() if k not in ("seconds", UTILISATION, TCP)}
             row.update(measured, measured_seconds=result.get("seconds"))
+            row.update(outlier_report.tcp_columns(result))
             trial_rows.append(row)
             usage_rows += _usage_rows(row, result.get(UTILISATION))
 
@@ -148,7 +149,7 @@ def load(
     else:
         trials["ops_per_sec"] = pd.Series(dtype=float)
     failures = pd.DataFrame(failure_rows, columns=_columns(failure_rows, config))
-    trials, outliers = _split_outliers(trials, config, keep_outliers, warn)
+    trials, outliers = outlier_report.judge_trials(trials, config, keep_outliers, warn)
     return Results(
         trials,
         failures,
@@ -160,45 +161,8 @@ def load(
     )
 
 
-def _split_outliers(trials: pd.DataFrame, config: list[str], keep: bool, warn):
-    reasons = pd.Series(None, index=trials.index, dtype=object)
-    alone = pd.Series(False, index=trials.index)
-    if len(trials):
-        max_us = (
-            trials["max_us"] if "max_us" in trials else pd.Series(float("nan"), index=trials.index)
-        )
-        for _, group in trials.groupby(config, dropna=False, sort=False):
-            pairs = {i: (float(group["ops_per_sec"][i]), _number(max_us[i])) for i in group.index}
-            for i in group.index:
-                reasons[i] = results.stall_reason(
-                    *pairs[i], [p for j, p in pairs.items() if j != i]
-                )
-                alone[i] = len(group) == 1
-    flagged = reasons.notna()
-    left_out = flagged & ~alone & (not keep)
-    for i in trials.index[flagged]:
-        row = trials.loc[i]
-        what = ", ".join(f"{k} {row[k]}" for k in config if k != DATASET and pd.notna(row[k]))
-        index = int(row[TRIAL]) if TRIAL in row and pd.notna(row[TRIAL]) else "?"
-        fate = (
-            "left out of the medians and figures"
-            if left_out[i]
-            else "kept: the only trial of its configuration"
-            if alone[i]
-            else "kept, as asked"
-        )
-        warn(
-            f"warning: trial {index} of {row[DATASET]} ({what}) looks stalled: {reasons[i]}; {fate}"
-        )
-    outliers = trials[flagged].assign(outlier=reasons[flagged]).reset_index(drop=True)
-    return trials[~left_out].reset_index(drop=True), outliers
-
-
-def _number(value) -> float | None:
-    return None if value is None or pd.isna(value) else float(value)
-
-
 UTILISATION = "utilisation"
+TCP = "tcp"  # the host's TCP counter deltas during the trial (tcp_counters.py); columns of its own
 NODES = "nodes"  # a trial with roles (--servers, --clients): each node's own figures
 CLIENT_CPU_LIMIT = 90.0  # % of all cores busy (user + system) on a node that runs load generators
 

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, NullLocator
 
-from . import analysis
+from . import analysis, outlier_report
 from .analysis import DATASET, Results
 
 MAP_COLORS = {
@@ -668,6 +668,7 @@ FIGURES: dict[str, Callable[[Results], Figure | None]] = {
     "scaling-clients": scaling_clients,
     "scaling-shards": scaling_shards,
     "maps": maps,
+    "listen-queue": outlier_report.listen_queue_figure,  # where the TCP counters were recorded
 }
 
 

@@ -1,9 +1,14 @@
 """The TCP counters of /proc/net/netstat: parsing a captured copy, the differences a trial
 records, reading them here and over SSH (a local shell stands in for ssh), saying once where
-there are none."""
+there are none; then a real sweep on 127.0.0.1 that records them."""
+
+import json
+import re
+from pathlib import Path
 
 import pytest
 
+from conftest import run_script
 from dbf0lab import tcp_counters
 from dbf0lab.hosts import LocalHost
 
@@ -137,3 +142,34 @@ def test_a_host_without_counters_is_named_once(tmp_path, monkeypatch):
     monkeypatch.setattr(tcp_counters, "PATH", tmp_path / "netstat")
     assert watch.read_all([host, host]) == [tcp_counters.pick(NETSTAT)] * 2
     assert watch.read_any and len(said) == 1
+
+
+@pytest.mark.slow
+def test_a_real_sweep_records_the_counters_of_each_trial(tmp_path, jar):
+    if not Path("/proc/net/netstat").exists():
+        pytest.skip("no /proc/net/netstat here (not Linux)")
+    out = tmp_path / "smoke.jsonl"
+    done = run_script("run_benchmarks.py", "--preset", "smoke", "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    trials = [json.loads(line) for line in out.read_text().splitlines() if line.startswith("[")]
+    assert len(trials) == 4
+    for _, result in trials:
+        tcp = result["tcp"]
+        assert set(tcp) == {"listen_overflows", "listen_drops", "syn_retrans"}
+        assert all(isinstance(v, int) and v >= 0 for v in tcp.values())
+        assert tcp["listen_drops"] >= tcp["listen_overflows"]  # every overflow is a drop
+    summary = done.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(
+        r"4 trials ran; (none saw the listen queue overflow|\d saw the listen queue overflow "
+        r"\(a SYN retried after [\d s or]+, chapter 1\) and (is|are) kept)(; .*)?; "
+        r"\d stalled for no reason we could see.*\.",
+        summary,
+    ), summary
+    # the analysis shows what the listen queue did, and draws it
+    analysed = run_script("analyze.py", str(out), "--figures", str(tmp_path / "figures"))
+    assert analysed.returncode == 0, analysed.stderr
+    assert (
+        "### The listen queue (chapter 1)" in analysed.stdout
+        or "No trial's host saw the listen queue overflow (chapter 1)." in analysed.stdout
+    )
+    assert (tmp_path / "figures" / "listen-queue.png").is_file()
