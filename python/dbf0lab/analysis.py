@@ -22,7 +22,7 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -324,9 +324,13 @@ def threading_impact(summary: pd.DataFrame, min_trials: int = 1) -> pd.DataFrame
 
 
 def incomplete(data: Results, expected: int | None = None) -> pd.DataFrame:
-    """Configurations with fewer successful trials than expected (by default, the most trials any
-    configuration of the same dataset has), with their failed trials and missing trial indexes."""
+    """Configurations with fewer successful trials in the results files than expected (by default,
+    the most trials any configuration of the same dataset has), with their failed trials and
+    missing trial indexes. A trial the analysis left out (a stall nothing explains) is in the file:
+    it counts here, though not in the medians."""
     keys = data.config_columns
+    recorded = pd.concat([data.trials, data.outliers]) if len(data.outliers) else data.trials
+    data = replace(data, trials=recorded)
     summary = summarize(data)
     if expected is None:
         most = summary.groupby(DATASET)["n"].max().rename("expected")
@@ -352,6 +356,19 @@ def incomplete(data: Results, expected: int | None = None) -> pd.DataFrame:
 
 # --- tables for people ------------------------------------------------------------------------
 
+HEADLINE_MIN_TRIALS = 2  # a ratio of two medians is shown only when both rest on this many trials
+
+
+def ratio_cell(ratio: float, trials: float, base_trials: float, digits: int = 2) -> str:
+    """A ratio of medians as a table shows it, or the trial count that keeps it from being shown:
+    one trial is an anecdote, not a headline."""
+    if pd.isna(ratio):
+        return ""
+    fewest = int(min(trials, base_trials))
+    if fewest < HEADLINE_MIN_TRIALS:
+        return f"— ({fewest} trial{'' if fewest == 1 else 's'})"
+    return f"{ratio:.{digits}f}×"
+
 
 def best_table(impact: pd.DataFrame) -> pd.DataFrame:
     """The best-configuration table as people read it: one row per (workload, map, key space)."""
@@ -368,7 +385,11 @@ def best_table(impact: pd.DataFrame) -> pd.DataFrame:
             ],
             "trials": impact["n"],
             "1×1 median": impact["single_median"].map(_thousands),
-            "speed-up": impact["speedup"].map(lambda x: "" if pd.isna(x) else f"{x:.2f}×"),
+            "1×1 trials": impact["single_n"].map(lambda n: "" if pd.isna(n) else int(n)),
+            "speed-up": [
+                ratio_cell(x, n, base)
+                for x, n, base in zip(impact["speedup"], impact["n"], impact["single_n"])
+            ],
         }
     )
     if impact[DATASET].nunique() > 1:
@@ -534,6 +555,7 @@ def modes_table(data: Results) -> pd.DataFrame:
     summary["_w"] = summary["workload"].map(order)
     summary = summary.sort_values(["_w", "_rank", "server_model", "client_threads"], kind="stable")
     first = summary.groupby("workload", sort=False)["median"].transform("first")
+    first_n = summary.groupby("workload", sort=False)["n"].transform("first")
     summary["speedup"] = summary["median"] / first
     return pd.DataFrame(
         {
@@ -549,7 +571,10 @@ def modes_table(data: Results) -> pd.DataFrame:
                 f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(summary["q25"], summary["q75"])
             ],
             "p99 µs": summary["p99_us"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"),
-            "× first": summary["speedup"].map(lambda v: f"{v:.1f}×"),
+            "× first": [
+                ratio_cell(v, n, base, 1)
+                for v, n, base in zip(summary["speedup"], summary["n"], first_n)
+            ],
             "trials": summary["n"],
         }
     ).reset_index(drop=True)
@@ -596,11 +621,13 @@ def durability_summary(data: Results) -> pd.DataFrame:
     )
     summary = summary.merge(medians, on=keys, how="left")
     group = [k for k in keys if k != "fsync"]
-    base = summary[summary["fsync"] == "none"][group + ["median"]].rename(
-        columns={"median": "_none"}
+    base = summary[summary["fsync"] == "none"][group + ["median", "n"]].rename(
+        columns={"median": "_none", "n": "none_n"}
     )
     summary = (
-        summary.merge(base, on=group, how="left") if group else summary.assign(_none=float("nan"))
+        summary.merge(base, on=group, how="left")
+        if group
+        else summary.assign(_none=float("nan"), none_n=float("nan"))
     )
     summary["vs_none"] = summary["median"] / summary["_none"]
     blank = pd.Series("", index=summary.index)
@@ -636,7 +663,10 @@ def durability_table(data: Results) -> pd.DataFrame:
             "fsync": s["fsync"],
             "median ops/s": s["median"].map(_thousands),
             "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(s["q25"], s["q75"])],
-            "× no log": s["vs_none"].map(lambda v: "" if pd.isna(v) else f"{v:.2f}"),
+            "× no log": [
+                ratio_cell(v, n, base).rstrip("×")
+                for v, n, base in zip(s["vs_none"], s["n"], s["none_n"])
+            ],
             "p50 µs": s["p50_us"].map(number),
             "p99 µs": s["p99_us"].map(number),
             "fsyncs/s": s["wal_fsyncs_per_sec"].map(number),

@@ -99,7 +99,8 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             "Median ops/s over trials, "
             + analysis.OPS_DEFINITION
             + "; IQR = 25th to 75th percentile; "
-            "speed-up = best median / median at 1 server and 1 client thread.",
+            "speed-up = best median / median at 1 server and 1 client thread, shown where "
+            f"both rest on at least {analysis.HEADLINE_MIN_TRIALS} trials.",
             "",
         ]
     modes = analysis.modes_table(data)
@@ -146,8 +147,8 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
     gaps = analysis.incomplete(data)
     if len(gaps):
         lines.append(
-            f"Incomplete: {len(gaps)} configurations have fewer trials than the others "
-            f"(their medians rest on fewer trials):"
+            f"Incomplete: {len(gaps)} configurations have fewer trials in the results file than "
+            f"the others (their medians rest on fewer trials):"
         )
         shown = gaps.head(10)
         lines += [

@@ -1,8 +1,10 @@
 """Stalled trials and what explains them: the one rule (outliers.py), the label the host's TCP
 counters earn a trial whose slowest operation waited on a SYN retry, the analysis keeping labelled
-trials and leaving out the stalls nothing explains, and the sweep's words for both."""
+trials and leaving out the stalls nothing explains, the sweep's words for both, and the
+headlines and gaps that must not rest on them."""
 
 import json
+import re
 
 import pytest
 from tqdm import tqdm
@@ -227,6 +229,8 @@ def test_the_analysis_keeps_a_labelled_trial_and_leaves_out_an_unexplained_one(m
     assert summary.loc[(0.9, 4), "median"] == 7_000  # of 7,392, 6,500 and 7,000: the label counts
     assert summary.loc[(0.9, 4), "n"] == 3
     assert summary.loc[(0.5, 4), "median"] == (9_000 + 8_800) / 2
+    # every trial is in the file: a left-out trial makes no configuration incomplete
+    assert analysis.incomplete(data).empty
 
     kept = analysis.load([measured], keep_outliers=True, warn=warnings.append)
     assert len(kept.trials) == 12 and warnings[-1].endswith("kept, as asked")
@@ -241,6 +245,19 @@ def test_the_only_trial_of_a_configuration_is_named_but_kept(tmp_path):
     report = analyze_cli.report(data)
     assert "Kept although it looks stalled (the only trial of its configuration" in report
     assert "These results have no TCP counters (older files)" in report
+
+
+def test_incomplete_means_trials_missing_from_the_file(tmp_path):
+    path = write(
+        tmp_path / "gap.jsonl",
+        [
+            [spec(0), result(7_000)],
+            [spec(1), result(7_100)],
+            [spec(0, 1, 1), result(900)],  # trial 1 of 1x1 never ran
+        ],
+    )
+    gaps = analysis.incomplete(analysis.load([path], warn=lambda _: None))
+    assert len(gaps) == 1 and gaps["missing_trials"].tolist() == [[1]]
 
 
 def test_the_listen_queue_table_sets_trials_with_an_overflow_beside_those_without(measured):
@@ -281,3 +298,40 @@ def test_older_results_without_the_counters_load_and_analyse_as_before():
     assert figures.FIGURES["listen-queue"](data) is None
     report = analyze_cli.report(data)
     assert "listen queue" not in report and "Labelled" not in report
+
+
+# Headlines ------------------------------------------------------------------------------------
+
+
+def test_a_ratio_of_medians_needs_two_trials_on_each_side():
+    assert analysis.ratio_cell(10.0, 1, 1) == "— (1 trial)"
+    assert analysis.ratio_cell(10.0, 3, 1) == "— (1 trial)"
+    assert analysis.ratio_cell(1.514, 2, 3) == "1.51×"
+    assert analysis.ratio_cell(float("nan"), 3, 3) == ""
+
+
+def test_no_speed_up_headline_rests_on_a_single_trial(tmp_path):
+    # the smoke preset's shape: one trial of each configuration
+    path = write(
+        tmp_path / "smoke.jsonl",
+        [[spec(0, 1, 1, 0.9), result(900)], [spec(0, 1, 4, 0.9), result(9_000)]],
+    )
+    data = analysis.load([path], warn=lambda _: None)
+    table = analysis.best_table(analysis.threading_impact(analysis.summarize(data)))
+    assert table["speed-up"].tolist() == ["— (1 trial)"]
+    assert table["trials"].tolist() == [1] and table["1×1 trials"].tolist() == [1]
+    fig = figures.threading_impact(data)
+    assert [t.get_text() for t in fig.axes[0].texts] == ["— (1 trial)"]
+    assert "10.00×" not in analyze_cli.report(data)
+    more = write(
+        tmp_path / "two.jsonl",
+        [
+            [spec(i, 1, c, 0.9), result(ops)]
+            for i in (0, 1)
+            for c, ops in ((1, 900 + i), (4, 9_000 + i))
+        ],
+    )
+    data = analysis.load([more], warn=lambda _: None)
+    table = analysis.best_table(analysis.threading_impact(analysis.summarize(data)))
+    assert table["speed-up"].tolist() == ["10.00×"]
+    assert re.search(r"\| 2 \| 900 \| 2 \| 10\.00× \|", analyze_cli.report(data))
