@@ -139,7 +139,11 @@ def listen_queue_table(trials: pd.DataFrame, config: list[str]) -> pd.DataFrame:
     if not rows:
         return pd.DataFrame()
     names = configuration_names(keys, measured, config)
-    return pd.DataFrame(rows).assign(configuration=names)[["configuration", *rows[0]]]
+    table = pd.DataFrame(rows).assign(configuration=names)[["configuration", *rows[0]]]
+    # in the order of the analysis' other tables: by workload, then the configuration's values
+    order = [DATASET, "set_frac"] + [k for k in config if k not in (DATASET, "set_frac")]
+    ranks = pd.DataFrame(keys)[order].sort_values(order, kind="stable", na_position="last")
+    return table.loc[ranks.index].reset_index(drop=True)
 
 
 def listen_queue_figure(data) -> Figure | None:
