@@ -22,12 +22,13 @@ import json
 import os
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
 
-from . import results
+from . import outlier_report, results
+from .results import WORKLOADS, workload_name  # noqa: F401 (the analysis' names for workloads)
 
 SPEC_ORDER = (
     "server_threads",
@@ -41,7 +42,6 @@ SPEC_ORDER = (
 THREADS = ("server_threads", "client_threads")
 TRIAL = "trial_index"
 DATASET = "dataset"
-WORKLOADS = {0.1: "read-heavy", 0.5: "balanced", 0.9: "write-heavy"}
 STAT_COLUMNS = ("n", "median", "q25", "q75", "min", "max")
 DERIVED = STAT_COLUMNS + (
     "failed",
@@ -62,17 +62,14 @@ class Results:
     # one row per (successful trial, node) that recorded its /proc samples: <metric>_median,
     # <metric>_max
     utilisation: pd.DataFrame = field(default_factory=pd.DataFrame)
-    # trials that look stalled (results.stall_reason), left out of ``trials``; column
-    # "outlier" says why
+    # trials that look stalled for no reason we could see (outliers.py), left out of ``trials``;
+    # column "outlier" says why. Trials the TCP counters explain stay in ``trials``, their column
+    # "label" saying what explains them
     outliers: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def datasets(self) -> list[str]:
         return list(dict.fromkeys(self.trials[DATASET].tolist() + self.failures[DATASET].tolist()))
-
-
-def workload_name(set_frac: float) -> str:
-    return WORKLOADS.get(round(float(set_frac), 6), f"set {set_frac:g}")
 
 
 def key_space_name(key_length: int) -> str:
@@ -90,9 +87,12 @@ def load(
 ) -> Results:
     """Reads results files: ours, and the 2020 study's ``[spec, counts]`` files unchanged.
 
-    A trial that looks stalled (results.stall_reason: its slowest operation took half a second, or
-    its ops/s is below a fifth of its twins') would distort every median and figure: it goes to
-    ``outliers`` instead of ``trials``, and ``warn`` names it. ``keep_outliers`` keeps it in."""
+    Every trial is judged against the other trials of its configuration (outliers.py). One whose
+    slowest operation the host's TCP counters explain (the listen queue overflowed, a SYN waited
+    1 s) is labelled and kept: column ``label``. One that looks stalled for no reason we could see
+    (its slowest operation took half a second, or its ops/s is below a fifth of its twins') would
+    distort every median and figure: it goes to ``outliers`` instead of ``trials``, and ``warn``
+    names it. ``keep_outliers`` keeps it in."""
     trial_rows, failure_rows, machine_rows, usage_rows, bad = [], [], [], [], []
     spec_keys: dict[str, None] = {}
     paths = [Path(p) for p in paths]
@@ -119,8 +119,9 @@ def load(
                     }
                 )
                 continue
-            measured = {k: v for k, v in result.items() if k not in ("seconds", UTILISATION)}
+            measured = {k: v for k, v in result.items() if k not in ("seconds", UTILISATION, TCP)}
             row.update(measured, measured_seconds=result.get("seconds"))
+            row.update(outlier_report.tcp_columns(result))
             trial_rows.append(row)
             usage_rows += _usage_rows(row, result.get(UTILISATION))
 
@@ -148,7 +149,7 @@ def load(
     else:
         trials["ops_per_sec"] = pd.Series(dtype=float)
     failures = pd.DataFrame(failure_rows, columns=_columns(failure_rows, config))
-    trials, outliers = _split_outliers(trials, config, keep_outliers, warn)
+    trials, outliers = outlier_report.judge_trials(trials, config, keep_outliers, warn)
     return Results(
         trials,
         failures,
@@ -160,45 +161,8 @@ def load(
     )
 
 
-def _split_outliers(trials: pd.DataFrame, config: list[str], keep: bool, warn):
-    reasons = pd.Series(None, index=trials.index, dtype=object)
-    alone = pd.Series(False, index=trials.index)
-    if len(trials):
-        max_us = (
-            trials["max_us"] if "max_us" in trials else pd.Series(float("nan"), index=trials.index)
-        )
-        for _, group in trials.groupby(config, dropna=False, sort=False):
-            pairs = {i: (float(group["ops_per_sec"][i]), _number(max_us[i])) for i in group.index}
-            for i in group.index:
-                reasons[i] = results.stall_reason(
-                    *pairs[i], [p for j, p in pairs.items() if j != i]
-                )
-                alone[i] = len(group) == 1
-    flagged = reasons.notna()
-    left_out = flagged & ~alone & (not keep)
-    for i in trials.index[flagged]:
-        row = trials.loc[i]
-        what = ", ".join(f"{k} {row[k]}" for k in config if k != DATASET and pd.notna(row[k]))
-        index = int(row[TRIAL]) if TRIAL in row and pd.notna(row[TRIAL]) else "?"
-        fate = (
-            "left out of the medians and figures"
-            if left_out[i]
-            else "kept: the only trial of its configuration"
-            if alone[i]
-            else "kept, as asked"
-        )
-        warn(
-            f"warning: trial {index} of {row[DATASET]} ({what}) looks stalled: {reasons[i]}; {fate}"
-        )
-    outliers = trials[flagged].assign(outlier=reasons[flagged]).reset_index(drop=True)
-    return trials[~left_out].reset_index(drop=True), outliers
-
-
-def _number(value) -> float | None:
-    return None if value is None or pd.isna(value) else float(value)
-
-
 UTILISATION = "utilisation"
+TCP = "tcp"  # the host's TCP counter deltas during the trial (tcp_counters.py); columns of its own
 NODES = "nodes"  # a trial with roles (--servers, --clients): each node's own figures
 CLIENT_CPU_LIMIT = 90.0  # % of all cores busy (user + system) on a node that runs load generators
 
@@ -360,9 +324,13 @@ def threading_impact(summary: pd.DataFrame, min_trials: int = 1) -> pd.DataFrame
 
 
 def incomplete(data: Results, expected: int | None = None) -> pd.DataFrame:
-    """Configurations with fewer successful trials than expected (by default, the most trials any
-    configuration of the same dataset has), with their failed trials and missing trial indexes."""
+    """Configurations with fewer successful trials in the results files than expected (by default,
+    the most trials any configuration of the same dataset has), with their failed trials and
+    missing trial indexes. A trial the analysis left out (a stall nothing explains) is in the file:
+    it counts here, though not in the medians."""
     keys = data.config_columns
+    recorded = pd.concat([data.trials, data.outliers]) if len(data.outliers) else data.trials
+    data = replace(data, trials=recorded)
     summary = summarize(data)
     if expected is None:
         most = summary.groupby(DATASET)["n"].max().rename("expected")
@@ -388,6 +356,19 @@ def incomplete(data: Results, expected: int | None = None) -> pd.DataFrame:
 
 # --- tables for people ------------------------------------------------------------------------
 
+HEADLINE_MIN_TRIALS = 2  # a ratio of two medians is shown only when both rest on this many trials
+
+
+def ratio_cell(ratio: float, trials: float, base_trials: float, digits: int = 2) -> str:
+    """A ratio of medians as a table shows it, or the trial count that keeps it from being shown:
+    one trial is an anecdote, not a headline."""
+    if pd.isna(ratio):
+        return ""
+    fewest = int(min(trials, base_trials))
+    if fewest < HEADLINE_MIN_TRIALS:
+        return f"— ({fewest} trial{'' if fewest == 1 else 's'})"
+    return f"{ratio:.{digits}f}×"
+
 
 def best_table(impact: pd.DataFrame) -> pd.DataFrame:
     """The best-configuration table as people read it: one row per (workload, map, key space)."""
@@ -404,7 +385,11 @@ def best_table(impact: pd.DataFrame) -> pd.DataFrame:
             ],
             "trials": impact["n"],
             "1×1 median": impact["single_median"].map(_thousands),
-            "speed-up": impact["speedup"].map(lambda x: "" if pd.isna(x) else f"{x:.2f}×"),
+            "1×1 trials": impact["single_n"].map(lambda n: "" if pd.isna(n) else int(n)),
+            "speed-up": [
+                ratio_cell(x, n, base)
+                for x, n, base in zip(impact["speedup"], impact["n"], impact["single_n"])
+            ],
         }
     )
     if impact[DATASET].nunique() > 1:
@@ -570,6 +555,7 @@ def modes_table(data: Results) -> pd.DataFrame:
     summary["_w"] = summary["workload"].map(order)
     summary = summary.sort_values(["_w", "_rank", "server_model", "client_threads"], kind="stable")
     first = summary.groupby("workload", sort=False)["median"].transform("first")
+    first_n = summary.groupby("workload", sort=False)["n"].transform("first")
     summary["speedup"] = summary["median"] / first
     return pd.DataFrame(
         {
@@ -585,7 +571,10 @@ def modes_table(data: Results) -> pd.DataFrame:
                 f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(summary["q25"], summary["q75"])
             ],
             "p99 µs": summary["p99_us"].map(lambda v: "" if pd.isna(v) else f"{v:,.0f}"),
-            "× first": summary["speedup"].map(lambda v: f"{v:.1f}×"),
+            "× first": [
+                ratio_cell(v, n, base, 1)
+                for v, n, base in zip(summary["speedup"], summary["n"], first_n)
+            ],
             "trials": summary["n"],
         }
     ).reset_index(drop=True)
@@ -632,11 +621,13 @@ def durability_summary(data: Results) -> pd.DataFrame:
     )
     summary = summary.merge(medians, on=keys, how="left")
     group = [k for k in keys if k != "fsync"]
-    base = summary[summary["fsync"] == "none"][group + ["median"]].rename(
-        columns={"median": "_none"}
+    base = summary[summary["fsync"] == "none"][group + ["median", "n"]].rename(
+        columns={"median": "_none", "n": "none_n"}
     )
     summary = (
-        summary.merge(base, on=group, how="left") if group else summary.assign(_none=float("nan"))
+        summary.merge(base, on=group, how="left")
+        if group
+        else summary.assign(_none=float("nan"), none_n=float("nan"))
     )
     summary["vs_none"] = summary["median"] / summary["_none"]
     blank = pd.Series("", index=summary.index)
@@ -672,7 +663,10 @@ def durability_table(data: Results) -> pd.DataFrame:
             "fsync": s["fsync"],
             "median ops/s": s["median"].map(_thousands),
             "IQR ops/s": [f"{_thousands(a)} – {_thousands(b)}" for a, b in zip(s["q25"], s["q75"])],
-            "× no log": s["vs_none"].map(lambda v: "" if pd.isna(v) else f"{v:.2f}"),
+            "× no log": [
+                ratio_cell(v, n, base).rstrip("×")
+                for v, n, base in zip(s["vs_none"], s["n"], s["none_n"])
+            ],
             "p50 µs": s["p50_us"].map(number),
             "p99 µs": s["p99_us"].map(number),
             "fsyncs/s": s["wal_fsyncs_per_sec"].map(number),

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import analysis, figures, machine
+from . import analysis, figures, machine, outlier_report
 
 REPO = Path(__file__).resolve().parents[2]
 FIGURES = REPO / "benchmarks" / "results" / "figures"  # git-ignored, like the sweeps' own results
@@ -55,10 +55,15 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
     lines: list[str] = []
     for dataset in data.datasets:
         n_ok = int((data.trials[analysis.DATASET] == dataset).sum())
+        n_out = int((data.outliers[analysis.DATASET] == dataset).sum()) if len(data.outliers) else 0
         n_failed = (
             int((data.failures[analysis.DATASET] == dataset).sum()) if len(data.failures) else 0
         )
-        lines.append(f"**{dataset}**: {n_ok} trials" + (f", {n_failed} failed" if n_failed else ""))
+        lines.append(
+            f"**{dataset}**: {n_ok + n_out} trials"
+            + (f", {n_out} left out" if n_out else "")
+            + (f", {n_failed} failed" if n_failed else "")
+        )
         if len(data.machines):
             own = data.machines[data.machines[analysis.DATASET] == dataset]
             for record in own.drop_duplicates("host", keep="last").to_dict("records"):
@@ -94,7 +99,8 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             "Median ops/s over trials, "
             + analysis.OPS_DEFINITION
             + "; IQR = 25th to 75th percentile; "
-            "speed-up = best median / median at 1 server and 1 client thread.",
+            "speed-up = best median / median at 1 server and 1 client thread, shown where "
+            f"both rest on at least {analysis.HEADLINE_MIN_TRIALS} trials.",
             "",
         ]
     modes = analysis.modes_table(data)
@@ -137,11 +143,12 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             lines.append(f"- {r.node} ({r.dataset}): {r.note}")
         if len(flagged):
             lines.append("")
+    lines += listen_queue_section(data)
     gaps = analysis.incomplete(data)
     if len(gaps):
         lines.append(
-            f"Incomplete: {len(gaps)} configurations have fewer trials than the others "
-            f"(their medians rest on fewer trials):"
+            f"Incomplete: {len(gaps)} configurations have fewer trials in the results file than "
+            f"the others (their medians rest on fewer trials):"
         )
         shown = gaps.head(10)
         lines += [
@@ -164,14 +171,6 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
             for text, count in pd.Series([t for w in warned for t in w]).value_counts().items():
                 lines.append(f"- {count} x {text}")
             lines.append("")
-    if len(data.outliers):
-        lines.append(
-            f"Trials that look stalled: {len(data.outliers)} (named on stderr; "
-            f"left out when their configuration has other trials)"
-        )
-        for r in data.outliers.itertuples():
-            lines.append(f"- {r.dataset} #{r.trial_index}: {r.outlier}")
-        lines.append("")
     if len(data.failures):
         lines.append(f"Failed trials: {len(data.failures)}")
         for error, count in data.failures["error"].value_counts().items():
@@ -180,6 +179,63 @@ def report(data: analysis.Results, min_trials: int = 1) -> str:
     for bad in data.bad_lines:
         lines.append(f"Skipped line {bad}")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def listen_queue_section(data: analysis.Results) -> list[str]:
+    """What the listen queue did (chapter 1), the trials it explains, and the stalls nothing
+    explains: lines of the report."""
+    trials, config = data.trials, data.config_columns
+    lines: list[str] = []
+    table = outlier_report.listen_queue_table(trials, config)
+    recorded = outlier_report.OVERFLOWS in trials and trials[outlier_report.OVERFLOWS].notna().any()
+    if len(table):
+        lines += [
+            "### The listen queue (chapter 1)",
+            "",
+            analysis.markdown(table),
+            "",
+            "Per configuration where the host's listen queue overflowed during a trial: the "
+            "host's TCP counters (/proc/net/netstat) over each trial, added up; labelled = trials "
+            "whose slowest operation took just over a SYN retry's wait (a whole number of "
+            "seconds); max ms and ops/s = medians over the trials with an overflow and without. "
+            "The counters are the whole host's: another program's connections count too.",
+            "",
+        ]
+    elif recorded:
+        lines += ["No trial's host saw the listen queue overflow (chapter 1).", ""]
+    labels = outlier_report.label_counts(trials)
+    if labels:
+        n = sum(count for _, count in labels)
+        lines.append(f"Labelled and kept: {n} {_trials(n)}")
+        lines += [f"- {count} × {text}" for text, count in labels]
+        lines.append("")
+    if len(data.outliers):
+        n = len(data.outliers)
+        lines.append(f"Left out, stalled for no reason we could see: {n} {_trials(n)}")
+        lines += [
+            f"- {r.dataset} #{r.trial_index}: {r.outlier}" for r in data.outliers.itertuples()
+        ]
+        lines.append("")
+    stalled = trials[trials[outlier_report.STALL].notna()] if len(trials) else trials
+    if len(stalled):
+        n = len(stalled)
+        lines.append(
+            f"Kept although {'it looks' if n == 1 else 'they look'} stalled (the only trial of "
+            f"{'its' if n == 1 else 'their'} configuration, or kept as asked): {n} {_trials(n)}"
+        )
+        lines += [f"- {r.dataset} #{r.trial_index}: {r.stall}" for r in stalled.itertuples()]
+        lines.append("")
+    if not recorded and (len(data.outliers) or len(stalled)):
+        lines += [
+            "These results have no TCP counters (older files): a stall cannot be explained by the "
+            "listen queue here.",
+            "",
+        ]
+    return lines
+
+
+def _trials(n: int) -> str:
+    return "trial" if n == 1 else "trials"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import histograms, utilisation
+from .bench_output import parse_bench_output
 from .hosts import KILL_GRACE_SECONDS, Completed, Host, LocalHost, SshHost, _kill_group, excerpt
 
 LISTENING = re.compile(r"dbf0 server listening on (?P<address>\S+) ")
@@ -329,8 +330,6 @@ def merge(
     samples: Mapping[str, list[dict[str, float]]],
 ) -> dict[str, Any]:
     """One trial's record from every client's output: totals, merged percentiles, and per node."""
-    from .sweep import parse_bench_output  # the single-host parser; imported here to avoid a cycle
-
     parsed = {label: parse_bench_output(c) for label, c in done.items()}
     failed = {label: r for label, r in parsed.items() if "error" in r}
     if failed:

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, NullLocator
 
-from . import analysis
+from . import analysis, outlier_report
 from .analysis import DATASET, Results
 
 MAP_COLORS = {
@@ -93,7 +93,7 @@ def best_configurations(data: Results) -> Figure | None:
 
 def threading_impact(data: Results) -> Figure | None:
     """Per workload: one server and one client thread against the best thread setting, for each
-    map and key space, with the speed-up written on top."""
+    map and key space, with the speed-up written on top (where both rest on two trials or more)."""
     if _mode_study(data):
         return None
     impact = analysis.threading_impact(analysis.summarize(data))
@@ -128,10 +128,9 @@ def threading_impact(data: Results) -> Figure | None:
             color=[_color(m) for m in part["map_type"]],
         )
         for xi, r in zip(x, part.itertuples()):
-            if not pd.isna(r.speedup):
-                ax.text(
-                    xi + width / 2, r.q75, f"{r.speedup:.1f}×", ha="center", va="bottom", fontsize=8
-                )
+            text = analysis.ratio_cell(r.speedup, r.n, r.single_n, 1)
+            if text:  # the speed-up, or how few trials keep it from being shown
+                ax.text(xi + width / 2, r.q75, text, ha="center", va="bottom", fontsize=8)
         ax.set_xticks(
             x,
             [
@@ -668,6 +667,7 @@ FIGURES: dict[str, Callable[[Results], Figure | None]] = {
     "scaling-clients": scaling_clients,
     "scaling-shards": scaling_shards,
     "maps": maps,
+    "listen-queue": outlier_report.listen_queue_figure,  # where the TCP counters were recorded
 }
 
 

@@ -2,8 +2,11 @@
 
 A trial is a two-element array, ``[spec, result]``, as in the 2020 study: ``spec`` names the
 configuration and the trial index, ``result`` is the Benchmark's JSON. The sweep adds to
-``result`` where and when the trial ran (``host``, ``started_at``, ``wall_seconds``). A trial
-that failed or timed out is ``[spec, {"error": "...", "exit_code": ..., ...}]``.
+``result`` where and when the trial ran (``host``, ``started_at``, ``wall_seconds``), what the
+nodes' /proc said during it (``utilisation``), and how the host's TCP counters moved
+(``tcp``: listen queue overflows and drops, SYN retries; tcp_counters.py). Older files lack the
+last two, and load all the same. A trial that failed or timed out is
+``[spec, {"error": "...", "exit_code": ..., ...}]``.
 
 Any other line is a JSON object with a ``kind``; ``{"kind": "machine", ...}`` describes a host
 the trials ran on (CPU, memory, OS, JDK, dbf0 version, git commit). Files from the 2020 study
@@ -17,8 +20,7 @@ from __future__ import annotations
 
 import json
 import os
-import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,15 +44,16 @@ def is_failure(result: Mapping[str, Any]) -> bool:
     return "error" in result
 
 
+# What the set fraction of a configuration is called.
+WORKLOADS = {0.1: "read-heavy", 0.5: "balanced", 0.9: "write-heavy"}
+
+
+def workload_name(set_frac: float) -> str:
+    return WORKLOADS.get(round(float(set_frac), 6), f"set {set_frac:g}")
+
+
 # What a trial's ops/s counts: every operation bench counted, as its own ops_per_sec does.
 OPS_COUNTED = ("set", "get", "insert", "read_modify_write")
-
-# The one rule for an outlier trial (a stall: a pause, a run out of ports), used by the sweep as
-# trials finish and by the analysis, which names such trials and leaves them out of its medians.
-# A trial is compared with its twins (the other trials of its configuration): a latency every
-# twin shares is the configuration's behaviour, not a stall.
-STALL_MAX_US = 500_000  # one operation took half a second or more, where the twins' median did not
-STALL_FRACTION = 0.2  # ops/s below a fifth of the median of the twins' ops/s
 
 
 def trial_ops_per_sec(spec: Mapping[str, Any], result: Mapping[str, Any]) -> float:
@@ -60,37 +63,6 @@ def trial_ops_per_sec(spec: Mapping[str, Any], result: Mapping[str, Any]) -> flo
         return float(result["ops_per_sec"])
     counted = sum(result.get(op) or 0 for op in OPS_COUNTED)
     return counted / float(result.get("seconds") or spec["seconds"])
-
-
-def stall_reason(
-    ops_per_sec: float, max_us: float | None, twins: Sequence[tuple[float, float | None]]
-) -> str | None:
-    """Why a trial looks stalled, or None. ``twins``: (ops/s, max_us) of the other trials of its
-    configuration, as many as there are (none: only its own max_us can tell)."""
-    reasons = []
-    twin_max = _median([m for _, m in twins if m is not None and m == m])
-    if (
-        max_us is not None
-        and max_us == max_us
-        and max_us >= STALL_MAX_US
-        and (twin_max is None or twin_max < STALL_MAX_US)
-    ):
-        reasons.append(
-            f"its slowest operation took {max_us / 1000:,.0f} ms (>= {STALL_MAX_US / 1000:,.0f} ms"
-            + (f"; its twins' median {twin_max / 1000:,.0f} ms)" if twin_max is not None else ")")
-        )
-    twin_ops = _median([o for o, _ in twins if o == o])
-    if twin_ops is not None and ops_per_sec < STALL_FRACTION * twin_ops:
-        n = len(twins)
-        reasons.append(
-            f"{ops_per_sec:,.0f} ops/s is below 1/{round(1 / STALL_FRACTION)} of the median "
-            f"{twin_ops:,.0f} of its configuration's other {n} " + ("trial" if n == 1 else "trials")
-        )
-    return "; ".join(reasons) or None
-
-
-def _median(values: Sequence[float]) -> float | None:
-    return statistics.median(values) if values else None
 
 
 @dataclass

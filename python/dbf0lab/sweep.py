@@ -9,7 +9,6 @@
 
 from __future__ import annotations
 
-import json
 import queue
 import signal
 import sys
@@ -24,9 +23,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from . import machine, results, utilisation
+from . import cluster, machine, outliers, results, tcp_counters, utilisation
+from .bench_output import parse_bench_output
 from .grid import Grid, benchmark_args, shuffled
-from .hosts import SSH_EXIT_CONNECTION, Completed, Host, HostError, SshHost, excerpt
+from .hosts import SSH_EXIT_CONNECTION, Host, HostError, SshHost
 
 JVM_OVERHEAD_SECONDS = 1.5  # start, warm-up and shutdown of one trial's JVM, for the estimate
 SSH_OVERHEAD_SECONDS = 0.5  # one ssh connection per trial
@@ -95,31 +95,6 @@ DESCRIBED = {
 }
 
 
-def parse_bench_output(done: Completed) -> dict[str, Any]:
-    """The result to record for one finished process: the Benchmark's JSON, or an error."""
-    if done.timed_out:
-        return {"error": "timed out", "exit_code": done.exit_code, "stderr": excerpt(done.stderr)}
-    if done.exit_code != 0:
-        return {
-            "error": f"exit code {done.exit_code}",
-            "exit_code": done.exit_code,
-            "stderr": excerpt(done.stderr),
-        }
-    lines = [line for line in done.stdout.splitlines() if line.strip()]
-    try:
-        value = json.loads(lines[-1]) if lines else None
-    except json.JSONDecodeError:
-        value = None
-    if not isinstance(value, dict) or not {"set", "get"} <= value.keys():
-        return {
-            "error": "no JSON result on stdout",
-            "exit_code": done.exit_code,
-            "stdout": excerpt(done.stdout),
-            "stderr": excerpt(done.stderr),
-        }
-    return value
-
-
 @dataclass
 class Options:
     java_opts: Sequence[str] = ()
@@ -138,8 +113,10 @@ class Options:
 class Outcome:
     ran: int = 0
     failed: int = 0
-    warned: int = 0  # trials whose result carries the Benchmark's "warnings", or stalled
-    stalled: int = 0  # trials that look stalled (results.stall_reason)
+    warned: int = 0  # trials whose result carries the Benchmark's "warnings"
+    stalled: int = 0  # trials that look stalled for no reason the TCP counters show (outliers.py)
+    labels: list[outliers.Label] = field(default_factory=list)  # what explained slow operations
+    watched: bool = False  # whether any host's TCP counters could be read
     # per configuration, (ops/s, max_us) of this run's trials so far: a new trial's twins
     twins: dict[str, list[tuple[float, float | None]]] = field(default_factory=dict)
     interrupted: bool = False
@@ -245,6 +222,7 @@ def _run_trials(
             started = time.monotonic()
             started_at = now()
             limit = options.timeout or default_timeout(spec["seconds"])
+            before = watch.read(host)
             sampler = _sampler(host, limit) if options.utilisation else None
             try:
                 done = host.run_bench(
@@ -252,6 +230,7 @@ def _run_trials(
                 )
             finally:
                 samples = sampler.stop() if sampler else []
+            after = watch.read(host) if before and not done.cancelled else None
             if done.cancelled or stop.is_set():
                 return
             result = parse_bench_output(done)
@@ -264,6 +243,9 @@ def _run_trials(
                 # the bench JVM runs the clients and, unless it connects elsewhere, the server too
                 role = "client" if spec.get("connect") else "client+server"
                 result[UTILISATION] = {host.label: utilisation.summarize(samples, role)}
+            tcp = tcp_counters.delta(before, after)
+            if tcp and not results.is_failure(result):
+                result[tcp_counters.TCP] = tcp
             finished.put((spec, result))
             if isinstance(host, SshHost) and done.exit_code == SSH_EXIT_CONNECTION:
                 connection_failures += 1
@@ -281,6 +263,7 @@ def _run_trials(
         smoothing=0.1,
         disable=not _want_bar(options.progress),
     )
+    watch = tcp_counters.Watch(lambda text: bar.write(text, file=sys.stderr))
     threads = [
         threading.Thread(target=worker, args=(h,), name=f"host {h.label}", daemon=True)
         for h in hosts
@@ -312,6 +295,7 @@ def _run_trials(
             t.join(timeout=60)
     finally:
         bar.close()
+    outcome.watched = watch.read_any
     outcome.not_run = len(plan.todo) - outcome.ran
 
 
@@ -334,6 +318,9 @@ def _report(
     bar: tqdm, outcome: Outcome, spec: dict[str, Any], result: dict[str, Any], total: int
 ) -> None:
     warnings = list(result.get("warnings") or [])
+    if warnings:
+        outcome.warned += 1
+    labelled = False
     if results.is_failure(result):
         outcome.failed += 1
         what = f"FAILED ({result['error']})"
@@ -341,19 +328,29 @@ def _report(
         ops = results.trial_ops_per_sec(spec, result)
         what = f"{ops:,.0f} ops/s"
         twins = outcome.twins.setdefault(_config_key(spec), [])
-        stalled = results.stall_reason(ops, result.get("max_us"), twins)
+        client_time = outliers.client_seconds(
+            spec["client_threads"],
+            result.get("seconds") or spec["seconds"],
+            result.get("client_hosts", 1),
+        )
+        verdict = outliers.judge(
+            ops, result.get("max_us"), twins, result.get(tcp_counters.TCP), client_time
+        )
         twins.append((ops, result.get("max_us")))
-        if stalled:
+        if verdict.label:
+            labelled = True
+            outcome.labels.append(verdict.label)
+            what += f"; {verdict.label}" + ("" if verdict.left_out else ", kept")
+        if verdict.left_out:
             outcome.stalled += 1
-            warnings.append(f"looks stalled: {stalled}")
+            warnings.append(f"looks stalled, for no reason we could see: {verdict.stall}")
     if warnings:
-        outcome.warned += 1
         what += "; warning: " + "; ".join(warnings)
     line = (
         f"[{outcome.ran}/{total}] {describe_spec(spec)} #{spec['trial_index']} "
         f"on {result['host']}: {what}"
     )
-    if bar.disable or results.is_failure(result) or warnings:
+    if bar.disable or results.is_failure(result) or warnings or labelled:
         bar.write(line, file=sys.stderr)
     if not bar.disable:
         bar.set_postfix_str(what if len(what) < 30 else "failed", refresh=False)
@@ -380,8 +377,6 @@ def estimated_cluster_seconds(plan: Plan, remote: bool) -> float:
 def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> Outcome:
     """Runs the plan's trials one after the other, each on all the layout's hosts (cluster.py).
     Returns when all ran, or on Ctrl-C / SIGTERM, with every server stopped."""
-    from . import cluster
-
     log = options.log
     outcome = Outcome()
     if not plan.todo:
@@ -391,6 +386,7 @@ def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> 
     previous_sigterm = signal.signal(signal.SIGTERM, _raise_interrupt)
     running = cluster.Running()
     hosts = layout.hosts()
+    watch = tcp_counters.Watch(log)
     worker: threading.Thread | None = None
     try:
         with results.Appender(plan.out) as out:
@@ -407,6 +403,7 @@ def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> 
                 smoothing=0.1,
                 disable=not _want_bar(options.progress),
             )
+            watch.log = lambda text: bar.write(text, file=sys.stderr)
             try:
                 for spec in plan.todo:
                     finished: queue.Queue[dict[str, Any]] = queue.Queue()
@@ -417,19 +414,27 @@ def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> 
 
                     def trial(spec=spec, limit=limit, finished=finished):
                         try:
-                            finished.put(
-                                cluster.run_trial(
-                                    spec,
-                                    benchmark_args(spec),
-                                    layout,
-                                    options.java_opts,
-                                    limit,
-                                    running,
-                                    options.utilisation,
-                                    cluster.local_or_remote_sampler,
-                                    lambda text: bar.write(text, file=sys.stderr),
-                                )
+                            before = watch.read_all(hosts)
+                            result = cluster.run_trial(
+                                spec,
+                                benchmark_args(spec),
+                                layout,
+                                options.java_opts,
+                                limit,
+                                running,
+                                options.utilisation,
+                                cluster.local_or_remote_sampler,
+                                lambda text: bar.write(text, file=sys.stderr),
                             )
+                            if not results.is_failure(result):
+                                # the host-wide counters of every server and client host, added up
+                                after = watch.read_all(hosts)
+                                tcp = tcp_counters.total(
+                                    [tcp_counters.delta(b, a) for b, a in zip(before, after)]
+                                )
+                                if tcp:
+                                    result[tcp_counters.TCP] = tcp
+                            finished.put(result)
                         except Exception as e:  # recorded as the trial's failure; the sweep goes on
                             finished.put({"error": f"{type(e).__name__}: {e}"})
 
@@ -466,5 +471,6 @@ def run_cluster(plan: Plan, layout, jar: Path, repo: Path, options: Options) -> 
         running.cancelled.set()
         running.stop_servers()  # nothing should be left; this makes sure of it on any error
         signal.signal(signal.SIGTERM, previous_sigterm)
+    outcome.watched = watch.read_any
     outcome.not_run = len(plan.todo) - outcome.ran
     return outcome

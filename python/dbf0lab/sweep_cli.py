@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import cluster, disk_sweep, machine, sweep
+from . import cluster, disk_sweep, machine, outliers, sweep
 from . import grid as grids
 from .grid import PRESETS, Grid, benchmark_args
 from .hosts import HostError, SshHost, SshSettings, parse_hosts, read_hosts_file
@@ -513,15 +513,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+    print(
+        outliers.sweep_summary(
+            outcome.ran, outcome.failed, outcome.labels, outcome.stalled, outcome.watched
+        )
+    )
     if outcome.warned:
+        one = outcome.warned == 1
         print(
-            f"{outcome.warned} trials ran with a warning (see above); the analysis counts them too"
-            + (
-                f"; {outcome.stalled} looked stalled beside the trials run before them, and the "
-                "analysis judges each against all of its configuration's trials, leaving out "
-                "those that still do"
-                if outcome.stalled
-                else ""
-            )
+            f"{outcome.warned} {'trial' if one else 'trials'} carried a warning from the benchmark "
+            f"(see above); the analysis keeps {'it' if one else 'them'} and lists the warnings"
         )
     return 0 if not outcome.not_run else 1

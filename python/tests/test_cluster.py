@@ -138,6 +138,8 @@ def test_two_server_hosts_and_two_client_hosts_over_ssh(
     assert {n: u["role"] for n, u in result["utilisation"].items()} == {
         n: e["role"] for n, e in nodes.items()
     }
+    # the TCP counters of the four hosts (read over SSH), added up
+    assert set(result["tcp"]) == {"listen_overflows", "listen_drops", "syn_retrans"}
     # both servers were told to stop and said so; nothing listens on their ports any more
     assert len(result["server_exits"]) == 2 and all(
         "stopped after" in s for s in result["server_exits"]

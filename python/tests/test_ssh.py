@@ -58,6 +58,9 @@ def test_sweep_over_two_ssh_hosts(tmp_path, sshd_factory, java, jar):
     usage = [r["utilisation"][r["host"]] for _, r in content.trials]
     assert all(u["role"] == "client+server" for u in usage)
     assert any(u["samples"] >= 1 and u["mem_used_bytes"]["max"] > 0 for u in usage)
+    # and its TCP counters were read before and after it, with `cat /proc/net/netstat` over SSH
+    counters = {"listen_overflows", "listen_drops", "syn_retrans"}
+    assert all(set(r["tcp"]) == counters for _, r in content.trials)
     assert {m["host"] for m in content.machines} == {a.host, b.host}
     for m in content.machines:
         assert m["dbf0_version"].startswith("dbf0 ") and m["cores"] >= 1 and m["memory_bytes"] > 0
