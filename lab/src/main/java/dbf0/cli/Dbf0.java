@@ -35,7 +35,7 @@ import picocli.CommandLine.Parameters;
         })
 public final class Dbf0 implements Callable<Integer> {
 
-    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+    @picocli.CommandLine.Spec CommandSpec spec;
 
     // Not picocli's usageHelp: that would print the help and exit 0 for "dbf0 typo --help".
     @Option(
@@ -66,22 +66,22 @@ public final class Dbf0 implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!unknown.isEmpty()) {
-            var err = spec.commandLine().getErr();
-            err.println(
-                    "dbf0: error: unknown command '"
+            throw Cli.usage(
+                    spec,
+                    "unknown command '"
                             + unknown.get(0)
                             + "'; the commands are: "
                             + String.join(", ", spec.subcommands().keySet()));
-            err.flush();
-            return 2;
         }
         if (help) {
             spec.commandLine().usage(spec.commandLine().getOut());
-            return 0;
+            return Cli.EXIT_OK;
         }
-        // No command given: show what there is.
+        // No command: the list of commands, once, on stderr; a script that forgot its command
+        // fails (status 2) as it does for missing arguments. `dbf0 --help` prints it on stdout.
         spec.commandLine().usage(spec.commandLine().getErr());
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command");
+        spec.commandLine().getErr().flush();
+        return Cli.EXIT_USAGE;
     }
 
     /** The version from the jar's manifest (set by the build). */

@@ -1,6 +1,7 @@
 package dbf0.cli;
 
 import dbf0.common.cli.Cli;
+import dbf0.common.cli.ErrorText;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
@@ -12,7 +13,6 @@ import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
 import dbf0.kv.storage.lsm.LsmOptions;
-import dbf0.kv.storage.wal.CorruptWalException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -162,22 +162,9 @@ public final class ServeCommand implements Callable<Integer> {
         if (clusterNodes != null) {
             server.clusterNodes(Cli.parameter(spec, () -> ClusterNode.parseList(clusterNodes)));
         }
-        try {
-            server.start();
-        } catch (IllegalArgumentException e) {
-            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
-            return 1;
-        } catch (CorruptWalException e) {
-            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
-            return 1;
-        } catch (java.io.IOException e) {
-            if (!lsm) {
-                throw e;
-            }
-            // a data dir that cannot be opened, or a store that cannot be recovered
-            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
-            return 1;
-        }
+        // A taken port, a locked or damaged data dir, a node missing from --cluster-nodes: the
+        // error line names it, and the exit status is 1.
+        server.start();
         PrintWriter out = spec.commandLine().getOut();
         if (server.walStore() != null) {
             out.printf(
@@ -222,9 +209,9 @@ public final class ServeCommand implements Callable<Integer> {
         stopped.await();
         Throwable failure = server.failure().getNow(null);
         if (failure != null) {
-            spec.commandLine().getErr().printf("dbf0 server failed: %s%n", failure);
-            return 1;
+            Cli.error(spec, "the server failed: " + ErrorText.of(failure));
+            return Cli.EXIT_FAILURE;
         }
-        return 0;
+        return Cli.EXIT_OK;
     }
 }

@@ -1,13 +1,12 @@
 package dbf0.kv.bench;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,8 +26,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>The parts: {@link BenchmarkOptions} (the arguments), {@link BenchmarkValidation} (their
  * checks), {@link BenchmarkRun} (the phases), {@link LoadPhase}, {@link ConnectorFactory} (one
- * connector per client thread, by client mode), {@link ProcessCpu} and {@link BenchmarkResult}. A
- * bad argument prints its error and a hint to run {@code --help}, and exits with status 2.
+ * connector per client thread, by client mode), {@link ProcessCpu} and {@link BenchmarkResult}.
+ * Errors and exit codes are every command's ({@link Cli}).
  */
 @Command(
         name = "bench",
@@ -67,7 +66,7 @@ import picocli.CommandLine.Spec;
             "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode persistent "
                     + "--server-model nio --workload A"
         })
-public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
+public final class Benchmark implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
@@ -82,8 +81,8 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
         BenchmarkConfig config = BenchmarkValidation.validate(options, spec);
         LsmOptions lsm = options.store.toLsmOptions(spec, options.wal, null);
         if (lsm != null && config.connectTo() != null) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
+            throw Cli.usage(
+                    spec,
                     "--store lsm picks the store of the server bench starts; with --connect the"
                             + " server elsewhere has its own");
         }
@@ -91,13 +90,11 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
         try {
             walOptions = lsm != null ? null : options.wal.toWalOptions();
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            throw Cli.usage(spec, e.getMessage());
         }
-        PrintWriter err = spec.commandLine().getErr();
         for (String warning : config.warnings()) {
-            err.println("bench: warning: " + warning);
+            Cli.warning(spec, warning);
         }
-        err.flush();
         HistoryRecorder recorder =
                 options.history == null
                         ? null
@@ -128,18 +125,16 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
         spec.commandLine().getOut().println(json);
         spec.commandLine().getOut().flush();
         if (!result.anySucceeded()) {
-            err.println(
-                    "bench: no operation succeeded ("
-                            + result.errors()
-                            + " errors)"
+            Cli.error(
+                    spec,
+                    "no operation succeeded ("
+                            + Words.count(result.errors(), "error")
                             + (config.connectTo() != null
-                                    ? ": is a dbf0 server listening at " + options.connect + "?"
-                                    : "")
-                            + "; exit status 1");
-            err.flush();
-            return 1;
+                                    ? " against " + options.connect + ")"
+                                    : " against the server bench started)"));
+            return Cli.EXIT_FAILURE;
         }
-        return 0;
+        return Cli.EXIT_OK;
     }
 
     /** Runs one benchmark: starts the server (unless connecting elsewhere), the clients, stops. */

@@ -3,7 +3,10 @@ package dbf0.kv.bench;
 import dbf0.base.client.BaseClient;
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.cli.ErrorText;
 import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
@@ -13,6 +16,7 @@ import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.workload.KeySpace;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -26,6 +30,9 @@ import org.slf4j.LoggerFactory;
 final class BenchmarkRun {
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
+
+    /** How long the check that a --connect server is there waits to connect, then for PONG. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
     private BenchmarkRun() {}
 
@@ -48,6 +55,9 @@ final class BenchmarkRun {
                         : new LoadPhase(config.keyed(), history, config.clientThreads());
         KeyValueServer server = null;
         InetSocketAddress address = config.connectTo();
+        if (address != null && config.slots() == null) { // --cluster has asked its node already
+            reachable(config.shards().isEmpty() ? List.of(address) : config.shards());
+        }
         if (address == null && lsm != null) {
             server =
                     new KeyValueServer(
@@ -95,6 +105,31 @@ final class BenchmarkRun {
         } finally {
             if (server != null) {
                 server.close();
+            }
+        }
+    }
+
+    /**
+     * Nothing listening at {@code --connect} fails here, in one line that names the address, before
+     * the clients start: they would each fail every operation for the whole run.
+     */
+    private static void reachable(List<InetSocketAddress> servers) throws IOException {
+        for (InetSocketAddress server : servers) {
+            String where = ErrorText.address(server);
+            KeyValueClient client;
+            try {
+                client = KeyValueClient.connect(server, ProtocolLimits.DEFAULTS, PROBE_TIMEOUT);
+            } catch (IOException e) {
+                throw new IOException("cannot connect to " + where + ": " + ErrorText.of(e), e);
+            }
+            try (client) {
+                client.ping();
+            } catch (IOException e) {
+                throw new IOException(
+                        where
+                                + " did not answer a v2 PING (is it a dbf0 server?): "
+                                + ErrorText.of(e),
+                        e);
             }
         }
     }

@@ -2,6 +2,7 @@ package dbf0.kv.bench;
 
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
+import dbf0.common.cli.ErrorText;
 import dbf0.kv.bench.KeyValueConnector.CloseOrder;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.client.SlotPlacement;
@@ -290,12 +291,13 @@ final class BenchmarkValidation {
         try {
             return SlotPlacement.fetch(node, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));
         } catch (IOException e) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--cluster "
-                            + opts.cluster
-                            + ": no slot map from that node: "
-                            + e.getMessage());
+            // a failure to run, not a bad argument: the node may only be down
+            throw new Cli.Failure(
+                    "no slot map from --cluster "
+                            + ErrorText.address(node)
+                            + ": "
+                            + ErrorText.of(e),
+                    e);
         }
     }
 }

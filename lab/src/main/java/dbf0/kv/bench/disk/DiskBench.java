@@ -62,7 +62,7 @@ import picocli.CommandLine.Spec;
             "  db_bench's fillrandom with fsync on every write, 16 threads:",
             "    dbf0 disk-bench /tmp/db 1000000 1024 fillrandom 0 16 30s lsm --fsync always"
         })
-public final class DiskBench implements Callable<Integer>, Cli.ShortErrors {
+public final class DiskBench implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
@@ -248,12 +248,13 @@ public final class DiskBench implements Callable<Integer>, Cli.ShortErrors {
                         run.mix(),
                         summary.operations() / summary.seconds(),
                         summary.seconds()));
-        if (summary.failure() != null) {
-            err.println("disk-bench: the engine failed: " + summary.failure() + "; exit status 1");
-            err.flush();
-            return 1;
-        }
         err.flush();
-        return 0;
+        if (summary.failure() != null) {
+            Cli.error(
+                    spec,
+                    "the " + type + " engine in " + dataDir + " failed: " + summary.failure());
+            return Cli.EXIT_FAILURE;
+        }
+        return Cli.EXIT_OK;
     }
 }
