@@ -360,16 +360,6 @@ public record BenchmarkConfig(
         return List.copyOf(warnings);
     }
 
-    public BenchmarkConfig withModes(
-            ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
-        return toBuilder()
-                .serverModel(model)
-                .clientMode(mode)
-                .pipeline(pipelineDepth)
-                .batch(batchSize)
-                .build();
-    }
-
     public BenchmarkConfig withCloseOrder(CloseOrder order) {
         return toBuilder().closeOrder(order).build();
     }
