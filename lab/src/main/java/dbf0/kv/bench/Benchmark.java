@@ -95,10 +95,7 @@ public final class Benchmark implements Callable<Integer> {
         for (String warning : config.warnings()) {
             Cli.warning(spec, warning);
         }
-        HistoryRecorder recorder =
-                options.history == null
-                        ? null
-                        : HistoryRecorder.open(options.history, options.historyLimit);
+        HistoryRecorder recorder = options.history.open(spec);
         BenchmarkResult result;
         HistoryRecorder.Summary recorded = null;
         try {
@@ -118,7 +115,7 @@ public final class Benchmark implements Callable<Integer> {
         }
         var json = result.toJson();
         if (recorded != null) {
-            json.addProperty("history_file", options.history.toString());
+            json.addProperty("history_file", options.history.file().toString());
             json.addProperty("history_ops", recorded.operations());
             json.addProperty("history_truncated", recorded.truncated());
         }

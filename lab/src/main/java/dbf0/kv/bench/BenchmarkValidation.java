@@ -178,9 +178,7 @@ final class BenchmarkValidation {
     }
 
     private void checkHistoryKeys() {
-        require(
-                opts.historyLimit >= 0,
-                "--history-limit must not be negative, got " + opts.historyLimit);
+        opts.history.check(spec);
         require(
                 opts.historyKeys == null || opts.historyKeys >= 1,
                 "--history-keys must be at least 1, got " + opts.historyKeys);
@@ -199,7 +197,7 @@ final class BenchmarkValidation {
             ClientMode mode, List<InetSocketAddress> shards, KeyedWorkload keyed) {
         // The sharded connectors keep no FrameHistory: their operations would be missing.
         require(
-                opts.history == null || shards.isEmpty() || mode == ClientMode.PER_OP,
+                opts.history.file() == null || shards.isEmpty() || mode == ClientMode.PER_OP,
                 "--history cannot go with several --connect servers or --sharded-client in a v2"
                     + " client mode: the sharded client's operations are not recorded (per-op mode"
                     + " records them)");
