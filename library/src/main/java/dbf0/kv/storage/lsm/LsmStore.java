@@ -82,7 +82,10 @@ public final class LsmStore implements Store, Closeable {
         background.start();
     }
 
-    /** Opens (or creates) the store in {@code options.dataDir()}. */
+    /**
+     * Opens (or creates) the store in {@code options.dataDir()}; the directory is created if
+     * missing, but not its parent ({@link FileChannelDirectory}).
+     */
     public static LsmStore open(LsmOptions options) throws IOException {
         FileChannelDirectory dir = new FileChannelDirectory(options.dataDir());
         try {
