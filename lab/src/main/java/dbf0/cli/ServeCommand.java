@@ -144,7 +144,7 @@ public final class ServeCommand implements Callable<Integer> {
                                 .withInlineCommands(inline)
                                 .withAsyncDiskReads(store.asyncDiskReads())
                                 .withLsm(lsm)
-                                .withDurability(lsm != null ? null : wal.toWalOptions()));
+                                .withDurability(lsm != null ? null : wal.toWalOptions(spec)));
     }
 
     @Override

@@ -86,12 +86,7 @@ public final class Benchmark implements Callable<Integer> {
                     "--store lsm picks the store of the server bench starts; with --connect the"
                             + " server elsewhere has its own");
         }
-        WalOptions walOptions;
-        try {
-            walOptions = lsm != null ? null : options.wal.toWalOptions();
-        } catch (IllegalArgumentException e) {
-            throw Cli.usage(spec, e.getMessage());
-        }
+        WalOptions walOptions = lsm != null ? null : options.wal.toWalOptions(spec);
         for (String warning : config.warnings()) {
             Cli.warning(spec, warning);
         }
