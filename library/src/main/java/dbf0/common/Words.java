@@ -30,6 +30,29 @@ public final class Words {
      * @return "1 entry", "2 entries"
      */
     public static String count(long n, String one, String many) {
-        return String.format(Locale.ROOT, "%,d %s", n, n == 1 ? one : many);
+        return String.format(Locale.ROOT, "%,d %s", n, noun(n, one, many));
+    }
+
+    /**
+     * The noun alone, for a table that prints the count in a column of its own.
+     *
+     * @param n the count
+     * @param one the noun for one
+     * @return {@code one} when {@code n} is 1, else {@code one} with an s
+     */
+    public static String noun(long n, String one) {
+        return noun(n, one, one + "s");
+    }
+
+    /**
+     * The noun alone, for a table that prints the count in a column of its own.
+     *
+     * @param n the count
+     * @param one the noun for one
+     * @param many the noun for any other number
+     * @return {@code one} when {@code n} is 1, else {@code many}
+     */
+    public static String noun(long n, String one, String many) {
+        return n == 1 ? one : many;
     }
 }

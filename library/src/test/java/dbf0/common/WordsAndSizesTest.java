@@ -16,6 +16,8 @@ class WordsAndSizesTest {
         assertThat(Words.count(12_345, "connection")).isEqualTo("12,345 connections");
         assertThat(Words.count(1, "entry", "entries")).isEqualTo("1 entry");
         assertThat(Words.count(3, "entry", "entries")).isEqualTo("3 entries");
+        assertThat(Words.noun(1, "miss", "misses")).isEqualTo("miss");
+        assertThat(Words.noun(0, "key")).isEqualTo("keys");
     }
 
     @Test
