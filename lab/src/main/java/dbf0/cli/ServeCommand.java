@@ -1,5 +1,6 @@
 package dbf0.cli;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.common.cli.ErrorText;
 import dbf0.kv.bench.options.ListenOptions;
@@ -166,22 +167,20 @@ public final class ServeCommand implements Callable<Integer> {
         // error line names it, and the exit status is 1.
         server.start();
         PrintWriter out = spec.commandLine().getOut();
-        if (server.walStore() != null) {
-            out.printf(
-                    "dbf0 server: %s; fsync %s%n",
-                    server.walStore().recovery().summary(),
-                    server.walStore().options().fsync().cliName());
-        }
-        String serving =
+        // What start-up replayed, then where it listens: the same two lines for either store.
+        String recovered =
                 lsm
-                        ? "lsm store in "
-                                + options.lsm().dataDir()
-                                + ", fsync "
-                                + options.lsm().fsync().cliName()
-                        : "map " + mapType;
+                        ? server.lsmStore().recovery().summary()
+                        : server.walStore() != null ? server.walStore().recovery().summary() : null;
+        if (recovered != null) {
+            out.println("dbf0 server: " + recovered);
+        }
         out.printf(
-                "dbf0 server listening on %s (%s, %s model, %d threads); Ctrl-C to stop%n",
-                server.getLocalAddress(), serving, model.cliName(), threads);
+                "dbf0 server listening on %s (%s, %s model, %s); Ctrl-C to stop%n",
+                ErrorText.address(server.getLocalAddress()),
+                serving(options, mapType),
+                model.cliName(),
+                Words.count(threads, "thread"));
         out.flush();
 
         CountDownLatch stopped = new CountDownLatch(1);
@@ -190,14 +189,14 @@ public final class ServeCommand implements Callable<Integer> {
                         () -> {
                             server.close();
                             out.printf(
-                                    "dbf0 server stopped after %,d connections (%,d dropped for"
-                                            + " errors)%s%n",
-                                    server.getConnectionsHandled(),
+                                    "dbf0 server stopped after %s (%,d dropped for errors); %s%n",
+                                    Words.count(server.getConnectionsHandled(), "connection"),
                                     server.getConnectionsFailed(),
                                     lsm
-                                            ? "; lsm store closed"
-                                            : String.format(
-                                                    "; map held %,d entries", server.size()));
+                                            ? "lsm store closed"
+                                            : "map held "
+                                                    + Words.count(
+                                                            server.size(), "entry", "entries"));
                             out.flush();
                             stopped.countDown();
                         },
@@ -213,5 +212,24 @@ public final class ServeCommand implements Callable<Integer> {
             return Cli.EXIT_FAILURE;
         }
         return Cli.EXIT_OK;
+    }
+
+    /** What the banner says the server serves: the map and its log, or the LSM store. */
+    private static String serving(ServerOptions options, String mapType) {
+        if (options.lsm() != null) {
+            return "lsm store in "
+                    + options.lsm().dataDir()
+                    + ", fsync "
+                    + options.lsm().fsync().cliName();
+        }
+        if (options.durability() != null) {
+            return "map "
+                    + mapType
+                    + ", write-ahead log in "
+                    + options.durability().dataDir()
+                    + ", fsync "
+                    + options.durability().fsync().cliName();
+        }
+        return "map " + mapType + ", in memory only";
     }
 }
