@@ -1,6 +1,7 @@
 package dbf0.cli;
 
 import dbf0.common.Durations;
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.common.cli.CliPaths;
 import dbf0.common.cli.ErrorText;
@@ -275,7 +276,7 @@ public final class CheckCommand implements Callable<Integer> {
     private <S, I, O> Report checkAndReport(History<S, I, O> history, String name, Duration limit) {
         CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
         String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
-        String parts = r.partitions() + (r.partitions() == 1 ? " partition" : " partitions");
+        String parts = Words.count(r.partitions(), "partition");
         String where =
                 r.failingKey() == null || r.failingKey().isEmpty()
                         ? ""
@@ -285,16 +286,19 @@ public final class CheckCommand implements Callable<Integer> {
                     new Report(
                             r.verdict(),
                             String.format(
-                                    "%s: linearizable (%,d ops, %s, %s)%n",
-                                    name, r.operations(), parts, secs),
+                                    "%s: linearizable (%s, %s, %s)%n",
+                                    name, Words.count(r.operations(), "op"), parts, secs),
                             null);
             case NOT_LINEARIZABLE ->
                     new Report(
                             r.verdict(),
                             String.format(
-                                            "%s: NOT LINEARIZABLE (%s%d ops in the failing part,"
+                                            "%s: NOT LINEARIZABLE (%s%s in the failing part,"
                                                     + " %s)%n",
-                                            name, where, r.subHistory().size(), secs)
+                                            name,
+                                            where,
+                                            Words.count(r.subHistory().size(), "op"),
+                                            secs)
                                     + indent(Explanation.text(history.model(), r, 60)),
                             html == null
                                     ? null
@@ -304,9 +308,9 @@ public final class CheckCommand implements Callable<Integer> {
                     new Report(
                             r.verdict(),
                             String.format(
-                                    "%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part,"
+                                    "%s: UNKNOWN, ran out of --time-limit (%s%s in that part,"
                                             + " %s)%n",
-                                    name, where, r.subHistory().size(), secs),
+                                    name, where, Words.count(r.subHistory().size(), "op"), secs),
                             null);
         };
     }

@@ -1,5 +1,6 @@
 package dbf0.cli;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.HistoryOptions;
 import dbf0.kv.bench.options.MapOption;
@@ -125,9 +126,9 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
                 "Race demo: map '%s'%s, %s, %s, %s, %.1f s%n",
                 mapType,
                 MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)",
-                RaceReport.count(serverThreads, "server thread"),
-                RaceReport.count(checkers, "checker"),
-                RaceReport.count(writers, "writer"),
+                Words.count(serverThreads, "server thread"),
+                Words.count(checkers, "checker"),
+                Words.count(writers, "writer"),
                 duration.toMillis() / 1000.0);
         progress.flush();
         var config =

@@ -214,7 +214,7 @@ class CheckCommandTest {
         assertThat(verdicts).hasSize(4);
         assertThat(verdicts.get(0)).startsWith("c01-ok.txt: linearizable (58 ops, 10 partitions");
         assertThat(verdicts.get(1)).startsWith("etcd_000.log: NOT LINEARIZABLE");
-        assertThat(verdicts.get(2)).startsWith("h.jsonl: linearizable (1 ops, 1 partition");
+        assertThat(verdicts.get(2)).startsWith("h.jsonl: linearizable (1 op, 1 partition,");
         assertThat(verdicts.get(3)).startsWith("etcd_002.log: linearizable (77 ops");
     }
 

@@ -3,6 +3,8 @@ package dbf0.kv.bench;
 import dbf0.base.client.BaseClient;
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.ByteSizes;
+import dbf0.common.Words;
 import dbf0.common.cli.ErrorText;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.client.KeyValueClient;
@@ -18,6 +20,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,20 +87,7 @@ final class BenchmarkRun {
             load.overV2(config.shards().isEmpty() ? List.of(address) : config.shards());
         }
         try {
-            LOG.info(
-                    "benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {}"
-                            + " B, value {} B, setFrac {}, {} s, server {}",
-                    config.serverThreads(),
-                    config.serverModel().cliName(),
-                    config.clientThreads(),
-                    config.clientThreadKind().cliName(),
-                    config.clientMode().cliName(),
-                    lsm != null ? "(none: the lsm store)" : config.mapType(),
-                    config.keyLength(),
-                    config.valueLength(),
-                    config.setFraction(),
-                    config.duration().toMillis() / 1000.0,
-                    address);
+            LOG.info("bench: {}", setup(config, lsm != null, server, address));
             KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
             BaseClient<BaseConnector> client =
                     new ConnectorFactory(config, address, space, history, historyKeys).client();
@@ -107,6 +97,34 @@ final class BenchmarkRun {
                 server.close();
             }
         }
+    }
+
+    /**
+     * The run in one line: the server bench started (its model, threads and store), or the one it
+     * connects to; then the clients and the operations.
+     */
+    private static String setup(
+            BenchmarkConfig config, boolean lsm, KeyValueServer server, InetSocketAddress address) {
+        String where =
+                server == null
+                        ? "against " + ErrorText.address(address)
+                        : String.format(
+                                "against a %s server here on %s (%s, %s)",
+                                config.serverModel().cliName(),
+                                ErrorText.address(address),
+                                Words.count(config.serverThreads(), "thread"),
+                                lsm ? "the lsm store" : "map " + config.mapType());
+        return String.format(
+                Locale.ROOT,
+                "%s (%s, %s) %s; %s keys, %s values, setFrac %s, %s s",
+                Words.count(config.clientThreads(), "client thread"),
+                config.clientThreadKind().cliName(),
+                config.clientMode().cliName(),
+                where,
+                ByteSizes.format(config.keyLength()),
+                ByteSizes.format(config.valueLength()),
+                config.setFraction(),
+                config.duration().toMillis() / 1000.0);
     }
 
     /**
@@ -174,13 +192,12 @@ final class BenchmarkRun {
             var p = server.walStore().stats();
             log = LogActivity.between(logBefore, p);
             LOG.info(
-                    "benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {}"
-                            + " bytes",
+                    "bench: log fsync {}: {}, {}, {} records per fsync, {}",
                     p.policy().cliName(),
-                    p.recordsWritten(),
-                    p.fsyncs(),
+                    Words.count(p.recordsWritten(), "record"),
+                    Words.count(p.fsyncs(), "fsync"),
                     String.format("%.1f", p.recordsPerFsync()),
-                    p.logBytes());
+                    ByteSizes.format(p.logBytes()));
         }
         return new BenchmarkResult(
                 client.totalStats(),

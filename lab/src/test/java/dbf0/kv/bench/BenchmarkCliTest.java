@@ -331,9 +331,10 @@ class BenchmarkCliTest {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err())
                 .contains(
-                        "dbf0 bench: warning: the pool server has 1 threads for 2 "
+                        "dbf0 bench: warning: the pool server has 1 thread for 2 "
                                 + mode
-                                + " v2 connections");
+                                + " v2 connections; a pool thread serves one connection until it"
+                                + " closes, so 1 connection waits for a thread");
         JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
         assertThat(json.getAsJsonArray("warnings")).hasSize(1);
         assertThat(json.getAsJsonArray("warnings").get(0).getAsString()).contains("max_us");
