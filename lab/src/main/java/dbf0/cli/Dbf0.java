@@ -18,7 +18,11 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "dbf0",
         versionProvider = Dbf0.Version.class,
-        description = "Database From Zero: an in-memory key/value store to read, run and measure.",
+        description = {
+            "Database From Zero: a key/value store to read, run and measure. Its server keeps the"
+                    + " data in a map in memory, in a map with a write-ahead log on disk, or in an"
+                    + " LSM tree on disk, and speaks its own v1 and v2 protocols and Redis's RESP."
+        },
         subcommands = {
             ServeCommand.class,
             CreateHashMapRaceCondition.class,

@@ -39,7 +39,9 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
-            "Serves a map over TCP until Ctrl-C or SIGTERM.",
+            "Serves a key/value store over TCP until Ctrl-C or SIGTERM: a map in memory, the same"
+                    + " map with a write-ahead log (--data-dir), or an LSM tree on disk (--store"
+                    + " lsm).",
             "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent,"
                 + " pipelined, batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that"
                 + " redis-cli, redis-benchmark and Redis client libraries work against it."
