@@ -36,7 +36,7 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "Measures a dbf0 server under load for a while and prints the result as one JSON"
-                    + " object.",
+                    + " object on stdout, and in one line for people on stderr.",
             "The server (v1 and v2 on one port) and the load-generating clients run in this JVM on"
                 + " loopback, or only the clients run, against --connect. The JSON holds set, get,"
                 + " found, missingKey, errors, seconds, ops_per_sec, latency percentiles in"
@@ -47,8 +47,8 @@ import picocli.CommandLine.Spec;
                 + " update_frac, rmw_frac, load); with --data-dir what the log did in the measured"
                 + " interval (fsync, wal_records, wal_fsyncs, wal_records_forced,"
                 + " wal_fsyncs_per_sec, wal_records_per_fsync).",
-            "Exit status: 0 when operations succeeded, 1 when none did (e.g. nothing listens at "
-                    + "--connect), 2 for bad arguments."
+            "Exit status: 0 when operations succeeded, 1 when none did or a --connect server"
+                    + " cannot be reached, 2 for bad arguments."
         },
         footer = {
             "",
@@ -116,7 +116,10 @@ public final class Benchmark implements Callable<Integer> {
         }
         spec.commandLine().getOut().println(json);
         spec.commandLine().getOut().flush();
-        if (!result.anySucceeded()) {
+        if (result.anySucceeded()) { // stdout stays one JSON object; the line for people is here
+            spec.commandLine().getErr().println(Cli.name(spec) + ": " + result.summary());
+            spec.commandLine().getErr().flush();
+        } else {
             Cli.error(
                     spec,
                     "no operation succeeded ("

@@ -67,6 +67,11 @@ class BenchmarkCliTest {
         Run run = run("2", "2", "concurrent", "2", "8", "0.5", "PT1S");
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.out().strip().lines()).hasSize(1);
+        assertThat(run.err().lines().reduce((a, b) -> b).orElse(""))
+                .as("the last line on stderr: the run for people")
+                .matches(
+                        "dbf0 bench: [0-9,]+ ops/s over [0-9.]+ s \\([0-9,]+ ops\\); latency p50"
+                                + " [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms; 0 errors");
         JsonObject json = JsonParser.parseString(run.out()).getAsJsonObject();
         assertThat(json.keySet())
                 .contains("set", "get", "found", "missingKey", "errors", "seconds", "ops_per_sec");

@@ -251,7 +251,7 @@ public final class DiskBench implements Callable<Integer> {
         err.println(
                 String.format(
                         Locale.ROOT,
-                        "dbf0 disk-bench: %s %s: %.0f ops/s over %.1f s",
+                        "dbf0 disk-bench: %s %s: %,.0f ops/s over %.1f s",
                         type,
                         run.mix(),
                         summary.operations() / summary.seconds(),
