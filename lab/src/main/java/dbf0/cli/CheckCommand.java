@@ -1,7 +1,10 @@
 package dbf0.cli;
 
 import dbf0.common.Durations;
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
+import dbf0.common.cli.CliPaths;
+import dbf0.common.cli.ErrorText;
 import dbf0.kv.check.CheckResult;
 import dbf0.kv.check.Explanation;
 import dbf0.kv.check.History;
@@ -55,7 +58,6 @@ import picocli.CommandLine.Spec;
 public final class CheckCommand implements Callable<Integer> {
 
     static final int EXIT_NOT_LINEARIZABLE = 1;
-    static final int EXIT_USAGE = 2;
     static final int EXIT_UNKNOWN = 3;
 
     @Spec CommandSpec spec;
@@ -108,25 +110,27 @@ public final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         Duration limit;
         try {
             limit = Durations.parsePositive(timeLimit);
         } catch (IllegalArgumentException e) {
-            return usage(err, "--time-limit: " + e.getMessage());
+            throw Cli.usage(spec, "--time-limit: " + e.getMessage());
         }
         String fmt = format.toLowerCase(Locale.ROOT);
         if (!List.of("dbf0", "etcd", "kv", "auto").contains(fmt)) {
-            return usage(err, "--format must be dbf0, etcd, kv or auto, not '" + format + "'");
+            throw Cli.usage(spec, "--format must be dbf0, etcd, kv or auto, not '" + format + "'");
         }
         if (!fmt.equals("auto")) {
             String misfit = misfit(HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT)));
             if (misfit != null) {
-                return usage(err, misfit);
+                throw Cli.usage(spec, misfit);
             }
         }
         if (threads < 1) {
-            return usage(err, "--threads must be at least 1, got " + threads);
+            throw Cli.usage(spec, "--threads must be at least 1, got " + threads);
+        }
+        if (html != null) {
+            CliPaths.file(spec, "--html", html);
         }
         boolean anyViolation = false;
         boolean anyUnknown = false;
@@ -145,7 +149,9 @@ public final class CheckCommand implements Callable<Integer> {
             for (Future<Report> pending : reports) {
                 Report r = await(pending);
                 if (r.error() != null) {
-                    return usage(err, r.error());
+                    throw r.hint() == null
+                            ? Cli.usage(spec, r.error())
+                            : Cli.usage(spec, r.error(), r.hint());
                 }
                 out.print(r.text());
                 out.flush();
@@ -159,7 +165,7 @@ public final class CheckCommand implements Callable<Integer> {
                         htmlWritten = true;
                         out.println("  HTML timeline written to " + html);
                     } catch (IOException e) {
-                        return usage(err, html + ": cannot write: " + e.getMessage());
+                        throw Cli.usage(spec, "--html " + ErrorText.of(e));
                     }
                 }
             }
@@ -195,7 +201,12 @@ public final class CheckCommand implements Callable<Integer> {
                             ? HistoryFormat.detect(file)
                             : HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT));
             if (f == null) {
-                return Report.error(cannotTell(file));
+                return Report.error(
+                        "cannot tell the format of "
+                                + file
+                                + " from its first lines (no JSON object, EDN map or jepsen.util"
+                                + " event line)",
+                        "give --format dbf0, etcd or kv");
             }
             String misfit = misfit(f);
             if (misfit != null) {
@@ -208,7 +219,16 @@ public final class CheckCommand implements Callable<Integer> {
             return Report.error(file + ": cannot read: " + e.getMessage());
         } catch (HistoryParseException e) {
             // A first line that fails is a wrong guess of the format rather than a damaged file.
-            return Report.error(formatGiven() || e.line() != 1 ? e.getMessage() : notDbf0(file, e));
+            return formatGiven() || e.line() != 1
+                    ? Report.error(e.getMessage())
+                    : Report.error(
+                            file
+                                    + " is not a dbf0 history (JSON Lines), the format assumed"
+                                    + " without --format (line 1: "
+                                    + e.problem()
+                                    + ")",
+                            "for a Jepsen file give --format etcd or --format kv, or --format auto"
+                                    + " to tell each file's (accepted: dbf0, etcd, kv, auto)");
         }
         return checkAndReport(history, file.getFileName().toString(), limit);
     }
@@ -216,22 +236,6 @@ public final class CheckCommand implements Callable<Integer> {
     private boolean formatGiven() {
         var parsed = spec.commandLine().getParseResult();
         return parsed != null && parsed.hasMatchedOption("--format");
-    }
-
-    /** Without --format, a Jepsen file fails as dbf0 JSON: say which format was assumed. */
-    private static String notDbf0(Path file, HistoryParseException e) {
-        return file
-                + " is not a dbf0 history (JSON Lines), the format assumed without --format"
-                + " (line 1: "
-                + e.problem()
-                + "); for a Jepsen file, give --format etcd or --format kv, or --format auto to"
-                + " tell each file's (accepted: dbf0, etcd, kv, auto)";
-    }
-
-    private int usage(PrintWriter err, String message) {
-        err.println(spec.qualifiedName() + ": error: " + message);
-        err.flush();
-        return EXIT_USAGE;
     }
 
     /** Null when --model (if given) fits {@code f}'s operations, else why not. */
@@ -250,24 +254,29 @@ public final class CheckCommand implements Callable<Integer> {
                 + ")";
     }
 
-    private static String cannotTell(Path file) {
-        return "cannot tell the format of "
-                + file
-                + " from its first lines (no JSON object, EDN map or jepsen.util event line);"
-                + " give --format dbf0, etcd or kv";
-    }
+    /**
+     * One file's outcome: a verdict with its text (and HTML for a violation), or an error (with a
+     * hint of its own, or null for the pointer to --help).
+     */
+    private record Report(
+            CheckResult.Verdict verdict, String text, String html, String error, String hint) {
+        Report(CheckResult.Verdict verdict, String text, String html) {
+            this(verdict, text, html, null, null);
+        }
 
-    /** One file's outcome: a verdict with its text (and HTML for a violation), or an error. */
-    private record Report(CheckResult.Verdict verdict, String text, String html, String error) {
         static Report error(String message) {
-            return new Report(null, "", null, message);
+            return error(message, null);
+        }
+
+        static Report error(String message, String hint) {
+            return new Report(null, "", null, message, hint);
         }
     }
 
     private <S, I, O> Report checkAndReport(History<S, I, O> history, String name, Duration limit) {
         CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
         String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
-        String parts = r.partitions() + (r.partitions() == 1 ? " partition" : " partitions");
+        String parts = Words.count(r.partitions(), "partition");
         String where =
                 r.failingKey() == null || r.failingKey().isEmpty()
                         ? ""
@@ -277,31 +286,31 @@ public final class CheckCommand implements Callable<Integer> {
                     new Report(
                             r.verdict(),
                             String.format(
-                                    "%s: linearizable (%,d ops, %s, %s)%n",
-                                    name, r.operations(), parts, secs),
-                            null,
+                                    "%s: linearizable (%s, %s, %s)%n",
+                                    name, Words.count(r.operations(), "op"), parts, secs),
                             null);
             case NOT_LINEARIZABLE ->
                     new Report(
                             r.verdict(),
                             String.format(
-                                            "%s: NOT LINEARIZABLE (%s%d ops in the failing part,"
+                                            "%s: NOT LINEARIZABLE (%s%s in the failing part,"
                                                     + " %s)%n",
-                                            name, where, r.subHistory().size(), secs)
+                                            name,
+                                            where,
+                                            Words.count(r.subHistory().size(), "op"),
+                                            secs)
                                     + indent(Explanation.text(history.model(), r, 60)),
                             html == null
                                     ? null
                                     : Explanation.html(
-                                            history.model(), r, name + ": not linearizable"),
-                            null);
+                                            history.model(), r, name + ": not linearizable"));
             case UNKNOWN ->
                     new Report(
                             r.verdict(),
                             String.format(
-                                    "%s: UNKNOWN, ran out of --time-limit (%s%d ops in that part,"
+                                    "%s: UNKNOWN, ran out of --time-limit (%s%s in that part,"
                                             + " %s)%n",
-                                    name, where, r.subHistory().size(), secs),
-                            null,
+                                    name, where, Words.count(r.subHistory().size(), "op"), secs),
                             null);
         };
     }

@@ -1,11 +1,15 @@
 package dbf0.cli;
 
+import dbf0.common.ByteSizes;
+import dbf0.common.cli.Cli;
+import dbf0.common.cli.ErrorText;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -47,55 +51,91 @@ public final class CompactCommand implements Callable<Integer> {
     @Option(
             names = "--wait",
             defaultValue = "60s",
-            converter = dbf0.common.cli.Cli.DurationConverter.class,
+            converter = Cli.DurationOrZeroConverter.class,
             paramLabel = "DURATION",
             description =
                     "follow INFO persistence until the rewrite ends, at most this long; 0 returns"
                             + " at once (default: ${DEFAULT-VALUE})")
     Duration wait;
 
+    public static void main(String[] args) {
+        Cli.runAndExit(new CompactCommand(), args);
+    }
+
     @Override
-    public Integer call() throws IOException, InterruptedException {
+    public Integer call() throws InterruptedException {
+        Cli.require(spec, port >= 1 && port <= 65535, "--port must be 1..65535, got " + port);
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        String where = ErrorText.address(address);
+        if (address.isUnresolved()) {
+            throw new Cli.Failure("cannot connect to " + where + ": unknown host");
+        }
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(host, port), 5_000);
+            try {
+                socket.connect(address, 5_000);
+            } catch (IOException e) {
+                throw new Cli.Failure("cannot connect to " + where + ": " + ErrorText.of(e), e);
+            }
             socket.setSoTimeout(10_000);
-            OutputStream out = socket.getOutputStream();
-            InputStream in = new BufferedInputStream(socket.getInputStream());
-            // The rewrite starts on the server's log thread a moment after the reply: it is over
-            // when the time of the last rewrite has changed, not merely when none is in progress.
-            String before =
-                    field(command(out, in, "INFO", "persistence"), "dbf0_last_rewrite_unix_ms");
-            String reply = command(out, in, "BGREWRITEAOF");
-            if (reply.startsWith("-")) {
-                spec.commandLine().getErr().println("compact: " + reply.substring(1));
-                return 1;
-            }
-            spec.commandLine().getOut().println("compact: " + reply.substring(1));
-            long deadline = System.nanoTime() + wait.toNanos();
-            while (!wait.isZero()) {
-                String info = command(out, in, "INFO", "persistence");
-                if (info.contains("aof_rewrite_in_progress:0")
-                        && !field(info, "dbf0_last_rewrite_unix_ms").equals(before)) {
-                    String status = field(info, "dbf0_last_rewrite");
-                    spec.commandLine()
-                            .getOut()
-                            .printf(
-                                    "compact: done: %s; log now %s bytes%n",
-                                    status, field(info, "aof_current_size"));
-                    return status.startsWith("ok") ? 0 : 1;
+            return compact(socket, where);
+        } catch (IOException e) {
+            throw new Cli.Failure(where + ": " + ErrorText.of(e), e);
+        }
+    }
+
+    /** Asks for the rewrite on {@code socket} and follows it; the exit status. */
+    private int compact(Socket socket, String where) throws IOException, InterruptedException {
+        OutputStream out = socket.getOutputStream();
+        InputStream in = new BufferedInputStream(socket.getInputStream());
+        PrintWriter say = spec.commandLine().getOut();
+        // The rewrite starts on the server's log thread a moment after the reply: it is over
+        // when the time of the last rewrite has changed, not merely when none is in progress.
+        String before = field(command(out, in, "INFO", "persistence"), "dbf0_last_rewrite_unix_ms");
+        String reply = command(out, in, "BGREWRITEAOF");
+        if (reply.startsWith("-")) {
+            Cli.error(spec, where + " refused: " + reply.substring(1));
+            return Cli.EXIT_FAILURE;
+        }
+        say.println(Cli.name(spec) + ": " + where + ": " + reply.substring(1));
+        say.flush();
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!wait.isZero()) {
+            String info = command(out, in, "INFO", "persistence");
+            if (info.contains("aof_rewrite_in_progress:0")
+                    && !field(info, "dbf0_last_rewrite_unix_ms").equals(before)) {
+                String status = field(info, "dbf0_last_rewrite");
+                if (!status.startsWith("ok")) {
+                    Cli.error(spec, where + ": the rewrite failed: " + status);
+                    return Cli.EXIT_FAILURE;
                 }
-                if (System.nanoTime() > deadline) {
-                    spec.commandLine()
-                            .getErr()
-                            .println(
-                                    "compact: still rewriting after "
-                                            + wait
-                                            + "; see INFO persistence");
-                    return 1;
-                }
-                Thread.sleep(100);
+                say.printf(
+                        "%s: done: %s; the log is now %s%n",
+                        Cli.name(spec), status, logSize(field(info, "aof_current_size")));
+                say.flush();
+                return Cli.EXIT_OK;
             }
-            return 0;
+            if (System.nanoTime() > deadline) {
+                Cli.error(
+                        spec,
+                        where
+                                + " is still rewriting after "
+                                + (wait.toMillis() % 1000 == 0
+                                        ? wait.toSeconds() + " s"
+                                        : wait.toMillis() + " ms")
+                                + "; see INFO persistence");
+                return Cli.EXIT_FAILURE;
+            }
+            Thread.sleep(100);
+        }
+        return Cli.EXIT_OK;
+    }
+
+    /** INFO's byte count in KiB or MiB; the text as it came when it is no number. */
+    private static String logSize(String bytes) {
+        try {
+            return ByteSizes.format(Long.parseLong(bytes));
+        } catch (IllegalArgumentException e) {
+            return bytes + " bytes";
         }
     }
 

@@ -1,13 +1,14 @@
 package dbf0.cli;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
+import dbf0.kv.bench.options.HistoryOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.race.RaceExperiment;
 import dbf0.kv.race.RaceReport;
 import dbf0.kv.storage.MapBackends;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -98,23 +99,7 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
     @Option(names = "--seed", description = "random seed (default: a new one each run)")
     Long seed;
 
-    @Option(
-            names = "--history",
-            paramLabel = "FILE",
-            description =
-                    "record the checkers' GETs and SETs and the writers' SETs to FILE (dbf0 JSON"
-                            + " Lines), for `dbf0 check FILE`, which finds the HashMap's violation"
-                            + " (docs/4-correctness.md)")
-    Path history;
-
-    @Option(
-            names = "--history-limit",
-            defaultValue = "1000000",
-            paramLabel = "N",
-            description =
-                    "--history: record at most N operations; the run goes on (default:"
-                            + " ${DEFAULT-VALUE})")
-    long historyLimit;
+    @Mixin HistoryOptions history = new HistoryOptions();
 
     /** What the history shows, in one sentence; printed with every --history run. */
     public static final String DEFINITION =
@@ -133,19 +118,17 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
                 spec,
                 serverThreads >= 1 && checkers >= 1 && writers >= 0,
                 "--server-threads and --checkers must be at least 1, --writers at least 0");
-        Cli.require(
-                spec,
-                historyLimit >= 0,
-                "--history-limit must not be negative, got " + historyLimit);
+        // before the first line of output: a file that cannot be made is the one line printed
+        HistoryRecorder recorder = history.open(spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progress = json ? spec.commandLine().getErr() : out;
         progress.printf(
                 "Race demo: map '%s'%s, %s, %s, %s, %.1f s%n",
                 mapType,
                 MapBackends.isThreadSafe(mapType) ? "" : " (not thread-safe)",
-                RaceReport.count(serverThreads, "server thread"),
-                RaceReport.count(checkers, "checker"),
-                RaceReport.count(writers, "writer"),
+                Words.count(serverThreads, "server thread"),
+                Words.count(checkers, "checker"),
+                Words.count(writers, "writer"),
                 duration.toMillis() / 1000.0);
         progress.flush();
         var config =
@@ -162,8 +145,6 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
                                 })
                         .seed(seed == null ? System.nanoTime() : seed)
                         .giveUpAfter(giveUpAfter);
-        HistoryRecorder recorder =
-                history == null ? null : HistoryRecorder.open(history, historyLimit);
         RaceReport report;
         HistoryRecorder.Summary recorded = null;
         try {
@@ -178,12 +159,12 @@ public final class CreateHashMapRaceCondition implements Callable<Integer> {
             progress.printf(
                     "History: %,d operations written to %s%s.%n",
                     recorded.operations(),
-                    history,
+                    history.file(),
                     recorded.truncated()
                             ? " (--history-limit reached: the run went on unrecorded)"
                             : "");
             progress.println(DEFINITION);
-            progress.println("Check it: dbf0 check " + history);
+            progress.println("Check it: dbf0 check " + history.file());
         }
         progress.flush();
         if (json) {

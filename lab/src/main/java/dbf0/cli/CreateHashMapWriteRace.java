@@ -2,6 +2,7 @@ package dbf0.cli;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.race.WriteRace;
@@ -94,9 +95,9 @@ public final class CreateHashMapWriteRace implements Callable<Integer> {
         JsonArray results = new JsonArray();
         if (!json) {
             out.printf(
-                    "%d threads each put %,d distinct keys into one map at the same time (%d %s per"
+                    "%d threads each put %,d distinct keys into one map at the same time (%s per"
                             + " map).%n%n",
-                    threads, keysPerThread, rounds, rounds == 1 ? "round" : "rounds");
+                    threads, keysPerThread, Words.count(rounds, "round"));
             out.printf(
                     "%-12s %5s %11s %11s %11s %11s  %s%n",
                     "map",
@@ -162,8 +163,8 @@ public final class CreateHashMapWriteRace implements Callable<Integer> {
         }
         if (res.stuckThreads() > 0) {
             s.append(s.isEmpty() ? "" : "; ")
-                    .append(res.stuckThreads())
-                    .append(" thread(s) stuck in a corrupted bin");
+                    .append(Words.count(res.stuckThreads(), "thread"))
+                    .append(" stuck in a corrupted bin");
         }
         return s.isEmpty() ? "-" : s.toString();
     }

@@ -18,7 +18,11 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "dbf0",
         versionProvider = Dbf0.Version.class,
-        description = "Database From Zero: an in-memory key/value store to read, run and measure.",
+        description = {
+            "Database From Zero: a key/value store to read, run and measure. Its server keeps the"
+                    + " data in a map in memory, in a map with a write-ahead log on disk, or in an"
+                    + " LSM tree on disk, and speaks its own v1 and v2 protocols and Redis's RESP."
+        },
         subcommands = {
             ServeCommand.class,
             CreateHashMapRaceCondition.class,
@@ -35,7 +39,7 @@ import picocli.CommandLine.Parameters;
         })
 public final class Dbf0 implements Callable<Integer> {
 
-    @picocli.CommandLine.Spec picocli.CommandLine.Model.CommandSpec spec;
+    @picocli.CommandLine.Spec CommandSpec spec;
 
     // Not picocli's usageHelp: that would print the help and exit 0 for "dbf0 typo --help".
     @Option(
@@ -66,22 +70,22 @@ public final class Dbf0 implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!unknown.isEmpty()) {
-            var err = spec.commandLine().getErr();
-            err.println(
-                    "dbf0: error: unknown command '"
+            throw Cli.usage(
+                    spec,
+                    "unknown command '"
                             + unknown.get(0)
                             + "'; the commands are: "
                             + String.join(", ", spec.subcommands().keySet()));
-            err.flush();
-            return 2;
         }
         if (help) {
             spec.commandLine().usage(spec.commandLine().getOut());
-            return 0;
+            return Cli.EXIT_OK;
         }
-        // No command given: show what there is.
+        // No command: the list of commands, once, on stderr; a script that forgot its command
+        // fails (status 2) as it does for missing arguments. `dbf0 --help` prints it on stdout.
         spec.commandLine().usage(spec.commandLine().getErr());
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing command");
+        spec.commandLine().getErr().flush();
+        return Cli.EXIT_USAGE;
     }
 
     /** The version from the jar's manifest (set by the build). */

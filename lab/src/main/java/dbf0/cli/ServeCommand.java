@@ -1,6 +1,8 @@
 package dbf0.cli;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
+import dbf0.common.cli.ErrorText;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.bench.options.ServerModelOption;
@@ -12,7 +14,6 @@ import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
 import dbf0.kv.storage.lsm.LsmOptions;
-import dbf0.kv.storage.wal.CorruptWalException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -38,7 +39,9 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         usageHelpAutoWidth = true,
         description = {
-            "Serves a map over TCP until Ctrl-C or SIGTERM.",
+            "Serves a key/value store over TCP until Ctrl-C or SIGTERM: a map in memory, the same"
+                    + " map with a write-ahead log (--data-dir), or an LSM tree on disk (--store"
+                    + " lsm).",
             "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent,"
                 + " pipelined, batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that"
                 + " redis-cli, redis-benchmark and Redis client libraries work against it."
@@ -144,7 +147,7 @@ public final class ServeCommand implements Callable<Integer> {
                                 .withInlineCommands(inline)
                                 .withAsyncDiskReads(store.asyncDiskReads())
                                 .withLsm(lsm)
-                                .withDurability(lsm != null ? null : wal.toWalOptions()));
+                                .withDurability(lsm != null ? null : wal.toWalOptions(spec)));
     }
 
     @Override
@@ -162,39 +165,24 @@ public final class ServeCommand implements Callable<Integer> {
         if (clusterNodes != null) {
             server.clusterNodes(Cli.parameter(spec, () -> ClusterNode.parseList(clusterNodes)));
         }
-        try {
-            server.start();
-        } catch (IllegalArgumentException e) {
-            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
-            return 1;
-        } catch (CorruptWalException e) {
-            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
-            return 1;
-        } catch (java.io.IOException e) {
-            if (!lsm) {
-                throw e;
-            }
-            // a data dir that cannot be opened, or a store that cannot be recovered
-            spec.commandLine().getErr().printf("dbf0 server: not started: %s%n", e.getMessage());
-            return 1;
-        }
+        // A taken port, a locked or damaged data dir, a node missing from --cluster-nodes: the
+        // error line names it, and the exit status is 1.
+        server.start();
         PrintWriter out = spec.commandLine().getOut();
-        if (server.walStore() != null) {
-            out.printf(
-                    "dbf0 server: %s; fsync %s%n",
-                    server.walStore().recovery().summary(),
-                    server.walStore().options().fsync().cliName());
-        }
-        String serving =
+        // What start-up replayed, then where it listens: the same two lines for either store.
+        String recovered =
                 lsm
-                        ? "lsm store in "
-                                + options.lsm().dataDir()
-                                + ", fsync "
-                                + options.lsm().fsync().cliName()
-                        : "map " + mapType;
+                        ? server.lsmStore().recovery().summary()
+                        : server.walStore() != null ? server.walStore().recovery().summary() : null;
+        if (recovered != null) {
+            out.println("dbf0 server: " + recovered);
+        }
         out.printf(
-                "dbf0 server listening on %s (%s, %s model, %d threads); Ctrl-C to stop%n",
-                server.getLocalAddress(), serving, model.cliName(), threads);
+                "dbf0 server listening on %s (%s, %s model, %s); Ctrl-C to stop%n",
+                ErrorText.address(server.getLocalAddress()),
+                serving(options, mapType),
+                model.cliName(),
+                Words.count(threads, "thread"));
         out.flush();
 
         CountDownLatch stopped = new CountDownLatch(1);
@@ -203,14 +191,14 @@ public final class ServeCommand implements Callable<Integer> {
                         () -> {
                             server.close();
                             out.printf(
-                                    "dbf0 server stopped after %,d connections (%,d dropped for"
-                                            + " errors)%s%n",
-                                    server.getConnectionsHandled(),
+                                    "dbf0 server stopped after %s (%,d dropped for errors); %s%n",
+                                    Words.count(server.getConnectionsHandled(), "connection"),
                                     server.getConnectionsFailed(),
                                     lsm
-                                            ? "; lsm store closed"
-                                            : String.format(
-                                                    "; map held %,d entries", server.size()));
+                                            ? "lsm store closed"
+                                            : "map held "
+                                                    + Words.count(
+                                                            server.size(), "entry", "entries"));
                             out.flush();
                             stopped.countDown();
                         },
@@ -222,9 +210,28 @@ public final class ServeCommand implements Callable<Integer> {
         stopped.await();
         Throwable failure = server.failure().getNow(null);
         if (failure != null) {
-            spec.commandLine().getErr().printf("dbf0 server failed: %s%n", failure);
-            return 1;
+            Cli.error(spec, "the server failed: " + ErrorText.of(failure));
+            return Cli.EXIT_FAILURE;
         }
-        return 0;
+        return Cli.EXIT_OK;
+    }
+
+    /** What the banner says the server serves: the map and its log, or the LSM store. */
+    private static String serving(ServerOptions options, String mapType) {
+        if (options.lsm() != null) {
+            return "lsm store in "
+                    + options.lsm().dataDir()
+                    + ", fsync "
+                    + options.lsm().fsync().cliName();
+        }
+        if (options.durability() != null) {
+            return "map "
+                    + mapType
+                    + ", write-ahead log in "
+                    + options.durability().dataDir()
+                    + ", fsync "
+                    + options.durability().fsync().cliName();
+        }
+        return "map " + mapType + ", in memory only";
     }
 }

@@ -3,6 +3,7 @@ package dbf0.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.cli.Cli;
 import dbf0.kv.client.KeyValueClient;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerOptions;
@@ -28,7 +29,7 @@ class CompactCommandTest {
     private static Run compact(int port) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new CompactCommand());
+        CommandLine cli = Cli.commandLine(new CompactCommand());
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute("--port", Integer.toString(port), "--wait", "30s");
@@ -62,7 +63,12 @@ class CompactCommandTest {
             server.start();
             Run run = compact(server.getLocalAddress().getPort());
             assertThat(run.exit()).isEqualTo(1);
-            assertThat(run.err()).contains("--data-dir");
+            assertThat(run.err().lines())
+                    .containsExactly(
+                            "dbf0 compact: error: 127.0.0.1:"
+                                    + server.getLocalAddress().getPort()
+                                    + " refused: ERR this server keeps no log to rewrite: start it"
+                                    + " with --data-dir");
         }
     }
 }

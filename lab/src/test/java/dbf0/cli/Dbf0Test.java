@@ -23,17 +23,21 @@ class Dbf0Test {
     }
 
     @Test
-    void noCommandIsAUsageError() {
+    void noCommandPrintsTheUsageOnceAndExitsTwo() {
+        StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Cli.commandLine(new Dbf0());
+        cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         assertThat(cl.execute()).isEqualTo(2);
-        assertThat(err.toString()).contains("race").contains("bench");
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString()).startsWith("Usage: dbf0 ").contains("race").contains("bench");
+        assertThat(err.toString().split("Usage: dbf0 ", -1)).as("the usage, once").hasSize(2);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", "--help"})
-    void anUnknownCommandIsAOneLineUsageError(String help) {
+    void anUnknownCommandIsATwoLineUsageError(String help) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         CommandLine cl = Cli.commandLine(new Dbf0());
@@ -42,7 +46,7 @@ class Dbf0Test {
         int code = help.isEmpty() ? cl.execute("nosuchcommand") : cl.execute("nosuchcommand", help);
         assertThat(code).isEqualTo(2);
         assertThat(out.toString()).isEmpty();
-        assertThat(err.toString().lines()).hasSize(1);
+        assertThat(err.toString().lines()).hasSize(2).last().isEqualTo("see 'dbf0 --help'");
         assertThat(err.toString())
                 .startsWith("dbf0: error: unknown command 'nosuchcommand'")
                 .contains("server, race, write-race, bench, check");

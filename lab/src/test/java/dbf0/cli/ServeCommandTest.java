@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Runs the standalone server as a real process, talks to it, and stops it with SIGTERM. */
 @Timeout(60)
@@ -54,6 +55,11 @@ class ServeCommandTest {
             Matcher m =
                     Pattern.compile("listening on .*?:(\\d+) ").matcher(first == null ? "" : first);
             assertThat(m.find()).as("first line: %s", first).isTrue();
+            assertThat(first)
+                    .startsWith("dbf0 server listening on 127.0.0.1:")
+                    .endsWith(
+                            " (map concurrent, in memory only, nio model, 2 threads); Ctrl-C to"
+                                    + " stop");
             InetSocketAddress address =
                     new InetSocketAddress("127.0.0.1", Integer.parseInt(m.group(1)));
 
@@ -64,12 +70,56 @@ class ServeCommandTest {
             assertThat(process.waitFor(20, TimeUnit.SECONDS)).isTrue();
             String rest = String.join("\n", out.lines().toList());
             assertThat(rest)
-                    .contains("stopped after")
-                    .contains("map held 1 entries")
+                    .contains(
+                            "stopped after 2 connections (0 dropped for errors); map held 1 entry")
                     .doesNotContain("Exception");
             assertThat(process.exitValue()).isEqualTo(143); // 128 + SIGTERM, after the hook ran
         } finally {
             process.destroyForcibly();
+        }
+    }
+
+    /**
+     * The LSM store's start-up says what it replayed in the server's own words, before the banner:
+     * no timestamped log line ahead of them.
+     */
+    @Tag("slow") // a child JVM
+    @Test
+    void theLsmServerSaysWhatItOpenedThenWhereItListens(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("lsm");
+        Process process =
+                new ProcessBuilder(
+                                List.of(
+                                        Path.of(System.getProperty("java.home"), "bin", "java")
+                                                .toString(),
+                                        "-cp",
+                                        System.getProperty("java.class.path"),
+                                        ServeCommand.class.getName(),
+                                        "--port",
+                                        "0",
+                                        "--threads",
+                                        "1",
+                                        "--store",
+                                        "lsm",
+                                        "--data-dir",
+                                        dir.toString()))
+                        .redirectErrorStream(true)
+                        .start();
+        try (BufferedReader out =
+                new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            assertThat(out.readLine())
+                    .isEqualTo(
+                            "dbf0 server: lsm store opened: 0 tables, 0 logs replayed (0 records)");
+            assertThat(out.readLine())
+                    .startsWith("dbf0 server listening on 127.0.0.1:")
+                    .endsWith(
+                            " (lsm store in "
+                                    + dir
+                                    + ", fsync always, nio model, 1 thread); Ctrl-C to stop");
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(20, TimeUnit.SECONDS);
         }
     }
 

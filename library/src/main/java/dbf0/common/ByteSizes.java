@@ -2,7 +2,10 @@ package dbf0.common;
 
 import java.util.Locale;
 
-/** Parses the sizes in bytes that the command lines accept: {@code 512k}, {@code 64m}, ... */
+/**
+ * Sizes in bytes as people write them: parses what the command lines accept ({@code 512k}, {@code
+ * 64m}, ...) and formats a size for a message ({@code 32 MiB}).
+ */
 public final class ByteSizes {
 
     private ByteSizes() {}
@@ -46,6 +49,39 @@ public final class ByteSizes {
         } catch (NumberFormatException e) {
             throw notASize(text);
         }
+    }
+
+    /**
+     * A size for a person to read: bytes below 1 KiB ({@code 512 B}), else in the largest binary
+     * unit that leaves a whole part, with one decimal when it is not whole ({@code 32 MiB}, {@code
+     * 1.5 KiB}, {@code 2.3 GiB}).
+     *
+     * @param bytes the size, at least 0
+     * @return the size with its unit
+     * @throws IllegalArgumentException for a negative size
+     */
+    public static String format(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("a size is not negative, got " + bytes);
+        }
+        String[] units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+        int unit = 0;
+        while (unit + 1 < units.length && bytes >= 1L << (10 * (unit + 1))) {
+            unit++;
+        }
+        if (unit == 0) {
+            return bytes + " B";
+        }
+        double value = bytes / (double) (1L << (10 * unit));
+        if (Math.round(value * 10) >= 10240 && unit + 1 < units.length) {
+            value /= 1024; // 1023.97 KiB would round to "1024 KiB": say 1 MiB
+            unit++;
+        }
+        String number = String.format(Locale.ROOT, "%.1f", value);
+        if (number.endsWith(".0")) {
+            number = number.substring(0, number.length() - 2);
+        }
+        return number + " " + units[unit];
     }
 
     private static IllegalArgumentException notASize(String text) {

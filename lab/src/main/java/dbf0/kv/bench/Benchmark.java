@@ -1,13 +1,12 @@
 package dbf0.kv.bench;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import java.io.IOException;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,8 +26,8 @@ import picocli.CommandLine.Spec;
  *
  * <p>The parts: {@link BenchmarkOptions} (the arguments), {@link BenchmarkValidation} (their
  * checks), {@link BenchmarkRun} (the phases), {@link LoadPhase}, {@link ConnectorFactory} (one
- * connector per client thread, by client mode), {@link ProcessCpu} and {@link BenchmarkResult}. A
- * bad argument prints its error and a hint to run {@code --help}, and exits with status 2.
+ * connector per client thread, by client mode), {@link ProcessCpu} and {@link BenchmarkResult}.
+ * Errors and exit codes are every command's ({@link Cli}).
  */
 @Command(
         name = "bench",
@@ -37,7 +36,7 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "Measures a dbf0 server under load for a while and prints the result as one JSON"
-                    + " object.",
+                    + " object on stdout, and in one line for people on stderr.",
             "The server (v1 and v2 on one port) and the load-generating clients run in this JVM on"
                 + " loopback, or only the clients run, against --connect. The JSON holds set, get,"
                 + " found, missingKey, errors, seconds, ops_per_sec, latency percentiles in"
@@ -48,8 +47,8 @@ import picocli.CommandLine.Spec;
                 + " update_frac, rmw_frac, load); with --data-dir what the log did in the measured"
                 + " interval (fsync, wal_records, wal_fsyncs, wal_records_forced,"
                 + " wal_fsyncs_per_sec, wal_records_per_fsync).",
-            "Exit status: 0 when operations succeeded, 1 when none did (e.g. nothing listens at "
-                    + "--connect), 2 for bad arguments."
+            "Exit status: 0 when operations succeeded, 1 when none did or a --connect server"
+                    + " cannot be reached, 2 for bad arguments."
         },
         footer = {
             "",
@@ -67,7 +66,7 @@ import picocli.CommandLine.Spec;
             "    dbf0 bench 2 4 concurrent 16 64 0.5 10s --client-mode persistent "
                     + "--server-model nio --workload A"
         })
-public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
+public final class Benchmark implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
@@ -82,26 +81,16 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
         BenchmarkConfig config = BenchmarkValidation.validate(options, spec);
         LsmOptions lsm = options.store.toLsmOptions(spec, options.wal, null);
         if (lsm != null && config.connectTo() != null) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
+            throw Cli.usage(
+                    spec,
                     "--store lsm picks the store of the server bench starts; with --connect the"
                             + " server elsewhere has its own");
         }
-        WalOptions walOptions;
-        try {
-            walOptions = lsm != null ? null : options.wal.toWalOptions();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-        }
-        PrintWriter err = spec.commandLine().getErr();
+        WalOptions walOptions = lsm != null ? null : options.wal.toWalOptions(spec);
         for (String warning : config.warnings()) {
-            err.println("bench: warning: " + warning);
+            Cli.warning(spec, warning);
         }
-        err.flush();
-        HistoryRecorder recorder =
-                options.history == null
-                        ? null
-                        : HistoryRecorder.open(options.history, options.historyLimit);
+        HistoryRecorder recorder = options.history.open(spec);
         BenchmarkResult result;
         HistoryRecorder.Summary recorded = null;
         try {
@@ -121,25 +110,26 @@ public final class Benchmark implements Callable<Integer>, Cli.ShortErrors {
         }
         var json = result.toJson();
         if (recorded != null) {
-            json.addProperty("history_file", options.history.toString());
+            json.addProperty("history_file", options.history.file().toString());
             json.addProperty("history_ops", recorded.operations());
             json.addProperty("history_truncated", recorded.truncated());
         }
         spec.commandLine().getOut().println(json);
         spec.commandLine().getOut().flush();
-        if (!result.anySucceeded()) {
-            err.println(
-                    "bench: no operation succeeded ("
-                            + result.errors()
-                            + " errors)"
+        if (result.anySucceeded()) { // stdout stays one JSON object; the line for people is here
+            spec.commandLine().getErr().println(Cli.name(spec) + ": " + result.summary());
+            spec.commandLine().getErr().flush();
+        } else {
+            Cli.error(
+                    spec,
+                    "no operation succeeded ("
+                            + Words.count(result.errors(), "error")
                             + (config.connectTo() != null
-                                    ? ": is a dbf0 server listening at " + options.connect + "?"
-                                    : "")
-                            + "; exit status 1");
-            err.flush();
-            return 1;
+                                    ? " against " + options.connect + ")"
+                                    : " against the server bench started)"));
+            return Cli.EXIT_FAILURE;
         }
-        return 0;
+        return Cli.EXIT_OK;
     }
 
     /** Runs one benchmark: starts the server (unless connecting elsewhere), the clients, stops. */

@@ -1,5 +1,6 @@
 package dbf0.kv.bench;
 
+import dbf0.common.Words;
 import dbf0.kv.bench.KeyValueConnector.CloseOrder;
 import dbf0.kv.client.SlotPlacement;
 import dbf0.kv.server.ServerModel;
@@ -347,27 +348,18 @@ public record BenchmarkConfig(
                 && clientThreads > serverThreads) {
             warnings.add(
                     String.format(
-                            "the pool server has %d threads for %d %s v2 connections; a pool thread"
-                                + " serves one connection until it closes, so %d connections wait"
-                                + " for a thread the whole run and max_us is about the run's length"
-                                + " (use --server-model nio or virtual, or at least as many server"
-                                + " threads as clients)",
-                            serverThreads,
-                            clientThreads,
-                            clientMode.cliName(),
-                            clientThreads - serverThreads));
+                            "the pool server has %s for %s; a pool thread serves one connection"
+                                + " until it closes, so %s for a thread the whole run and max_us is"
+                                + " about the run's length (use --server-model nio or virtual, or"
+                                + " at least as many server threads as clients)",
+                            Words.count(serverThreads, "thread"),
+                            Words.count(clientThreads, clientMode.cliName() + " v2 connection"),
+                            Words.count(
+                                    clientThreads - serverThreads,
+                                    "connection waits",
+                                    "connections wait")));
         }
         return List.copyOf(warnings);
-    }
-
-    public BenchmarkConfig withModes(
-            ServerModel model, ClientMode mode, int pipelineDepth, int batchSize) {
-        return toBuilder()
-                .serverModel(model)
-                .clientMode(mode)
-                .pipeline(pipelineDepth)
-                .batch(batchSize)
-                .build();
     }
 
     public BenchmarkConfig withCloseOrder(CloseOrder order) {

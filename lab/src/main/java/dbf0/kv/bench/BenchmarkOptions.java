@@ -1,12 +1,12 @@
 package dbf0.kv.bench;
 
 import dbf0.common.cli.Cli;
+import dbf0.kv.bench.options.HistoryOptions;
 import dbf0.kv.bench.options.ListenOptions;
 import dbf0.kv.bench.options.ServerModelOption;
 import dbf0.kv.bench.options.StoreCliOptions;
 import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.workload.YcsbWorkload;
-import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -262,22 +262,7 @@ final class BenchmarkOptions {
                         + " has no dbf0 operation)")
     String workload;
 
-    @Option(
-            names = "--history",
-            paramLabel = "FILE",
-            description =
-                    "record every operation (client, key, value, times, outcome) to FILE in the "
-                            + "dbf0 JSON Lines format, for `dbf0 check` (docs/4-correctness.md)")
-    Path history;
-
-    @Option(
-            names = "--history-limit",
-            defaultValue = "1000000",
-            paramLabel = "N",
-            description =
-                    "--history: record at most N operations; the run goes on (default: "
-                            + "${DEFAULT-VALUE})")
-    long historyLimit;
+    @Mixin HistoryOptions history = new HistoryOptions();
 
     @Option(
             names = "--history-keys",

@@ -3,11 +3,13 @@ package dbf0.kv.bench;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import dbf0.base.client.KeyValueClientStats;
+import dbf0.common.Words;
 import dbf0.kv.workload.KeyedWorkload;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -60,6 +62,27 @@ public record BenchmarkResult(
         ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
         int length = histogram.encodeIntoCompressedByteBuffer(buffer);
         return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
+    }
+
+    /**
+     * The run in one line for a person, beside the JSON that programs read: throughput, the latency
+     * percentiles in milliseconds, and the errors.
+     */
+    public String summary() {
+        return String.format(
+                Locale.ROOT,
+                "%,.0f ops/s over %.1f s (%s); latency p50 %s, p99 %s, max %s; %s",
+                opsPerSecond(),
+                seconds,
+                Words.count(stats.getOperations(), "op"),
+                millis(latencyMicros.getValueAtPercentile(50)),
+                millis(latencyMicros.getValueAtPercentile(99)),
+                millis(latencyMicros.getMaxValue()),
+                Words.count(errors, "error"));
+    }
+
+    private static String millis(long micros) {
+        return String.format(Locale.ROOT, "%.3f ms", micros / 1000.0);
     }
 
     public JsonObject toJson() {

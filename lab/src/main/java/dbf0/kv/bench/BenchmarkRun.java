@@ -3,7 +3,12 @@ package dbf0.kv.bench;
 import dbf0.base.client.BaseClient;
 import dbf0.base.client.BaseConnector;
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.ByteSizes;
+import dbf0.common.Words;
+import dbf0.common.cli.ErrorText;
 import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.client.KeyValueClient;
+import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
@@ -13,7 +18,9 @@ import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.workload.KeySpace;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,6 +33,9 @@ import org.slf4j.LoggerFactory;
 final class BenchmarkRun {
 
     private static final Logger LOG = LoggerFactory.getLogger(BenchmarkRun.class);
+
+    /** How long the check that a --connect server is there waits to connect, then for PONG. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(5);
 
     private BenchmarkRun() {}
 
@@ -48,6 +58,9 @@ final class BenchmarkRun {
                         : new LoadPhase(config.keyed(), history, config.clientThreads());
         KeyValueServer server = null;
         InetSocketAddress address = config.connectTo();
+        if (address != null && config.slots() == null) { // --cluster has asked its node already
+            reachable(config.shards().isEmpty() ? List.of(address) : config.shards());
+        }
         if (address == null && lsm != null) {
             server =
                     new KeyValueServer(
@@ -74,20 +87,7 @@ final class BenchmarkRun {
             load.overV2(config.shards().isEmpty() ? List.of(address) : config.shards());
         }
         try {
-            LOG.info(
-                    "benchmark: {} server threads ({}), {} {} client threads ({}), map {}, key {}"
-                            + " B, value {} B, setFrac {}, {} s, server {}",
-                    config.serverThreads(),
-                    config.serverModel().cliName(),
-                    config.clientThreads(),
-                    config.clientThreadKind().cliName(),
-                    config.clientMode().cliName(),
-                    lsm != null ? "(none: the lsm store)" : config.mapType(),
-                    config.keyLength(),
-                    config.valueLength(),
-                    config.setFraction(),
-                    config.duration().toMillis() / 1000.0,
-                    address);
+            LOG.info("bench: {}", setup(config, lsm != null, server, address));
             KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
             BaseClient<BaseConnector> client =
                     new ConnectorFactory(config, address, space, history, historyKeys).client();
@@ -95,6 +95,59 @@ final class BenchmarkRun {
         } finally {
             if (server != null) {
                 server.close();
+            }
+        }
+    }
+
+    /**
+     * The run in one line: the server bench started (its model, threads and store), or the one it
+     * connects to; then the clients and the operations.
+     */
+    private static String setup(
+            BenchmarkConfig config, boolean lsm, KeyValueServer server, InetSocketAddress address) {
+        String where =
+                server == null
+                        ? "against " + ErrorText.address(address)
+                        : String.format(
+                                "against a %s server here on %s (%s, %s)",
+                                config.serverModel().cliName(),
+                                ErrorText.address(address),
+                                Words.count(config.serverThreads(), "thread"),
+                                lsm ? "the lsm store" : "map " + config.mapType());
+        return String.format(
+                Locale.ROOT,
+                "%s (%s, %s) %s; %s keys, %s values, setFrac %s, %s s",
+                Words.count(config.clientThreads(), "client thread"),
+                config.clientThreadKind().cliName(),
+                config.clientMode().cliName(),
+                where,
+                ByteSizes.format(config.keyLength()),
+                ByteSizes.format(config.valueLength()),
+                config.setFraction(),
+                config.duration().toMillis() / 1000.0);
+    }
+
+    /**
+     * Nothing listening at {@code --connect} fails here, in one line that names the address, before
+     * the clients start: they would each fail every operation for the whole run.
+     */
+    private static void reachable(List<InetSocketAddress> servers) throws IOException {
+        for (InetSocketAddress server : servers) {
+            String where = ErrorText.address(server);
+            KeyValueClient client;
+            try {
+                client = KeyValueClient.connect(server, ProtocolLimits.DEFAULTS, PROBE_TIMEOUT);
+            } catch (IOException e) {
+                throw new IOException("cannot connect to " + where + ": " + ErrorText.of(e), e);
+            }
+            try (client) {
+                client.ping();
+            } catch (IOException e) {
+                throw new IOException(
+                        where
+                                + " did not answer a v2 PING (is it a dbf0 server?): "
+                                + ErrorText.of(e),
+                        e);
             }
         }
     }
@@ -139,13 +192,12 @@ final class BenchmarkRun {
             var p = server.walStore().stats();
             log = LogActivity.between(logBefore, p);
             LOG.info(
-                    "benchmark: log fsync {}: {} records, {} fsyncs, {} records per fsync, {}"
-                            + " bytes",
+                    "bench: log fsync {}: {}, {}, {} records per fsync, {}",
                     p.policy().cliName(),
-                    p.recordsWritten(),
-                    p.fsyncs(),
+                    Words.count(p.recordsWritten(), "record"),
+                    Words.count(p.fsyncs(), "fsync"),
                     String.format("%.1f", p.recordsPerFsync()),
-                    p.logBytes());
+                    ByteSizes.format(p.logBytes()));
         }
         return new BenchmarkResult(
                 client.totalStats(),

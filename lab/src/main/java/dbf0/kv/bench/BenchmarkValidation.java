@@ -2,6 +2,7 @@ package dbf0.kv.bench;
 
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
+import dbf0.common.cli.ErrorText;
 import dbf0.kv.bench.KeyValueConnector.CloseOrder;
 import dbf0.kv.bench.options.MapOption;
 import dbf0.kv.client.SlotPlacement;
@@ -177,9 +178,7 @@ final class BenchmarkValidation {
     }
 
     private void checkHistoryKeys() {
-        require(
-                opts.historyLimit >= 0,
-                "--history-limit must not be negative, got " + opts.historyLimit);
+        opts.history.check(spec);
         require(
                 opts.historyKeys == null || opts.historyKeys >= 1,
                 "--history-keys must be at least 1, got " + opts.historyKeys);
@@ -198,7 +197,7 @@ final class BenchmarkValidation {
             ClientMode mode, List<InetSocketAddress> shards, KeyedWorkload keyed) {
         // The sharded connectors keep no FrameHistory: their operations would be missing.
         require(
-                opts.history == null || shards.isEmpty() || mode == ClientMode.PER_OP,
+                opts.history.file() == null || shards.isEmpty() || mode == ClientMode.PER_OP,
                 "--history cannot go with several --connect servers or --sharded-client in a v2"
                     + " client mode: the sharded client's operations are not recorded (per-op mode"
                     + " records them)");
@@ -290,12 +289,13 @@ final class BenchmarkValidation {
         try {
             return SlotPlacement.fetch(node, ProtocolLimits.DEFAULTS, Duration.ofSeconds(10));
         } catch (IOException e) {
-            throw new CommandLine.ParameterException(
-                    spec.commandLine(),
-                    "--cluster "
-                            + opts.cluster
-                            + ": no slot map from that node: "
-                            + e.getMessage());
+            // a failure to run, not a bad argument: the node may only be down
+            throw new Cli.Failure(
+                    "no slot map from --cluster "
+                            + ErrorText.address(node)
+                            + ": "
+                            + ErrorText.of(e),
+                    e);
         }
     }
 }

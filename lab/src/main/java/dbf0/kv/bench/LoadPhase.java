@@ -1,6 +1,7 @@
 package dbf0.kv.bench;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.common.Words;
 import dbf0.kv.check.HistoryRecorder;
 import dbf0.kv.client.ShardedKeyValueClient;
 import dbf0.kv.protocol.Request;
@@ -76,7 +77,10 @@ final class LoadPhase {
                 map.put(key, value);
             }
         }
-        LOG.info("loaded {} records into the map in {} ms", keyed.records(), millisSince(start));
+        LOG.info(
+                "loaded {} into the map in {} ms",
+                Words.count(keyed.records(), "record"),
+                millisSince(start));
     }
 
     /**
@@ -112,7 +116,10 @@ final class LoadPhase {
                 admitted.clear();
             }
         }
-        LOG.info("loaded {} records through the log in {} ms", keyed.records(), millisSince(start));
+        LOG.info(
+                "loaded {} through the log in {} ms",
+                Words.count(keyed.records(), "record"),
+                millisSince(start));
     }
 
     /**
@@ -152,7 +159,10 @@ final class LoadPhase {
                 }
             }
         }
-        LOG.info("loaded {} records over v2 in {} ms", keyed.records(), millisSince(start));
+        LOG.info(
+                "loaded {} over v2 in {} ms",
+                Words.count(keyed.records(), "record"),
+                millisSince(start));
     }
 
     private static long millisSince(long startNanos) {

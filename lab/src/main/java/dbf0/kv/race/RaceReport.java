@@ -2,6 +2,7 @@ package dbf0.kv.race;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import dbf0.common.Words;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -181,7 +182,7 @@ public record RaceReport(
         s.append(
                 String.format(
                         "%nSummary: map '%s', %s, %.1f s%n",
-                        mapType, count(serverThreads, "server thread"), seconds));
+                        mapType, Words.count(serverThreads, "server thread"), seconds));
         String who =
                 writers == 0
                         ? "No writer ran"
@@ -190,17 +191,17 @@ public record RaceReport(
                 String.format(
                         "  %s%s; the map ended with %s, growing through %s.%n",
                         who,
-                        writers == 0 ? "" : " " + count(writerSets, "new key"),
-                        count(finalSize, "entry", "entries"),
-                        count(ResizePoints.countBetween(0, finalSize), "resize point")));
+                        writers == 0 ? "" : " " + Words.count(writerSets, "new key"),
+                        Words.count(finalSize, "entry", "entries"),
+                        Words.count(ResizePoints.countBetween(0, finalSize), "resize point")));
         s.append(
                 String.format(
                         "  %s confirmed %d of 256 one-byte keys (a GET had found each), "
                                 + "then sent %s (and %s).%n",
                         checkers == 1 ? "The checker" : "The " + checkers + " checkers",
                         confirmedKeys,
-                        count(checkerGets, "GET"),
-                        count(checkerSets, "SET")));
+                        Words.count(checkerGets, "GET"),
+                        Words.count(checkerSets, "SET")));
         if (missedGets == 0) {
             s.append("  No GET missed a confirmed key: the map never lost sight of a stored key");
             s.append(
@@ -214,8 +215,8 @@ public record RaceReport(
                     String.format(
                             "  %s back \"not found\" for a key the checkers had already seen"
                                     + " stored (%s).%n",
-                            count(missedGets, "GET came", "GETs came"),
-                            count(distinctKeysMissed, "distinct key")));
+                            Words.count(missedGets, "GET came", "GETs came"),
+                            Words.count(distinctKeysMissed, "distinct key")));
             s.append("  Nothing in this demo deletes keys, so a correct map never does that.\n");
             RaceExperiment.MissEvent first = events.get(0);
             s.append(
@@ -224,11 +225,13 @@ public record RaceReport(
                                     + " resize point just below is %,d (= 0.75 x %,d).%n",
                             first.nanos() / 1e9,
                             first.key(),
-                            count(first.mapSize(), "entry", "entries"),
+                            Words.count(first.mapSize(), "entry", "entries"),
                             ResizePoints.atOrBelow(first.mapSize()),
                             ResizePoints.capacityOf(ResizePoints.atOrBelow(first.mapSize()))));
             List<Burst> bursts = bursts();
-            s.append(String.format("  The misses came in %s:%n", count(bursts.size(), "burst")));
+            s.append(
+                    String.format(
+                            "  The misses came in %s:%n", Words.count(bursts.size(), "burst")));
             for (Burst b : bursts.subList(0, Math.min(10, bursts.size()))) {
                 s.append(
                         String.format(
@@ -236,9 +239,9 @@ public record RaceReport(
                                         + " the resize point %,d%n",
                                 b.atSeconds(),
                                 b.misses(),
-                                b.misses() == 1 ? "miss" : "misses",
+                                Words.noun(b.misses(), "miss", "misses"),
                                 b.keys(),
-                                b.keys() == 1 ? "key" : "keys",
+                                Words.noun(b.keys(), "key"),
                                 b.minSize(),
                                 b.maxSize(),
                                 b.resizePoint()));
@@ -246,8 +249,7 @@ public record RaceReport(
             if (bursts.size() > 10) {
                 s.append(
                         String.format(
-                                "    ... and %d more %s%n",
-                                bursts.size() - 10, bursts.size() - 10 == 1 ? "burst" : "bursts"));
+                                "    ... and %s more%n", Words.count(bursts.size() - 10, "burst")));
             }
             s.append(
                     "  Why: HashMap is not thread-safe. When a put takes the size past 0.75 x"
@@ -267,7 +269,8 @@ public record RaceReport(
             s.append(
                     String.format(
                             "  %s lost for good: still missing after the load stopped (%s).%n",
-                            count(lostKeys.size(), "confirmed key was", "confirmed keys were"),
+                            Words.count(
+                                    lostKeys.size(), "confirmed key was", "confirmed keys were"),
                             hexList(lostKeys)));
             s.append("  Two puts raced on one bin and one overwrote the other's entry.\n");
         } else if (confirmedKeys > 0) {
@@ -279,18 +282,9 @@ public record RaceReport(
             s.append(
                     String.format(
                             "  %s a value that was never stored under that key.%n",
-                            count(wrongValues, "GET returned", "GETs returned")));
+                            Words.count(wrongValues, "GET returned", "GETs returned")));
         }
         return s.toString();
-    }
-
-    /** "1 key", "2 keys", "1,000 keys": a count with its noun in the right number. */
-    public static String count(long n, String one) {
-        return count(n, one, one + "s");
-    }
-
-    public static String count(long n, String one, String many) {
-        return String.format("%,d %s", n, n == 1 ? one : many);
     }
 
     private static String hexList(List<Integer> keys) {

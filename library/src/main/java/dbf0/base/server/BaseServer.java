@@ -70,6 +70,7 @@ public abstract class BaseServer implements Closeable {
     private volatile int backlog = 1024;
     private final ServerLifecycle lifecycle;
     private ServerSocket serverSocket;
+    private boolean started;
     private ExecutorService pool;
     private Thread queueTimer;
 
@@ -113,9 +114,16 @@ public abstract class BaseServer implements Closeable {
         this.maxConnections = maxConnections;
     }
 
-    /** Binds the port and starts accepting. Returns once the port is bound. */
-    public synchronized void start() throws IOException {
-        checkState(serverSocket == null, "%s already started", name);
+    /**
+     * Binds the port, once, without accepting yet: connections wait in the kernel's queue until
+     * {@link #start}. A caller binds first to fail on a taken port before it does anything else.
+     *
+     * @throws IOException naming the address, if it cannot be bound
+     */
+    public synchronized void bind() throws IOException {
+        if (serverSocket != null) {
+            return;
+        }
         ServerSocket socket = new ServerSocket();
         try {
             socket.setReuseAddress(true);
@@ -125,6 +133,13 @@ public abstract class BaseServer implements Closeable {
             throw cannotListen(bindAddress, e);
         }
         serverSocket = socket;
+    }
+
+    /** Binds the port unless {@link #bind} did, and starts accepting. */
+    public synchronized void start() throws IOException {
+        checkState(!started, "%s already started", name);
+        bind();
+        started = true;
         if (virtualThreads) {
             pool =
                     Executors.newThreadPerTaskExecutor(

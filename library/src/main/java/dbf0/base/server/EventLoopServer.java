@@ -1,5 +1,7 @@
 package dbf0.base.server;
 
+import static com.google.common.base.Preconditions.checkState;
+
 import dbf0.base.io.OutputBuffer;
 import dbf0.common.FlushingThread;
 import dbf0.common.RateLimitedLog;
@@ -90,19 +92,17 @@ public final class EventLoopServer implements Closeable {
         this.backlog = backlog;
     }
 
+    /** As {@link BaseServer#bind}: binds once; connections wait for {@link #start} to accept. */
+    public synchronized void bind() throws IOException {
+        if (serverChannel == null) {
+            serverChannel = ServerLifecycle.bindChannel(bindAddress, backlog);
+        }
+    }
+
+    /** Binds the port unless {@link #bind} did, and starts the loops and the acceptor. */
     public synchronized void start() throws IOException {
-        if (serverChannel != null) {
-            throw new IllegalStateException(name + " already started");
-        }
-        ServerSocketChannel channel = ServerSocketChannel.open();
-        try {
-            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
-            channel.bind(bindAddress, backlog);
-        } catch (IOException e) {
-            channel.close();
-            throw BaseServer.cannotListen(bindAddress, e);
-        }
-        serverChannel = channel;
+        checkState(loops == null, "%s already started", name);
+        bind();
         loops = new Loop[loopCount];
         for (int i = 0; i < loopCount; i++) {
             loops[i] = new Loop(Selector.open());
@@ -489,7 +489,7 @@ public final class EventLoopServer implements Closeable {
                 serverChannel,
                 () -> {},
                 () -> {
-                    for (Loop loop : loops) {
+                    for (Loop loop : loops == null ? new Loop[0] : loops) { // null: never started
                         loop.selector.wakeup();
                         if (loop.thread != Thread.currentThread()) {
                             loop.thread.join(5_000);

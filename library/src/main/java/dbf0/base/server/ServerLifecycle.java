@@ -2,6 +2,9 @@ package dbf0.base.server;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 
@@ -99,6 +102,24 @@ final class ServerLifecycle {
             workers.stop();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * A listening channel on {@code address} (port 0: a free one), for the event loops.
+     *
+     * @throws IOException naming the address, if it cannot be bound
+     */
+    static ServerSocketChannel bindChannel(InetSocketAddress address, int backlog)
+            throws IOException {
+        ServerSocketChannel channel = ServerSocketChannel.open();
+        try {
+            channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
+            channel.bind(address, backlog);
+            return channel;
+        } catch (IOException e) {
+            channel.close();
+            throw BaseServer.cannotListen(address, e);
         }
     }
 

@@ -28,12 +28,17 @@ final class BlockingKeyValueServer extends BaseServer {
     /** Room for the largest v1 request (257 bytes), so that one read usually takes it all. */
     private static final int BUFFER_SIZE = 512;
 
-    private final ServerContext context;
-    private final Store store;
+    // Set once, before start() starts the threads that read them.
+    private ServerContext context;
+    private Store store;
 
-    BlockingKeyValueServer(
-            String name, InetSocketAddress bindAddress, int nThreads, ServerContext context) {
+    /** A server that {@link #serve} gives its store to before it starts. */
+    BlockingKeyValueServer(String name, InetSocketAddress bindAddress, int nThreads) {
         super(name, bindAddress, nThreads);
+    }
+
+    /** What the connections are served from; call before {@link #start()}. */
+    void serve(ServerContext context) {
         this.context = context;
         this.store = context.store;
     }

@@ -1,6 +1,5 @@
 package dbf0.kv.server;
 
-import dbf0.base.server.BaseServer;
 import dbf0.base.server.ByteSession;
 import dbf0.base.server.EventLoopServer;
 import dbf0.common.ByteArrayWrapper;
@@ -55,7 +54,7 @@ public final class KeyValueServer implements Closeable {
     private LsmStore lsmStore;
 
     private ServerContext context;
-    private BaseServer blocking;
+    private BlockingKeyValueServer blocking;
     private EventLoopServer eventLoop;
 
     /** The {@code --cluster-nodes} list, or null for a standalone server. */
@@ -149,30 +148,22 @@ public final class KeyValueServer implements Closeable {
     }
 
     /**
-     * Binds the address and starts accepting connections with the chosen server model; returns once
-     * the server is listening.
+     * Binds the address, opens the store the options name (replaying its log), and starts accepting
+     * connections with the chosen server model; returns once the server is listening. The port
+     * comes first: a taken one fails before a data directory is created, locked or replayed.
      *
-     * @throws IOException if the address cannot be bound (the message names it)
+     * @throws IOException if the address cannot be bound (the message names it), or the store
+     *     cannot be opened (a missing parent of its directory, a lock held by another process, a
+     *     damaged log)
      * @throws IllegalStateException if the server was already started
      */
     public synchronized void start() throws IOException {
         if (blocking != null || eventLoop != null) {
             throw new IllegalStateException("already started");
         }
-        if (options.lsm() != null) {
-            lsmStore = LsmStore.open(options.lsm()); // recovers before the first connection
-            store = lsmStore;
-        } else if (options.durability() != null) {
-            if (walStore != null) {
-                throw new IllegalStateException(
-                        "a WalStore was given and the options ask for another");
-            }
-            ownsWalStore = true;
-            // Replays the log into the map before the first connection is accepted.
-            walStore = WalStore.open(base, options.durability());
-            store = walStore;
-        }
+        bindListener();
         try {
+            openStore();
             listen();
         } catch (IOException | RuntimeException e) {
             if (context != null && context.cluster() != null) {
@@ -182,7 +173,68 @@ public final class KeyValueServer implements Closeable {
                 walStore.close(); // a server that never listened must not keep the data dir locked
             }
             closeLsm();
+            closeListener();
             throw e;
+        }
+    }
+
+    /** Binds the chosen model's listener; connections queue until {@link #listen()} starts it. */
+    private void bindListener() throws IOException {
+        switch (options.model()) {
+            case POOL, VIRTUAL -> {
+                BlockingKeyValueServer server =
+                        new BlockingKeyValueServer(
+                                "kv-" + options.model().cliName(),
+                                options.bindAddress(),
+                                options.threads());
+                server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
+                server.setIdleTimeout(options.idleTimeout());
+                server.setMaxConnections(options.maxConnections());
+                server.setBacklog(options.backlog());
+                server.bind();
+                blocking = server;
+            }
+            case NIO -> {
+                EventLoopServer server =
+                        new EventLoopServer(
+                                "kv-nio",
+                                options.bindAddress(),
+                                options.threads(),
+                                this::newSession,
+                                options.maxConnections(),
+                                options.idleTimeout());
+                server.setBacklog(options.backlog());
+                server.bind();
+                eventLoop = server;
+            }
+        }
+    }
+
+    /** A listener that never served: closed, and the server not started after all. */
+    private void closeListener() {
+        if (blocking != null) {
+            blocking.close();
+            blocking = null;
+        }
+        if (eventLoop != null) {
+            eventLoop.close();
+            eventLoop = null;
+        }
+    }
+
+    /** Opens the disk store or the log the options name; replays it before any connection. */
+    private void openStore() throws IOException {
+        if (options.lsm() != null) {
+            lsmStore = LsmStore.open(options.lsm());
+            store = lsmStore;
+        } else if (options.durability() != null) {
+            if (walStore != null) {
+                throw new IllegalStateException(
+                        "a WalStore was given and the options ask for another");
+            }
+            ownsWalStore = true;
+            walStore = WalStore.open(base, options.durability());
+            store = walStore;
         }
     }
 
@@ -197,34 +249,11 @@ public final class KeyValueServer implements Closeable {
         if (cluster != null) {
             context.cluster(cluster);
         }
-        switch (options.model()) {
-            case POOL, VIRTUAL -> {
-                BaseServer server =
-                        new BlockingKeyValueServer(
-                                "kv-" + options.model().cliName(),
-                                options.bindAddress(),
-                                options.threads(),
-                                context);
-                server.setVirtualThreads(options.model() == ServerModel.VIRTUAL);
-                server.setIdleTimeout(options.idleTimeout());
-                server.setMaxConnections(options.maxConnections());
-                server.setBacklog(options.backlog());
-                server.start();
-                blocking = server;
-            }
-            case NIO -> {
-                EventLoopServer server =
-                        new EventLoopServer(
-                                "kv-nio",
-                                options.bindAddress(),
-                                options.threads(),
-                                this::newSession,
-                                options.maxConnections(),
-                                options.idleTimeout());
-                server.setBacklog(options.backlog());
-                server.start();
-                eventLoop = server;
-            }
+        if (blocking != null) {
+            blocking.serve(context);
+            blocking.start();
+        } else {
+            eventLoop.start();
         }
         context.bound(getLocalAddress().getPort(), this::getOpenConnections);
     }

@@ -1,6 +1,7 @@
 package dbf0.kv.bench.disk;
 
 import dbf0.common.cli.Cli;
+import dbf0.common.cli.CliPaths;
 import dbf0.kv.storage.lsm.CompactionStyle;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.FsyncPolicy;
@@ -62,7 +63,7 @@ import picocli.CommandLine.Spec;
             "  db_bench's fillrandom with fsync on every write, 16 threads:",
             "    dbf0 disk-bench /tmp/db 1000000 1024 fillrandom 0 16 30s lsm --fsync always"
         })
-public final class DiskBench implements Callable<Integer>, Cli.ShortErrors {
+public final class DiskBench implements Callable<Integer> {
 
     @Spec CommandSpec spec;
 
@@ -71,7 +72,8 @@ public final class DiskBench implements Callable<Integer>, Cli.ShortErrors {
             paramLabel = "DIR",
             description =
                     "The data directory (the 2020 benchmark's 'file'): the engine's files live"
-                            + " here, created if missing, reopened if there. Use one per type.")
+                            + " here, created if missing (its parent must exist), reopened if"
+                            + " there. Use one per type.")
     Path dataDir;
 
     @Parameters(index = "1", paramLabel = "KEY_SPACE", description = "Keys 0..KEY_SPACE-1.")
@@ -171,6 +173,10 @@ public final class DiskBench implements Callable<Integer>, Cli.ShortErrors {
                 "KNOWN_KEY_RATE must be between 0 and 1, got " + knownKeyRate);
         Cli.require(
                 spec, threads >= 1 && threads <= 1024, "THREADS must be 1..1024, got " + threads);
+        CliPaths.directory(spec, "DIR", dataDir);
+        if (out != null) {
+            CliPaths.file(spec, "--out", out);
+        }
         Mix parsedMix = Cli.parameter(spec, () -> Mix.parse(mix));
         EngineType engine = Cli.parameter(spec, () -> EngineType.parse(type));
         FsyncPolicy policy = Cli.parameter(spec, () -> FsyncPolicy.parse(fsync));
@@ -210,7 +216,9 @@ public final class DiskBench implements Callable<Integer>, Cli.ShortErrors {
     @Override
     public Integer call() throws IOException, InterruptedException {
         DiskBenchRun run = toRun();
-        Files.createDirectories(dataDir);
+        if (!Files.isDirectory(dataDir)) {
+            Files.createDirectory(dataDir); // only the last part: toRun checked that the parent is
+        }
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter file =
@@ -243,17 +251,18 @@ public final class DiskBench implements Callable<Integer>, Cli.ShortErrors {
         err.println(
                 String.format(
                         Locale.ROOT,
-                        "disk-bench: %s %s: %.0f ops/s over %.1f s",
+                        "dbf0 disk-bench: %s %s: %,.0f ops/s over %.1f s",
                         type,
                         run.mix(),
                         summary.operations() / summary.seconds(),
                         summary.seconds()));
-        if (summary.failure() != null) {
-            err.println("disk-bench: the engine failed: " + summary.failure() + "; exit status 1");
-            err.flush();
-            return 1;
-        }
         err.flush();
-        return 0;
+        if (summary.failure() != null) {
+            Cli.error(
+                    spec,
+                    "the " + type + " engine in " + dataDir + " failed: " + summary.failure());
+            return Cli.EXIT_FAILURE;
+        }
+        return Cli.EXIT_OK;
     }
 }

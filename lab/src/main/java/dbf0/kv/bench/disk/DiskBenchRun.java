@@ -1,5 +1,6 @@
 package dbf0.kv.bench.disk;
 
+import dbf0.common.Words;
 import dbf0.kv.storage.lsm.LsmOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -46,7 +47,7 @@ record DiskBenchRun(
     /** Runs it; each JSON line goes to {@code out}, progress to {@code log}. */
     Summary run(Consumer<String> out, PrintWriter log) throws IOException, InterruptedException {
         try (DiskEngine engine = type.open(engineOptions)) {
-            log.println("disk-bench: " + engine.describe());
+            log.println("dbf0 disk-bench: " + engine.describe());
             log.flush();
             return measure(engine, out, log);
         }
@@ -65,8 +66,8 @@ record DiskBenchRun(
             preload(engine, keys, live, counters, failure);
             userBytes += counters.take().userBytes();
             log.printf(
-                    "disk-bench: wrote all %d keys in order first, in %.1f s (not measured)%n",
-                    keySpace, (System.nanoTime() - started) / 1e9);
+                    "dbf0 disk-bench: wrote all %s in order first, in %.1f s (not measured)%n",
+                    Words.count(keySpace, "key"), (System.nanoTime() - started) / 1e9);
             log.flush();
         }
         IntervalLine.Context context =

@@ -1,5 +1,6 @@
 package dbf0.kv.bench.disk;
 
+import dbf0.common.ByteSizes;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.lsm.LsmStats;
 import dbf0.kv.storage.lsm.LsmStore;
@@ -39,10 +40,10 @@ final class LsmEngine extends StoreEngine {
     @Override
     public String describe() {
         return "lsm: memtable "
-                + options.memtableBytes()
-                + " B, block cache "
-                + options.blockCacheBytes()
-                + " B, "
+                + ByteSizes.format(options.memtableBytes())
+                + ", block cache "
+                + ByteSizes.format(options.blockCacheBytes())
+                + ", "
                 + options.compaction().name().toLowerCase(java.util.Locale.ROOT)
                 + " compaction, fsync "
                 + options.fsync().cliName();

@@ -1,5 +1,6 @@
 package dbf0.kv.bench.disk;
 
+import dbf0.common.ByteSizes;
 import dbf0.kv.storage.lsm.CompactionStyle;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.FsyncPolicy;
@@ -90,10 +91,10 @@ final class RocksDbEngine implements DiskEngine {
         }
         description =
                 "rocksdb: memtable "
-                        + o.memtableBytes()
-                        + " B x2, LRU block cache "
-                        + o.blockCacheBytes()
-                        + " B, bloom 10 bits/key, 4 KiB blocks, no compression, "
+                        + ByteSizes.format(o.memtableBytes())
+                        + " x2, LRU block cache "
+                        + ByteSizes.format(o.blockCacheBytes())
+                        + ", bloom 10 bits/key, 4 KiB blocks, no compression, "
                         + (o.compaction() == CompactionStyle.TIERED ? "universal" : "level")
                         + " compaction, fsync "
                         + o.fsync().cliName();
@@ -112,7 +113,8 @@ final class RocksDbEngine implements DiskEngine {
         try {
             db.syncWal();
         } catch (RocksDBException e) {
-            System.err.println("disk-bench: rocksdb syncWal failed: " + e.getMessage());
+            System.err.println(
+                    "dbf0 disk-bench: warning: rocksdb syncWal failed: " + e.getMessage());
         }
     }
 

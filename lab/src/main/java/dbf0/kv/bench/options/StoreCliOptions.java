@@ -2,9 +2,11 @@ package dbf0.kv.bench.options;
 
 import dbf0.common.ByteSizes;
 import dbf0.common.Durations;
+import dbf0.common.cli.Cli;
 import dbf0.kv.storage.lsm.CompactionStyle;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.FsyncPolicy;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Model.CommandSpec;
@@ -78,8 +80,7 @@ public final class StoreCliOptions {
     public boolean isLsm(CommandSpec spec) {
         String kind = store.trim().toLowerCase(Locale.ROOT);
         if (!kind.equals("map") && !kind.equals("lsm")) {
-            throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(), "--store must be map or lsm, got '" + store + "'");
+            throw bad(spec, "--store must be map or lsm, got '" + store + "'");
         }
         return kind.equals("lsm");
     }
@@ -102,7 +103,8 @@ public final class StoreCliOptions {
             }
             return null;
         }
-        if (wal.dataDir == null) {
+        Path dataDir = wal.dataDir(spec);
+        if (dataDir == null) {
             throw bad(spec, "--store lsm keeps its data on disk: give it --data-dir DIR");
         }
         if (mapFlag != null && parsed.hasMatchedOption(mapFlag)) {
@@ -119,7 +121,7 @@ public final class StoreCliOptions {
         }
         try {
             LsmOptions options =
-                    LsmOptions.defaults(wal.dataDir)
+                    LsmOptions.defaults(dataDir)
                             .withFsync(FsyncPolicy.parse(wal.fsync))
                             .withFsyncInterval(Durations.parsePositive(wal.fsyncInterval));
             if (memtableSize != null) {
@@ -156,6 +158,6 @@ public final class StoreCliOptions {
     }
 
     private static picocli.CommandLine.ParameterException bad(CommandSpec spec, String message) {
-        return new picocli.CommandLine.ParameterException(spec.commandLine(), message);
+        return Cli.usage(spec, message);
     }
 }

@@ -1,10 +1,12 @@
 package dbf0.kv.bench.options;
 
 import dbf0.common.Durations;
+import dbf0.common.cli.Cli;
+import dbf0.common.cli.CliPaths;
 import dbf0.kv.storage.wal.FsyncPolicy;
 import dbf0.kv.storage.wal.WalOptions;
 import java.nio.file.Path;
-import java.time.Duration;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,8 +19,9 @@ public final class WalCliOptions {
             names = "--data-dir",
             paramLabel = "DIR",
             description =
-                    "keep a write-ahead log of every write in DIR and replay it on start (default:"
-                            + " none, data lives in memory only)")
+                    "keep a write-ahead log of every write in DIR (created if missing; its parent"
+                            + " must exist) and replay it on start (default: none, data lives in"
+                            + " memory only)")
     Path dataDir;
 
     @Option(
@@ -76,26 +79,36 @@ public final class WalCliOptions {
     long rewriteMinMib;
 
     /**
-     * The options as a {@link WalOptions}, or null without {@code --data-dir}.
-     *
-     * @throws IllegalArgumentException naming the bad value
+     * {@code --data-dir} once it is a directory that exists or can be created (its parent exists);
+     * null without it. Nothing is created here: the store makes the directory when it opens.
      */
-    public WalOptions toWalOptions() {
-        if (dataDir == null) {
+    public Path dataDir(CommandSpec spec) {
+        return dataDir == null ? null : CliPaths.directory(spec, "--data-dir", dataDir);
+    }
+
+    /**
+     * The options as a {@link WalOptions}, or null without {@code --data-dir}; a bad value is a
+     * usage error that names it.
+     */
+    public WalOptions toWalOptions(CommandSpec spec) {
+        Path dir = dataDir(spec);
+        if (dir == null) {
             return null;
         }
-        Duration interval = Durations.parse(fsyncInterval);
-        if (rewriteMinMib < 0) {
-            throw new IllegalArgumentException(
-                    "--rewrite-min-size must not be negative, got " + rewriteMinMib);
-        }
-        return new WalOptions(
-                dataDir,
-                FsyncPolicy.parse(fsync),
-                interval,
-                recoverTruncate,
-                rewriteGrowth,
-                rewriteMinMib << 20,
-                commitWaitMicros);
+        Cli.require(
+                spec,
+                rewriteMinMib >= 0,
+                "--rewrite-min-size must not be negative, got " + rewriteMinMib);
+        return Cli.parameter(
+                spec,
+                () ->
+                        new WalOptions(
+                                dir,
+                                FsyncPolicy.parse(fsync),
+                                Durations.parse(fsyncInterval),
+                                recoverTruncate,
+                                rewriteGrowth,
+                                rewriteMinMib << 20,
+                                commitWaitMicros));
     }
 }

@@ -1,5 +1,6 @@
 package dbf0.kv.storage.lsm;
 
+import dbf0.common.Words;
 import dbf0.kv.storage.wal.WalDirectory;
 import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.storage.wal.WalRecovery;
@@ -37,21 +38,23 @@ public record LsmRecovery(List<WalRecovery> logs, long manifestDroppedBytes, int
         StringBuilder line =
                 new StringBuilder(
                         String.format(
-                                "lsm store opened: %d tables, %d logs replayed (%,d records)",
-                                tables, logs.size(), records));
+                                "lsm store opened: %s, %s replayed (%s)",
+                                Words.count(tables, "table"),
+                                Words.count(logs.size(), "log"),
+                                Words.count(records, "record")));
         for (WalRecovery log : logs) {
             if (log.droppedBytes() > 0) {
                 line.append(
                         String.format(
-                                "; a log's torn tail of %,d bytes cut (%s)",
-                                log.droppedBytes(), log.problem()));
+                                "; a log's torn tail of %s cut (%s)",
+                                Words.count(log.droppedBytes(), "byte"), log.problem()));
             }
         }
         if (manifestDroppedBytes > 0) {
             line.append(
                     String.format(
-                            "; the manifest's torn last edit of %,d bytes cut",
-                            manifestDroppedBytes));
+                            "; the manifest's torn last edit of %s cut",
+                            Words.count(manifestDroppedBytes, "byte")));
         }
         return line.toString();
     }

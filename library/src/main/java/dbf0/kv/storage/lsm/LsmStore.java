@@ -82,7 +82,10 @@ public final class LsmStore implements Store, Closeable {
         background.start();
     }
 
-    /** Opens (or creates) the store in {@code options.dataDir()}. */
+    /**
+     * Opens (or creates) the store in {@code options.dataDir()}; the directory is created if
+     * missing, but not its parent ({@link FileChannelDirectory}).
+     */
     public static LsmStore open(LsmOptions options) throws IOException {
         FileChannelDirectory dir = new FileChannelDirectory(options.dataDir());
         try {
@@ -125,7 +128,8 @@ public final class LsmStore implements Store, Closeable {
         for (var counter : List.of(core.userBytes, core.walBytes, core.tableBytes, core.flushes)) {
             counter.reset(); // statistics count from the open on, not the replay
         }
-        LOG.info("{}", opened.recovery().summary());
+        // debug: the opener prints it where it prints the rest (dbf0 server, before its banner)
+        LOG.debug("{}", opened.recovery().summary());
         return new LsmStore(opened, wal);
     }
 

@@ -5,7 +5,10 @@ import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -23,9 +26,18 @@ public final class FileChannelDirectory implements WalDirectory {
     private final FileChannel lockChannel;
     private final FileLock lock;
 
+    /**
+     * Opens {@code dir}, creating it if it is missing; its parent must exist.
+     *
+     * @param dir the directory of the log or store
+     * @throws NoSuchFileException if {@code dir} is missing and so is its parent (the message names
+     *     both)
+     * @throws FileSystemException if {@code dir} is a file
+     * @throws IOException if another process holds the directory's lock, or the disk fails
+     */
     public FileChannelDirectory(Path dir) throws IOException {
         this.dir = dir;
-        Files.createDirectories(dir);
+        createIfMissing(dir);
         lockChannel =
                 FileChannel.open(
                         dir.resolve(LOCK_NAME),
@@ -46,6 +58,31 @@ public final class FileChannelDirectory implements WalDirectory {
                     dir + " is in use by another process (its " + LOCK_NAME + " file is locked)");
         }
         lock = held;
+    }
+
+    /**
+     * Creates {@code dir} if missing, but not its parent: a mistyped path fails here, naming it,
+     * instead of becoming a tree of new directories with an empty store in it.
+     */
+    static void createIfMissing(Path dir) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        if (Files.exists(dir)) {
+            throw new FileSystemException(dir.toString(), null, "is a file, not a directory");
+        }
+        Path parent = dir.getParent() != null ? dir.getParent() : dir.toAbsolutePath().getParent();
+        if (parent != null && !Files.isDirectory(parent)) {
+            throw new NoSuchFileException(
+                    dir.toString(), null, "its parent " + parent + " does not exist");
+        }
+        try {
+            Files.createDirectory(dir);
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(dir)) { // else another opener made it first
+                throw e;
+            }
+        }
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dbf0.kv.storage.wal;
 
+import dbf0.common.Words;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.function.Consumer;
@@ -71,8 +72,8 @@ public final class WalReader {
                                 fileLeft == 0
                                         ? null
                                         : "a record cut short: "
-                                                + fileLeft
-                                                + " bytes where "
+                                                + Words.count(fileLeft, "byte")
+                                                + " where "
                                                 + partial.needed()
                                                 + " were needed";
                         return finish(file, records, offset, fileSize, problem);

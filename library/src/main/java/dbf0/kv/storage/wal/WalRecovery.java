@@ -3,6 +3,8 @@ package dbf0.kv.storage.wal;
 import static dbf0.kv.storage.wal.WalStore.LOG_NAME;
 import static dbf0.kv.storage.wal.WalStore.REWRITE_NAME;
 
+import dbf0.common.ByteSizes;
+import dbf0.common.Words;
 import dbf0.kv.storage.Store;
 import java.io.IOException;
 
@@ -32,18 +34,17 @@ public record WalRecovery(
         StringBuilder line =
                 new StringBuilder(
                         String.format(
-                                "log replayed: %,d records, %,d keys, %,d bytes in %.3f s (%,.0f"
-                                        + " records/s)",
-                                records,
-                                keys,
-                                bytes,
+                                "log replayed: %s, %s, %s in %.3f s (%,.0f records/s)",
+                                Words.count(records, "record"),
+                                Words.count(keys, "key"),
+                                ByteSizes.format(bytes),
                                 seconds,
                                 seconds > 0 ? records / seconds : 0.0));
         if (droppedBytes > 0) {
             line.append(
                     String.format(
-                            "; cut %,d bytes after the last good record (%s)",
-                            droppedBytes, problem));
+                            "; cut %s after the last good record (%s)",
+                            Words.count(droppedBytes, "byte"), problem));
         }
         if (staleRewrite) {
             line.append("; deleted an unfinished rewrite");

@@ -79,7 +79,10 @@ public final class WalStore implements Store, Closeable {
         writer.start();
     }
 
-    /** Opens (or creates) the log in {@code options.dataDir()}, replays it into {@code inner}. */
+    /**
+     * Opens (or creates) the log in {@code options.dataDir()}, replays it into {@code inner}. The
+     * directory is created if missing, but not its parent ({@link FileChannelDirectory}).
+     */
     public static WalStore open(Store inner, WalOptions options) throws IOException {
         FileChannelDirectory directory = new FileChannelDirectory(options.dataDir());
         try {

@@ -80,4 +80,26 @@ class FileChannelDirectoryTest {
             assertThatThrownBy(log::force).isInstanceOf(ClosedChannelException.class);
         }
     }
+
+    @Test
+    void itCreatesTheDirectoryButNotAMissingParent(@TempDir Path tmp) throws IOException {
+        Path made = tmp.resolve("wal");
+        new FileChannelDirectory(made).close();
+        assertThat(made).isDirectory();
+
+        Path typo = tmp.resolve("nope").resolve("deeper").resolve("wal");
+        assertThatThrownBy(() -> new FileChannelDirectory(typo))
+                .isInstanceOf(java.nio.file.NoSuchFileException.class)
+                .hasMessage(typo + ": its parent " + typo.getParent() + " does not exist");
+        assertThat(tmp.resolve("nope")).doesNotExist();
+    }
+
+    @Test
+    void aFileInPlaceOfTheDirectoryIsRefusedByName(@TempDir Path tmp) throws IOException {
+        Path file = Files.writeString(tmp.resolve("data"), "not a directory");
+        assertThatThrownBy(() -> new FileChannelDirectory(file))
+                .isInstanceOf(java.nio.file.FileSystemException.class)
+                .hasMessage(file + ": is a file, not a directory");
+        assertThat(Files.readString(file)).isEqualTo("not a directory");
+    }
 }

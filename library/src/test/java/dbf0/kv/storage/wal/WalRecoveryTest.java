@@ -7,6 +7,7 @@ import static dbf0.kv.storage.wal.WalTesting.opts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dbf0.common.Words;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -35,7 +36,9 @@ class WalRecoveryTest {
             try (WalStore store = open(disk, opts(FsyncPolicy.ALWAYS))) {
                 assertThat(store.recovery().records()).as("cut at %d", cut).isEqualTo(2);
                 assertThat(store.recovery().droppedBytes()).isEqualTo(cut);
-                assertThat(store.recovery().summary()).contains("cut " + cut + " bytes");
+                assertThat(store.recovery().summary())
+                        .contains(
+                                "cut " + Words.count(cut, "byte") + " after the last good record");
                 assertThat(contents(store)).hasSize(2);
                 store.put(b("d"), b("4")); // appends right after the last good record
             }

@@ -48,7 +48,7 @@ class WalStoreTest {
             assertThat(store.recovery().records()).isEqualTo(9);
             assertThat(store.recovery().keys()).isEqualTo(1);
             assertThat(store.recovery().droppedBytes()).isZero();
-            assertThat(store.recovery().summary()).contains("9 records", "1 keys");
+            assertThat(store.recovery().summary()).contains("9 records", "1 key,");
         }
     }
 
