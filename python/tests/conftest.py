@@ -131,8 +131,8 @@ def sshd_factory(tmp_path_factory):
     options that log in to them with a throwaway key and no known_hosts."""
     if not SSHD.exists():
         pytest.skip(
-            "sshd is not installed (apt-get install openssh-server; .ci/run installs it under "
-            "CI=true)"
+            "sshd is not installed: `sudo bash scripts/install-test-tools.sh` installs it "
+            "(Debian's openssh-server)"
         )
     if not shutil.which("ssh") or not shutil.which("ssh-keygen") or not shutil.which("scp"):
         pytest.skip("the OpenSSH client (ssh, scp, ssh-keygen) is not installed")
