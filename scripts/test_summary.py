@@ -43,6 +43,8 @@ class Suite:
 
 def _reason(skip: ET.Element) -> str:
     text = (skip.get("message") or skip.text or "no reason given").strip()
+    # JUnit writes "what the condition saw ==> the reason the test gives"
+    text = text.rpartition("==> ")[2]
     # pytest writes "path:line: reason"; the reason is what a reader needs
     head, _, rest = text.partition(": ")
     if rest and ".py:" in head:
