@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -40,14 +41,24 @@ def jar() -> Path:
 def run_script(
     name: str, *args: str, timeout: float = 120, **kwargs
 ) -> subprocess.CompletedProcess[str]:
-    """Runs scripts/NAME with this Python, as a user would."""
-    return subprocess.run(
-        [sys.executable, str(REPO / "scripts" / name), *args],
-        capture_output=True,
+    """Runs scripts/NAME with this Python, as a user would. Past the timeout the script and every
+    process it started (servers, benchmarks) are killed, so that none outlives the test."""
+    command = [sys.executable, str(REPO / "scripts" / name), *args]
+    with subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=timeout,
+        start_new_session=True,
         **kwargs,
-    )
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            stdout, stderr = process.communicate()
+            raise subprocess.TimeoutExpired(command, timeout, stdout, stderr) from None
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
 def free_port() -> int:
@@ -131,8 +142,8 @@ def sshd_factory(tmp_path_factory):
     options that log in to them with a throwaway key and no known_hosts."""
     if not SSHD.exists():
         pytest.skip(
-            "sshd is not installed (apt-get install openssh-server; .ci/run installs it under "
-            "CI=true)"
+            "sshd is not installed: `sudo bash scripts/install-test-tools.sh` installs it "
+            "(Debian's openssh-server)"
         )
     if not shutil.which("ssh") or not shutil.which("ssh-keygen") or not shutil.which("scp"):
         pytest.skip("the OpenSSH client (ssh, scp, ssh-keygen) is not installed")

@@ -19,8 +19,8 @@ def test_bad_test_name_is_refused_with_the_choices(tmp_path):
 def test_one_pair_writes_rows_and_prints_ratios_and_retention(tmp_path, jar, java):
     if shutil.which("redis-server") is None or shutil.which("redis-benchmark") is None:
         pytest.skip(
-            "redis-server/redis-benchmark are not installed (scripts/install-test-tools.sh "
-            "installs them)"
+            "redis-server/redis-benchmark are not installed: `sudo bash "
+            "scripts/install-test-tools.sh` installs them"
         )
     out = tmp_path / "compare.jsonl"
     result = run_script(
@@ -54,8 +54,8 @@ def test_one_pair_writes_rows_and_prints_ratios_and_retention(tmp_path, jar, jav
 def test_aof_runs_fresh_logged_servers_and_reports_dbf0s_group_commit(tmp_path, jar, java):
     if shutil.which("redis-server") is None or shutil.which("redis-benchmark") is None:
         pytest.skip(
-            "redis-server/redis-benchmark are not installed (scripts/install-test-tools.sh "
-            "installs them)"
+            "redis-server/redis-benchmark are not installed: `sudo bash "
+            "scripts/install-test-tools.sh` installs them"
         )
     out = tmp_path / "aof.jsonl"
     root = tmp_path / "data"
@@ -69,6 +69,9 @@ def test_aof_runs_fresh_logged_servers_and_reports_dbf0s_group_commit(tmp_path, 
         "--pairs",
         "1",
         "--requests",
+        "2000",
+        # a short warm-up: the test reads the rows and the log's counts, not the speed
+        "--warmup-requests",
         "2000",
         "--dbf0-model",
         "virtual",

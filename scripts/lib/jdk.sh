@@ -53,8 +53,16 @@ dbf0_use_jdk() {
   export JAVA_HOME=$home
   export PATH="$JAVA_HOME/bin:$PATH"
   # Maven 3.9's own jars (jansi, guava) trip JDK 24+'s warnings about native access and
-  # sun.misc.Unsafe on every build; these flags only exist from JDK 24 on.
-  if [ -z "${MAVEN_OPTS:-}" ] && [ "$(dbf0_java_major "$home")" -ge 24 ]; then
-    export MAVEN_OPTS="--enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow"
+  # sun.misc.Unsafe on every build; these flags only exist from JDK 24 on. Added to whatever
+  # MAVEN_OPTS already holds (a heap size, a proxy), unless it names them itself.
+  if [ "$(dbf0_java_major "$home")" -ge 24 ]; then
+    local flag opts=${MAVEN_OPTS:-}
+    for flag in --enable-native-access=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow; do
+      case " $opts " in
+        *" ${flag%%=*}="*) ;;
+        *) opts="${opts:+$opts }$flag" ;;
+      esac
+    done
+    export MAVEN_OPTS=$opts
   fi
 }

@@ -3,6 +3,7 @@ package dbf0.kv.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dbf0.kv.server.cluster.ClusterToolsTest;
 import dbf0.kv.storage.MapBackends;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,10 +52,7 @@ class RedisToolsTest {
     // rather than each test skipped with this reason.
     @BeforeEach
     void toolsInstalled() {
-        assumeTrue(
-                TOOLS,
-                "redis-cli/redis-benchmark not installed: "
-                        + "run scripts/install-test-tools.sh (Debian's redis-tools)");
+        assumeTrue(TOOLS, ClusterToolsTest.NO_TOOLS);
     }
 
     @AfterAll

@@ -47,7 +47,7 @@ class ClusterReshardTest {
 
     @Test
     void reshardUnderWritersLosesNothing() throws Exception {
-        assumeTrue(ClusterToolsTest.TOOLS, "redis-cli not installed (Debian's redis-tools)");
+        assumeTrue(ClusterToolsTest.TOOLS, ClusterToolsTest.NO_TOOLS);
         try (LocalCluster cluster = new LocalCluster(3)) {
             reshard(cluster, PRELOAD);
         }
@@ -56,7 +56,7 @@ class ClusterReshardTest {
     /** The same over write-ahead logs: a write is in the map only once its batch is flushed. */
     @Test
     void reshardOverWriteAheadLogsLosesNothing() throws Exception {
-        assumeTrue(ClusterToolsTest.TOOLS, "redis-cli not installed (Debian's redis-tools)");
+        assumeTrue(ClusterToolsTest.TOOLS, ClusterToolsTest.NO_TOOLS);
         Path[] dirs = new Path[3];
         for (int i = 0; i < 3; i++) {
             dirs[i] = Files.createDirectories(tmp.resolve("node" + i));
@@ -72,7 +72,7 @@ class ClusterReshardTest {
      */
     @Test
     void reshardOverWriteAheadLogsWithVirtualThreadsLosesNothing() throws Exception {
-        assumeTrue(ClusterToolsTest.TOOLS, "redis-cli not installed (Debian's redis-tools)");
+        assumeTrue(ClusterToolsTest.TOOLS, ClusterToolsTest.NO_TOOLS);
         Path[] dirs = new Path[3];
         for (int i = 0; i < 3; i++) {
             dirs[i] = Files.createDirectories(tmp.resolve("node" + i));

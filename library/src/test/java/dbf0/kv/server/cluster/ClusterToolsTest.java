@@ -24,9 +24,14 @@ import org.junit.jupiter.api.Timeout;
  */
 @Tag("slow") // drives the external redis-cli and redis-benchmark programs
 @Timeout(120)
-class ClusterToolsTest {
+public class ClusterToolsTest {
 
     static final boolean TOOLS = onPath("redis-cli") && onPath("redis-benchmark");
+
+    /** Why a test that needs them skips, and the one command that installs them. */
+    public static final String NO_TOOLS =
+            "redis-cli/redis-benchmark not installed: `sudo bash scripts/install-test-tools.sh`"
+                    + " installs them (Debian's redis-tools)";
 
     private static LocalCluster cluster;
 
@@ -46,7 +51,7 @@ class ClusterToolsTest {
 
     @BeforeEach
     void toolsInstalled() {
-        assumeTrue(TOOLS, "redis-cli/redis-benchmark not installed (Debian's redis-tools)");
+        assumeTrue(TOOLS, NO_TOOLS);
     }
 
     static boolean onPath(String tool) {

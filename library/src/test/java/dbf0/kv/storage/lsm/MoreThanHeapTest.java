@@ -31,10 +31,15 @@ class MoreThanHeapTest {
 
     /**
      * Writes 3 GiB (minutes, and 3.5 GB of temporary disk), so it runs only when asked: {@code
-     * ./mvnw test -Dtest='MoreThanHeapTest' -Ddbf0.big=true}.
+     * ./mvnw test -pl library -Dtest='MoreThanHeapTest' -Ddbf0.big=true}.
      */
     @Test
-    @EnabledIfSystemProperty(named = "dbf0.big", matches = "true")
+    @EnabledIfSystemProperty(
+            named = "dbf0.big",
+            matches = "true",
+            disabledReason =
+                    "asked for only (3 GiB on disk, minutes): ./mvnw test -pl library"
+                            + " -Dtest=MoreThanHeapTest -Ddbf0.big=true")
     void aQuarterGibibyteHeapHoldsThreeGibibytes(@TempDir Path dir) throws Exception {
         run(dir, "-Xmx256m", 3072, "32m", "64m", Duration.ofMinutes(40));
     }
