@@ -151,8 +151,8 @@ final class Reply {
 
     /**
      * Runs {@code work} on a virtual thread of its own, for a command whose answer must read a
-     * whole store on disk (DBSIZE, INFO's key count): the event loop goes on serving others, and
-     * the reply is queued with {@link #whenRead}, which counts it toward the connection's bound.
+     * whole store on disk (SCAN, KEYS): the event loop goes on serving others, and the reply is
+     * queued with {@link #whenRead}, which counts it toward the connection's bound.
      */
     static <T> CompletableFuture<T> offLoop(java.util.function.Supplier<T> work) {
         return CompletableFuture.supplyAsync(work, task -> Thread.ofVirtual().start(task));
