@@ -46,7 +46,25 @@ import org.slf4j.LoggerFactory;
  */
 public final class RaftReplication implements Replication {
 
+    private static final String NO_UNSAFE = "org.apache.ratis.thirdparty.io.netty.noUnsafe";
+
     private static final Logger LOG = LoggerFactory.getLogger(RaftReplication.class);
+
+    /**
+     * Ratis's shaded gRPC logs through java.util.logging, at INFO, what it found at start-up: kept
+     * here (a logger only weakly held would forget its level) at WARNING.
+     */
+    private static final java.util.logging.Logger GRPC_LOG =
+            java.util.logging.Logger.getLogger("org.apache.ratis.thirdparty.io.grpc");
+
+    static {
+        // Ratis's shaded Netty reads off-heap memory through sun.misc.Unsafe unless told not to,
+        // and JDK 24+ warns on every start: its heap buffers serve a shard's traffic as well.
+        if (System.getProperty(NO_UNSAFE) == null) {
+            System.setProperty(NO_UNSAFE, "true");
+        }
+        GRPC_LOG.setLevel(java.util.logging.Level.WARNING);
+    }
 
     private final List<ClusterNode> nodes;
     private final Shards shards;
@@ -94,7 +112,7 @@ public final class RaftReplication implements Replication {
                 RaftServer.newBuilder()
                         .setServerId(ShardGroup.peerId(myself))
                         .setGroup(group)
-                        .setStateMachine(new StoreStateMachine(local))
+                        .setStateMachine(new StoreStateMachine(local, shard, myself))
                         .setProperties(RaftSettings.properties(options, dir, bindHost, port))
                         .setOption(
                                 fresh

@@ -1,5 +1,6 @@
 package dbf0.kv.replication;
 
+import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.storage.Store;
 import java.io.File;
 import java.io.IOException;
@@ -10,6 +11,8 @@ import org.apache.ratis.io.MD5Hash;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
@@ -45,10 +48,33 @@ final class StoreStateMachine extends BaseStateMachine {
     static final byte FOUND = 1;
 
     private final Store store;
+    private final int shard;
+    private final int myself;
     private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
 
-    StoreStateMachine(Store store) {
+    StoreStateMachine(Store store, int shard, int myself) {
         this.store = store;
+        this.shard = shard;
+        this.myself = myself;
+    }
+
+    /** Says in words who leads the shard now: an election's outcome, as this member saw it. */
+    @Override
+    public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId leader) {
+        int node = ShardGroup.nodeOf(leader);
+        long term;
+        try {
+            term = getServer().join().getDivision(member.getGroupId()).getInfo().getCurrentTerm();
+        } catch (IOException e) {
+            term = -1; // closing
+        }
+        if (node == myself) {
+            LOG.info("shard {}: this node leads it now (term {})", shard, term);
+        } else if (node != SlotMap.NONE) {
+            LOG.info("shard {}: node {} leads it now (term {})", shard, node, term);
+        } else {
+            LOG.info("shard {}: no leader now (term {}): an election is on", shard, term);
+        }
     }
 
     @Override

@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -178,6 +179,9 @@ public final class ClusterState implements AutoCloseable {
         } else {
             map = split.withNode(me, listed.get(me).withId(ClusterNode.randomId()));
             if (dataDir != null) {
+                if (!Files.isDirectory(dataDir)) {
+                    Files.createDirectory(dataDir); // its last part only: never a missing parent
+                }
                 NodesFile.write(dataDir, me, map);
             }
         }
@@ -198,8 +202,12 @@ public final class ClusterState implements AutoCloseable {
         return true;
     }
 
-    /** The index of the entry of {@code listed} that {@code bind} is. */
-    static int findSelf(List<ClusterNode> listed, InetSocketAddress bind) {
+    /**
+     * The index of the entry of {@code listed} that {@code bind} is.
+     *
+     * @throws IllegalArgumentException if it is none of them, or more than one
+     */
+    public static int findSelf(List<ClusterNode> listed, InetSocketAddress bind) {
         List<Integer> matches = new ArrayList<>();
         for (int i = 0; i < listed.size(); i++) {
             ClusterNode node = listed.get(i);
