@@ -216,7 +216,9 @@ public final class ServeCommand implements Callable<Integer> {
         out.printf(
                 "dbf0 server listening on %s (%s, %s model, %s); Ctrl-C to stop%n",
                 ErrorText.address(server.getLocalAddress()),
-                replication.replicated() ? "map " + mapType + replicated() : serving(options, mapType),
+                replication.replicated()
+                        ? "map " + mapType + replicated()
+                        : serving(options, mapType),
                 model.cliName(),
                 Words.count(threads, "thread"));
         out.flush();
