@@ -31,8 +31,15 @@ final class LocalShards implements AutoCloseable {
     private final Path root;
     private final UnaryOperator<RaftOptions> tune;
 
+    /**
+     * Elections after 1-2 s without a heartbeat: a test JVM beside others on two cores can stall
+     * for a few hundred milliseconds, which the default 300-600 ms would take for a dead leader.
+     */
+    static final UnaryOperator<RaftOptions> PATIENT =
+            o -> o.withElection(Duration.ofSeconds(1), Duration.ofSeconds(2));
+
     LocalShards(int n, int replicas, Path root) throws Exception {
-        this(n, replicas, root, o -> o);
+        this(n, replicas, root, PATIENT);
     }
 
     LocalShards(int n, int replicas, Path root, UnaryOperator<RaftOptions> tune) throws Exception {
@@ -83,6 +90,36 @@ final class LocalShards implements AutoCloseable {
 
     void restart(int i) throws IOException {
         servers.set(i, start(i));
+    }
+
+    /**
+     * Runs a command on the shard's leader as a cluster client would: follows MOVED, and tries
+     * again after TRYAGAIN or CLUSTERDOWN (an election), for up to 20 s.
+     */
+    String onLeader(int shard, String... command) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        int node = awaitLeader(shard, Duration.ofSeconds(20));
+        while (true) {
+            String reply;
+            try (RawResp c = new RawResp(ports.get(node))) {
+                reply = c.call(command);
+            } catch (IOException e) {
+                reply = "-TRYAGAIN " + e;
+            }
+            boolean again = reply.startsWith("-TRYAGAIN") || reply.startsWith("-CLUSTERDOWN");
+            if (reply.startsWith("-MOVED")) {
+                int port = Integer.parseInt(reply.substring(reply.lastIndexOf(':') + 1).strip());
+                node = ports.indexOf(port);
+                again = true;
+            }
+            if (!again || System.nanoTime() > deadline) {
+                return reply;
+            }
+            Thread.sleep(50);
+            if (reply.startsWith("-TRYAGAIN") || reply.startsWith("-CLUSTERDOWN")) {
+                node = awaitLeader(shard, Duration.ofSeconds(20));
+            }
+        }
     }
 
     /** The node that says it leads shard {@code shard}, once one does (within {@code within}). */

@@ -21,11 +21,11 @@ class ReplicatedShardTest {
     @Test
     void theLeaderTakesWritesAndAFollowerSendsClientsToIt() throws Exception {
         try (LocalShards cluster = new LocalShards(3, 2, dir)) {
+            assertThat(cluster.onLeader(0, "SET", "k", "v1")).isEqualTo("+OK\r\n");
             int leader = cluster.awaitLeader(0, Duration.ofSeconds(20));
             int follower = (leader + 1) % 3;
             try (RawResp l = new RawResp(cluster.ports.get(leader));
                     RawResp f = new RawResp(cluster.ports.get(follower))) {
-                assertThat(l.call("SET", "k", "v1")).isEqualTo("+OK\r\n");
                 assertThat(l.call("GET", "k")).isEqualTo("$2\r\nv1\r\n");
                 String moved = "-MOVED 7629 127.0.0.1:" + cluster.ports.get(leader) + "\r\n";
                 assertThat(f.call("GET", "k")).isEqualTo(moved);
@@ -44,21 +44,17 @@ class ReplicatedShardTest {
     @Test
     void whenTheLeaderStopsAnotherTakesOverWithEveryAcknowledgedWrite() throws Exception {
         try (LocalShards cluster = new LocalShards(3, 2, dir)) {
-            int leader = cluster.awaitLeader(0, Duration.ofSeconds(20));
-            try (RawResp l = new RawResp(cluster.ports.get(leader))) {
-                for (int i = 0; i < 100; i++) {
-                    assertThat(l.call("SET", "{k}" + i, "v" + i)).isEqualTo("+OK\r\n");
-                }
+            for (int i = 0; i < 100; i++) {
+                assertThat(cluster.onLeader(0, "SET", "{k}" + i, "v" + i)).isEqualTo("+OK\r\n");
             }
+            int leader = cluster.awaitLeader(0, Duration.ofSeconds(20));
             cluster.stop(leader);
             int next = cluster.awaitLeader(0, Duration.ofSeconds(20));
             assertThat(next).isNotEqualTo(leader);
-            try (RawResp n = new RawResp(cluster.ports.get(next))) {
-                for (int i = 0; i < 100; i++) {
-                    assertThat(n.call("GET", "{k}" + i)).endsWith("v" + i + "\r\n");
-                }
-                assertThat(n.call("SET", "{k}new", "after")).isEqualTo("+OK\r\n");
+            for (int i = 0; i < 100; i++) {
+                assertThat(cluster.onLeader(0, "GET", "{k}" + i)).endsWith("v" + i + "\r\n");
             }
+            assertThat(cluster.onLeader(0, "SET", "{k}new", "after")).isEqualTo("+OK\r\n");
             // the old leader comes back as a follower and catches up
             cluster.restart(leader);
             try (RawResp old = new RawResp(cluster.ports.get(leader))) {
