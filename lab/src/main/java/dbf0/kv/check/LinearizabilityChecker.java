@@ -28,6 +28,10 @@ import java.util.concurrent.Future;
  * the search depends only on that pair, so reaching it again cannot succeed where it failed before,
  * and the cache turns an exponential search into one bounded by the number of distinct pairs.
  *
+ * <p>Read-only operations (reads, a compare-and-set that did not swap: {@link Model#readOnly}) are
+ * not branched on: one that the state allows and that may go next is linearized at once, alone
+ * ({@code Search.freeOperation}), which turns the orders of many concurrent reads into one.
+ *
  * <p>Ties: intervals are closed. When one operation returns at the same instant another is invoked,
  * they are treated as concurrent (call events sort before return events at equal times), so either
  * order is allowed. Clocks cannot order events closer than their resolution, and the checker should
@@ -149,9 +153,16 @@ public final class LinearizabilityChecker {
     /**
      * A choice made: which call was linearized, the state before it, the states it could lead to,
      * which one was taken, and in which scan phase (so that backtracking resumes the same scan).
+     * {@code forced}: a read-only operation taken without trying the others ({@link
+     * Search#freeOperation}), so when it fails, so does the configuration before it.
      */
     private record Frame<S>(
-            Event call, S before, List<S> choices, int chosen, boolean pendingPhase) {}
+            Event call,
+            S before,
+            List<S> choices,
+            int chosen,
+            boolean pendingPhase,
+            boolean forced) {}
 
     /** The memo key: a set of operations (as a BitSet) and a model state. */
     private static final class Visited<S> {
@@ -210,6 +221,9 @@ public final class LinearizabilityChecker {
         /** Which operations are pending; null when none are (then no dominance bookkeeping). */
         final BitSet pendingOps;
 
+        /** Which operations are completed and read-only ({@link Model#readOnly}). */
+        final boolean[] readOnly;
+
         /**
          * Finished, failed configurations: (completed ops linearized, state) -> pending ops used
          * up.
@@ -227,6 +241,7 @@ public final class LinearizabilityChecker {
             this.ops = ops;
             int n = ops.size();
             linearized = new BitSet(n);
+            readOnly = new boolean[n];
             BitSet pending = new BitSet(n);
             List<Event> events = new ArrayList<>(2 * n);
             for (int i = 0; i < n; i++) {
@@ -240,6 +255,7 @@ public final class LinearizabilityChecker {
                     call.match = ret;
                     events.add(ret);
                     remaining++;
+                    readOnly[i] = model.readOnly(op.input(), op.output());
                 }
             }
             pendingOps = pending.isEmpty() ? null : pending;
@@ -266,7 +282,7 @@ public final class LinearizabilityChecker {
             if (remaining == 0) {
                 return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, List.of());
             }
-            Event entry = head.next;
+            Event entry = null; // null: a configuration just reached, not scanned yet
             boolean pendingPhase = false;
             long steps = 0;
             while (true) {
@@ -277,10 +293,31 @@ public final class LinearizabilityChecker {
                     savePeak();
                     return new PartResult<>(CheckResult.Verdict.UNKNOWN, ops, toOps(ops, longest));
                 }
-                Frame<S> pushed;
-                if (entry != tail && entry.call) {
+                Frame<S> pushed = null;
+                boolean deadEnd = false;
+                if (entry == null) {
+                    // A new configuration: a read-only operation that may go next goes, alone.
+                    Event free = freeOperation();
+                    if (free == null) {
+                        entry = head.next;
+                        pendingPhase = false;
+                        continue;
+                    }
+                    Operation<I, O> op = ops.get(free.op);
+                    pushed =
+                            tryChoices(
+                                    free,
+                                    state,
+                                    model.step(state, op.input(), op.output()),
+                                    0,
+                                    false,
+                                    true);
+                    // Seen before (so failed), or cut: so does this configuration, then.
+                    deadEnd = pushed == null;
+                } else if (entry != tail && entry.call) {
                     Operation<I, O> op = ops.get(entry.op);
-                    if (op.isPending() != pendingPhase) {
+                    // A read-only one cannot go next here, or freeOperation would have taken it.
+                    if (op.isPending() != pendingPhase || readOnly[entry.op]) {
                         entry = entry.next;
                         continue;
                     }
@@ -288,7 +325,7 @@ public final class LinearizabilityChecker {
                             pendingPhase
                                     ? effects(model, state, op.input())
                                     : model.step(state, op.input(), op.output());
-                    pushed = tryChoices(entry, state, choices, 0, pendingPhase);
+                    pushed = tryChoices(entry, state, choices, 0, pendingPhase, false);
                     if (pushed == null) {
                         entry = entry.next;
                         continue;
@@ -300,22 +337,30 @@ public final class LinearizabilityChecker {
                     continue;
                 } else {
                     // A return event (or the end) reached: its operation had to be linearized by
-                    // now, and no candidate allows it. Undo the last choice.
-                    if (stack.isEmpty()) {
-                        return new PartResult<>(
-                                CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));
-                    }
-                    savePeak();
-                    Frame<S> top = stack.remove(stack.size() - 1);
-                    if (pendingOps != null) {
-                        remember(top.choices().get(top.chosen()));
-                    }
-                    unlift(top.call());
-                    linearized.clear(top.call().op);
-                    if (top.call().match != null) {
-                        remaining++;
-                    }
-                    state = top.before();
+                    // now, and no candidate allows it.
+                    deadEnd = true;
+                }
+                if (deadEnd) {
+                    // Undo the last choice; and the one before it too while the undone one was
+                    // forced (its failure is its configuration's).
+                    Frame<S> top;
+                    do {
+                        if (stack.isEmpty()) {
+                            return new PartResult<>(
+                                    CheckResult.Verdict.NOT_LINEARIZABLE, ops, toOps(ops, longest));
+                        }
+                        savePeak();
+                        top = stack.remove(stack.size() - 1);
+                        if (pendingOps != null) {
+                            remember(top.choices().get(top.chosen()));
+                        }
+                        unlift(top.call());
+                        linearized.clear(top.call().op);
+                        if (top.call().match != null) {
+                            remaining++;
+                        }
+                        state = top.before();
+                    } while (top.forced());
                     // The same operation may still lead to another state (nondeterministic
                     // models)...
                     pushed =
@@ -324,7 +369,8 @@ public final class LinearizabilityChecker {
                                     state,
                                     top.choices(),
                                     top.chosen() + 1,
-                                    top.pendingPhase());
+                                    top.pendingPhase(),
+                                    false);
                     if (pushed == null) {
                         // ...or, failing that, the next candidate after it may be linearized
                         // instead.
@@ -343,9 +389,28 @@ public final class LinearizabilityChecker {
                 if (remaining == 0) {
                     return new PartResult<>(CheckResult.Verdict.LINEARIZABLE, ops, ops);
                 }
-                entry = head.next;
-                pendingPhase = false;
+                entry = null;
             }
+        }
+
+        /**
+         * A completed read-only operation ({@link Model#readOnly}) that may be linearized next and
+         * that the state allows, or null. Taking it first loses nothing: if any order of the rest
+         * succeeds, moving it to the front of that order still does, since it changes no state and
+         * nothing left had to come before it (nothing left returned before it was called). So the
+         * search takes it alone, without trying the others in its place; many concurrent reads of
+         * one value then cost one order instead of all of theirs.
+         */
+        private Event freeOperation() {
+            for (Event e = head.next; e != tail && e.call; e = e.next) {
+                if (readOnly[e.op]) {
+                    Operation<I, O> op = ops.get(e.op);
+                    if (!model.step(state, op.input(), op.output()).isEmpty()) {
+                        return e;
+                    }
+                }
+            }
+            return null;
         }
 
         /** Copies the stack if it is at a new peak: copying at every peak would cost O(n^2). */
@@ -360,14 +425,20 @@ public final class LinearizabilityChecker {
          * returns the frame for the first whose configuration is new and not dominated, marking it
          * seen and the operation linearized, or null when there is none.
          */
-        Frame<S> tryChoices(Event call, S before, List<S> choices, int from, boolean pendingPhase) {
+        Frame<S> tryChoices(
+                Event call,
+                S before,
+                List<S> choices,
+                int from,
+                boolean pendingPhase,
+                boolean forced) {
             for (int k = from; k < choices.size(); k++) {
                 linearized.set(call.op);
                 S next = choices.get(k);
                 if (!wasted(call, next)
                         && !dominated(next)
                         && visited.add(new Visited<>((BitSet) linearized.clone(), next, model))) {
-                    return new Frame<>(call, before, choices, k, pendingPhase);
+                    return new Frame<>(call, before, choices, k, pendingPhase, forced);
                 }
                 linearized.clear(call.op);
             }
