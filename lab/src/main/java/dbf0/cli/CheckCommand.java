@@ -434,32 +434,42 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    // The report lines are concatenated rather than formatted: a Formatter is slow in a JVM just
+    // started, and a check of a hundred small files writes a line or more for each.
     private <S, I, O> Report checkAndReport(History<S, I, O> history, String name, Duration limit) {
         CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
-        String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
-        String parts = Words.count(r.partitions(), "partition");
+        String secs = seconds(r.elapsed());
+        String parts = count(r.partitions(), "partition");
         String where =
                 r.failingKey() == null || r.failingKey().isEmpty()
                         ? ""
                         : "key " + r.failingKey() + ", ";
+        String nl = System.lineSeparator();
         return switch (r.verdict()) {
             case LINEARIZABLE ->
                     new Report(
                             r.verdict(),
-                            String.format(
-                                    "%s: linearizable (%s, %s, %s)%n",
-                                    name, Words.count(r.operations(), "op"), parts, secs),
+                            name
+                                    + ": linearizable ("
+                                    + count(r.operations(), "op")
+                                    + ", "
+                                    + parts
+                                    + ", "
+                                    + secs
+                                    + ")"
+                                    + nl,
                             null);
             case NOT_LINEARIZABLE ->
                     new Report(
                             r.verdict(),
-                            String.format(
-                                            "%s: NOT LINEARIZABLE (%s%s in the failing part,"
-                                                    + " %s)%n",
-                                            name,
-                                            where,
-                                            Words.count(r.subHistory().size(), "op"),
-                                            secs)
+                            name
+                                    + ": NOT LINEARIZABLE ("
+                                    + where
+                                    + count(r.subHistory().size(), "op")
+                                    + " in the failing part, "
+                                    + secs
+                                    + ")"
+                                    + nl
                                     + indent(Explanation.text(history.model(), r, 60)),
                             html == null
                                     ? null
@@ -468,12 +478,36 @@ public final class CheckCommand implements Callable<Integer> {
             case UNKNOWN ->
                     new Report(
                             r.verdict(),
-                            String.format(
-                                    "%s: UNKNOWN, ran out of --time-limit (%s%s in that part,"
-                                            + " %s)%n",
-                                    name, where, Words.count(r.subHistory().size(), "op"), secs),
+                            name
+                                    + ": UNKNOWN, ran out of --time-limit ("
+                                    + where
+                                    + count(r.subHistory().size(), "op")
+                                    + " in that part, "
+                                    + secs
+                                    + ")"
+                                    + nl,
                             null);
         };
+    }
+
+    /** {@code 0.25 s}: to the hundredth, as {@code %.2f s} would write it. */
+    static String seconds(Duration d) {
+        long hundredths = Math.round(d.toNanos() / 1e7);
+        long rest = hundredths % 100;
+        return hundredths / 100 + (rest < 10 ? ".0" : ".") + rest + " s";
+    }
+
+    /** {@link Words#count} without its Formatter: {@code 1,712 ops}, {@code 1 partition}. */
+    static String count(long n, String one) {
+        String digits = Long.toString(n);
+        StringBuilder sb = new StringBuilder(digits.length() + digits.length() / 3 + 16);
+        for (int i = 0; i < digits.length(); i++) {
+            if (i > 0 && (digits.length() - i) % 3 == 0 && digits.charAt(i - 1) != '-') {
+                sb.append(',');
+            }
+            sb.append(digits.charAt(i));
+        }
+        return sb.append(' ').append(Words.noun(n, one)).toString();
     }
 
     private static String indent(String text) {

@@ -2,6 +2,7 @@ package dbf0.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.Dbf0HistoryFormat;
 import java.io.PrintWriter;
@@ -9,8 +10,10 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -332,6 +335,18 @@ class CheckCommandTest {
                         new String[] {"--format", "kv", ""});
         for (String[] args : declined) {
             assertThat(plain(args)).as(String.join(" ", args)).isNull();
+        }
+    }
+
+    @Test
+    void reportNumbersAreWrittenAsTheFormatterWouldWriteThem() {
+        for (long n : new long[] {0, 1, 2, 999, 1000, 1712, 999_999, 1_000_000, 123_456_789_012L}) {
+            assertThat(CheckCommand.count(n, "op")).isEqualTo(Words.count(n, "op"));
+        }
+        for (long ms : new long[] {0, 4, 5, 9, 10, 99, 100, 994, 1005, 12_345, 3_600_000}) {
+            Duration d = Duration.ofMillis(ms).plusNanos(1);
+            assertThat(CheckCommand.seconds(d))
+                    .isEqualTo(String.format(Locale.ROOT, "%.2f s", d.toNanos() / 1e9));
         }
     }
 }
