@@ -29,9 +29,8 @@ echo "build.sh: built $(pwd)/target/dbf0.jar" >&2
 # from it (scripts/lib/check_cache.sh; DBF0_CHECK_CACHE=off skips it).
 . scripts/lib/check_cache.sh
 dbf0_check_cache_make "$(pwd)"
-cache=$(dbf0_check_cache_path "$(pwd)")
-if [ -s "$cache" ]; then
-  echo "build.sh: cached the classes dbf0 check loads in $cache" >&2
-elif [ "$(dbf0_check_cache_kind)" != off ]; then
+if [ -s "$DBF0_CHECK_ARCHIVE" ]; then
+  echo "build.sh: cached the classes dbf0 check loads in $DBF0_CHECK_ARCHIVE" >&2
+elif [ "$DBF0_CHECK_KIND" != off ]; then
   echo "build.sh: could not cache the classes dbf0 check loads; checks run without" >&2
 fi

@@ -12,83 +12,72 @@
 # a JDK 25 exercises what a JDK 21 does). A stale or unreadable archive is ignored by the JVM,
 # silently; the check runs as it would without.
 
-# The kind of archive for $JAVA_HOME: aot, cds or off.
-dbf0_check_cache_kind() {
-  case "${DBF0_CHECK_CACHE:-on}" in
-    off) echo off ;;
-    cds) echo cds ;;
-    *) if [ "$(dbf0_java_major "$JAVA_HOME")" -ge 25 ]; then echo aot; else echo cds; fi ;;
-  esac
-}
-
-# $1 = the repository: the archive's path for $JAVA_HOME (named after its version and folder).
-dbf0_check_cache_path() {
-  local ext=jsa
-  [ "$(dbf0_check_cache_kind)" = aot ] && ext=aot
-  printf '%s/target/check-%s-%s.%s\n' "$1" "$(dbf0_java_major "$JAVA_HOME")" \
-    "$(basename "$JAVA_HOME")" "$ext"
-}
-
-# $1 = the repository: whether the archive was made after the jar and after the JDK was installed.
-# An empty one (its making failed) counts as made: the launcher does not retry on every check.
-dbf0_check_cache_fresh() {
-  local cache
-  cache=$(dbf0_check_cache_path "$1")
-  [ "$cache" -nt "$1/target/dbf0.jar" ] && [ "$cache" -nt "$JAVA_HOME/lib/modules" ]
-}
-
-# Flags that keep the JVM quiet about its archive: -Xlog:aot exists from JDK 24 on.
-dbf0_check_cache_quiet() {
-  if [ "$(dbf0_java_major "$JAVA_HOME")" -ge 24 ]; then
-    echo -Xlog:cds=off -Xlog:aot=off
-  else
-    echo -Xlog:cds=off
+# $1 = the repository: sets, for $JAVA_HOME, DBF0_CHECK_KIND (aot, cds or off), DBF0_CHECK_ARCHIVE
+# (the archive's path, named after the JDK's version and folder) and DBF0_CHECK_QUIET (the flags
+# that keep the JVM quiet about it; -Xlog:aot exists from JDK 24 on). Without starting a process
+# where it can: the launcher runs this before every check.
+dbf0_check_cache_vars() {
+  local home=${JAVA_HOME%/} major="" line ext=jsa
+  if [ -r "$home/release" ]; then
+    while IFS= read -r line; do
+      if [[ $line =~ ^JAVA_VERSION=\"([0-9]+) ]]; then
+        major=${BASH_REMATCH[1]}
+        break
+      fi
+    done <"$home/release"
   fi
+  [ -n "$major" ] || major=$(dbf0_java_major "$home")
+  case "${DBF0_CHECK_CACHE:-on}" in
+    off) DBF0_CHECK_KIND=off ;;
+    cds) DBF0_CHECK_KIND=cds ;;
+    *) if [ "${major:-0}" -ge 25 ]; then DBF0_CHECK_KIND=aot; else DBF0_CHECK_KIND=cds; fi ;;
+  esac
+  [ "$DBF0_CHECK_KIND" = aot ] && ext=aot
+  DBF0_CHECK_ARCHIVE=$1/target/check-$major-${home##*/}.$ext
+  DBF0_CHECK_QUIET=(-Xlog:cds=off)
+  if [ "${major:-0}" -ge 24 ]; then DBF0_CHECK_QUIET+=(-Xlog:aot=off); fi
 }
 
 # $1 = the repository: makes the archive (replacing any), by checking the histories under
 # lab/src/test/resources with target/dbf0.jar; about 2 s. Quiet; never fails: when the JVM makes
-# none, an empty file stands in for it, which the launcher treats as "none, run without".
+# none, an empty file stands in for it, which the launcher takes for "none, run without".
 dbf0_check_cache_make() {
-  local root=$1 kind cache part train
-  kind=$(dbf0_check_cache_kind)
-  train=$root/lab/src/test/resources/histories
-  [ "$kind" != off ] && [ -d "$train" ] && [ -f "$root/target/dbf0.jar" ] || return 0
-  cache=$(dbf0_check_cache_path "$root")
-  part=$cache.$$
+  local root=$1 part train=$1/lab/src/test/resources/histories
+  dbf0_check_cache_vars "$root"
+  [ "$DBF0_CHECK_KIND" != off ] && [ -d "$train" ] && [ -f "$root/target/dbf0.jar" ] || return 0
+  part=$DBF0_CHECK_ARCHIVE.$$
   local make=(-XX:ArchiveClassesAtExit="$part")
-  [ "$kind" = aot ] && make=(-XX:AOTCacheOutput="$part")
-  # shellcheck disable=SC2046 # the flags are words
-  "$JAVA_HOME/bin/java" $(dbf0_check_cache_quiet) "${make[@]}" \
-    -jar "$root/target/dbf0.jar" check --format auto "$train"/etcd/*.log "$train"/kv/*.txt \
+  [ "$DBF0_CHECK_KIND" = aot ] && make=(-XX:AOTCacheOutput="$part")
+  "$JAVA_HOME/bin/java" "${DBF0_CHECK_QUIET[@]}" "${make[@]}" -jar "$root/target/dbf0.jar" \
+    check --format auto "$train"/etcd/*.log "$train"/kv/*.txt \
     >/dev/null 2>&1 || true # exit 1: some of them are not linearizable
   if [ -s "$part" ]; then
-    mv -f "$part" "$cache"
+    mv -f "$part" "$DBF0_CHECK_ARCHIVE"
   else
-    : >"$cache"
+    : >"$DBF0_CHECK_ARCHIVE"
   fi
   rm -f "$part" "$part.config"
 }
 
 # $1 = the repository: sets DBF0_CHECK_FLAGS (an array) to the flags a check runs with, making the
-# archive first if it is missing or stale (saying so on stderr).
+# archive first (saying so on stderr) unless it was made after both the jar and the JDK. An empty
+# one (its making failed) counts as made, so that a failure is not retried on every check.
 dbf0_check_cache_flags() {
-  local root=$1 kind cache
+  local root=$1
   DBF0_CHECK_FLAGS=()
-  kind=$(dbf0_check_cache_kind)
-  [ "$kind" = off ] && return 0
-  cache=$(dbf0_check_cache_path "$root")
-  if ! dbf0_check_cache_fresh "$root"; then
-    echo "dbf0: caching the classes check loads in target/$(basename "$cache") (build.sh does" \
-      "it after each build)" >&2
+  dbf0_check_cache_vars "$root"
+  [ "$DBF0_CHECK_KIND" = off ] && return 0
+  if ! { [ "$DBF0_CHECK_ARCHIVE" -nt "$root/target/dbf0.jar" ] &&
+    [ "$DBF0_CHECK_ARCHIVE" -nt "$JAVA_HOME/lib/modules" ]; }; then
+    echo "dbf0: caching the classes check loads in target/${DBF0_CHECK_ARCHIVE##*/} (build.sh" \
+      "does it after each build)" >&2
     dbf0_check_cache_make "$root"
   fi
-  [ -s "$cache" ] || return 0
-  # shellcheck disable=SC2207 # the flags are words
-  DBF0_CHECK_FLAGS+=($(dbf0_check_cache_quiet))
-  if [ "$kind" = aot ]; then
-    DBF0_CHECK_FLAGS+=(-XX:AOTCache="$cache")
+  [ -s "$DBF0_CHECK_ARCHIVE" ] || return 0
+  DBF0_CHECK_FLAGS=("${DBF0_CHECK_QUIET[@]}")
+  if [ "$DBF0_CHECK_KIND" = aot ]; then
+    DBF0_CHECK_FLAGS+=(-XX:AOTCache="$DBF0_CHECK_ARCHIVE")
   else
-    DBF0_CHECK_FLAGS+=(-XX:SharedArchiveFile="$cache")
+    DBF0_CHECK_FLAGS+=(-XX:SharedArchiveFile="$DBF0_CHECK_ARCHIVE")
   fi
 }
