@@ -2,12 +2,11 @@ package dbf0.kv.check;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -164,7 +163,77 @@ public final class LinearizabilityChecker {
             boolean pendingPhase,
             boolean forced) {}
 
-    /** The memo key: a set of operations (as a BitSet) and a model state. */
+    /**
+     * The memo: every (set of linearized operations, model state) pair reached. Open addressing
+     * over parallel arrays (each set's words, its state, the pair's hash), so that remembering a
+     * pair costs one array rather than four objects, and growing rehashes from the stored hashes.
+     * On Porcupine's kv histories (many concurrent appends) a {@code HashSet} of pairs made the
+     * search a third slower.
+     */
+    private static final class Memo<S> {
+        private final Model<S, ?, ?> model;
+        private long[][] words = new long[64][];
+        private Object[] states = new Object[64];
+        private int[] hashes = new int[64];
+        private int size;
+
+        Memo(Model<S, ?, ?> model) {
+            this.model = model;
+        }
+
+        /** Adds ({@code set}, {@code state}), copying the set; false if it was there already. */
+        boolean add(BitSet set, S state) {
+            long[] w = set.toLongArray();
+            int h = 31 * Arrays.hashCode(w) + model.stateHash(state);
+            h ^= h >>> 16;
+            int mask = hashes.length - 1;
+            int i = h & mask;
+            for (; words[i] != null; i = (i + 1) & mask) {
+                if (hashes[i] == h
+                        && Arrays.equals(words[i], w)
+                        && model.stateEquals(cast(states[i]), state)) {
+                    return false;
+                }
+            }
+            words[i] = w;
+            states[i] = state;
+            hashes[i] = h;
+            if (++size * 2 > hashes.length) {
+                grow();
+            }
+            return true;
+        }
+
+        /** Doubles the table, keeping it at most half full. */
+        private void grow() {
+            long[][] oldWords = words;
+            Object[] oldStates = states;
+            int[] oldHashes = hashes;
+            int n = oldHashes.length * 2;
+            int mask = n - 1;
+            words = new long[n][];
+            states = new Object[n];
+            hashes = new int[n];
+            for (int j = 0; j < oldHashes.length; j++) {
+                if (oldWords[j] != null) {
+                    int i = oldHashes[j] & mask;
+                    while (words[i] != null) {
+                        i = (i + 1) & mask;
+                    }
+                    words[i] = oldWords[j];
+                    states[i] = oldStates[j];
+                    hashes[i] = oldHashes[j];
+                }
+            }
+        }
+
+        @SuppressWarnings("unchecked")
+        private S cast(Object s) {
+            return (S) s;
+        }
+    }
+
+    /** A key of {@code Search.failed}: a set of operations (as a BitSet) and a model state. */
     private static final class Visited<S> {
         final BitSet ops;
         final S state;
@@ -215,7 +284,7 @@ public final class LinearizabilityChecker {
         final Event head = new Event(-1, false, Long.MIN_VALUE);
         final Event tail = new Event(-1, false, Long.MAX_VALUE);
         final BitSet linearized;
-        final Set<Visited<S>> visited = new HashSet<>();
+        final Memo<S> visited;
         final ArrayList<Frame<S>> stack = new ArrayList<>();
 
         /** Which operations are pending; null when none are (then no dominance bookkeeping). */
@@ -239,6 +308,7 @@ public final class LinearizabilityChecker {
         Search(Model<S, I, O> model, List<Operation<I, O>> ops) {
             this.model = model;
             this.ops = ops;
+            this.visited = new Memo<>(model);
             int n = ops.size();
             linearized = new BitSet(n);
             readOnly = new boolean[n];
@@ -435,9 +505,7 @@ public final class LinearizabilityChecker {
             for (int k = from; k < choices.size(); k++) {
                 linearized.set(call.op);
                 S next = choices.get(k);
-                if (!wasted(call, next)
-                        && !dominated(next)
-                        && visited.add(new Visited<>((BitSet) linearized.clone(), next, model))) {
+                if (!wasted(call, next) && !dominated(next) && visited.add(linearized, next)) {
                     return new Frame<>(call, before, choices, k, pendingPhase, forced);
                 }
                 linearized.clear(call.op);
