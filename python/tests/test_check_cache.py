@@ -9,6 +9,7 @@ own target/ changes."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -138,3 +139,30 @@ def test_the_cds_archive_that_a_jdk_before_25_uses_works_too(tree: Path) -> None
     assert archive.stat().st_size > 0
     loaded = classes_from_the_archive(tree, DBF0_CHECK_CACHE="cds")
     assert "dbf0.kv.check.LinearizabilityChecker" in loaded
+
+
+def test_a_plain_check_writes_the_bytes_picocli_would_in_any_locale(tree: Path) -> None:
+    """`dbf0 check FILE` runs without picocli, `--html` through it: the same report, byte for
+    byte, whatever the locale says about stdout (picocli writes UTF-8 unless told otherwise)."""
+    history = tree / "accents.txt"
+    history.write_text(
+        '{:process 0, :type :invoke, :f :get, :key "é", :value nil}\n'
+        '{:process 0, :type :ok, :f :get, :key "é", :value "ü"}\n',
+        encoding="utf-8",
+    )
+    for locale in ("C.UTF-8", "C"):
+        runs = [
+            subprocess.run(
+                [str(tree / "dbf0"), "check", "--format", "kv", *extra, str(history)],
+                cwd=tree,
+                env=env(LC_ALL=locale, LANG=locale, DBF0_CHECK_CACHE="off"),
+                capture_output=True,
+                timeout=120,
+            )
+            for extra in ([], ["--html", str(tree / "v.html")])
+        ]
+        plain, picocli = (re.sub(rb"[0-9.]+ s\)", b"T)", r.stdout).splitlines() for r in runs)
+        assert runs[0].returncode == runs[1].returncode == 1
+        assert "key é".encode() in runs[0].stdout
+        assert plain == picocli[: len(plain)]
+        assert picocli[len(plain)].startswith(b"  HTML timeline written to")

@@ -11,8 +11,12 @@ import dbf0.kv.check.History;
 import dbf0.kv.check.HistoryFormat;
 import dbf0.kv.check.HistoryParseException;
 import dbf0.kv.check.LinearizabilityChecker;
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -109,13 +113,33 @@ public final class CheckCommand implements Callable<Integer> {
     private boolean formatGiven;
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(System.out, true);
-        PrintWriter err = new PrintWriter(System.err, true);
-        int plain = runPlain(args, out, err);
+        int plain = runPlain(args);
         if (plain != DECLINED) {
             System.exit(plain);
         }
         Cli.runAndExit(new CheckCommand(), args);
+    }
+
+    /** {@link #runPlain} on the standard streams. */
+    static int runPlain(String[] args) {
+        return runPlain(
+                args,
+                writer(System.out, "sun.stdout.encoding"),
+                writer(System.err, "sun.stderr.encoding"));
+    }
+
+    /**
+     * A writer on {@code stream} as picocli makes its own (in the charset the property names, else
+     * the default one, UTF-8), so that a plain run writes the same bytes as picocli would.
+     */
+    private static PrintWriter writer(OutputStream stream, String encodingProperty) {
+        String encoding = System.getProperty(encodingProperty);
+        Charset charset =
+                encoding == null
+                        ? Charset.defaultCharset()
+                        : Charset.forName(
+                                encoding.equalsIgnoreCase("cp65001") ? "UTF-8" : encoding);
+        return new PrintWriter(new BufferedWriter(new OutputStreamWriter(stream, charset)), true);
     }
 
     @Override

@@ -3,7 +3,6 @@ package dbf0.cli;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
 import dbf0.kv.bench.disk.DiskBench;
-import java.io.PrintWriter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -63,11 +62,7 @@ public final class Dbf0 implements Callable<Integer> {
         if (args.length > 0 && args[0].equals("check")) {
             // A check lasts a fraction of a second: a plain one runs without picocli at all
             // (CheckCommand.runPlain), and any other skips building every other command's options.
-            int plain =
-                    CheckCommand.runPlain(
-                            Arrays.copyOfRange(args, 1, args.length),
-                            new PrintWriter(System.out, true),
-                            new PrintWriter(System.err, true));
+            int plain = CheckCommand.runPlain(Arrays.copyOfRange(args, 1, args.length));
             if (plain != CheckCommand.DECLINED) {
                 System.exit(plain);
             }
