@@ -23,6 +23,11 @@ public final class KvEdnFormat {
 
     public static History<String, KvModel.Input, KvModel.Output> parse(
             BufferedReader in, String source) throws IOException, HistoryParseException {
+        return parse(in::readLine, source);
+    }
+
+    static History<String, KvModel.Input, KvModel.Output> parse(Lines.Source in, String source)
+            throws IOException, HistoryParseException {
         List<Operation<KvModel.Input, KvModel.Output>> ops = new ArrayList<>();
         Map<Integer, Open> open = new HashMap<>();
         Map<String, String> keys = new HashMap<>();
