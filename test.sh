@@ -22,6 +22,8 @@ dbf0_use_jdk
 echo "test.sh: using JDK at $JAVA_HOME" >&2
 quiet=(-q)
 pyquiet=(-q -rfE)
+# Two processes: most of a Python test's time waits on the JVMs it starts.
+workers=(-n "${DBF0_TEST_WORKERS:-2}")
 if [ -n "${VERBOSE:-}" ]; then quiet=(); pyquiet=(); fi
 # Reports of an earlier run would be counted again in the summary.
 rm -rf library/target/surefire-reports lab/target/surefire-reports ycsb/target/surefire-reports
@@ -34,7 +36,7 @@ ruff format --check --quiet . || { echo "test.sh: run 'ruff format .' (in .venv)
 ruff check --quiet .
 mkdir -p target
 status=0
-python -m pytest "${pyquiet[@]}" --junitxml=target/python-tests.xml -o junit_family=xunit2 || status=$?
+python -m pytest "${workers[@]}" "${pyquiet[@]}" --junitxml=target/python-tests.xml -o junit_family=xunit2 || status=$?
 echo
 python scripts/test_summary.py --python target/python-tests.xml --seconds $(( $(date +%s) - started )) || status=1
 exit "$status"

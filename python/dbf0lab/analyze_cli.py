@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import analysis, figures, machine, outlier_report
+from . import analysis, figures, machine, outlier_report, words
 
 REPO = Path(__file__).resolve().parents[2]
 FIGURES = REPO / "benchmarks" / "results" / "figures"  # git-ignored, like the sweeps' own results
@@ -206,12 +206,12 @@ def listen_queue_section(data: analysis.Results) -> list[str]:
     labels = outlier_report.label_counts(trials)
     if labels:
         n = sum(count for _, count in labels)
-        lines.append(f"Labelled and kept: {n} {_trials(n)}")
+        lines.append(f"Labelled and kept: {words.count(n, 'trial')}")
         lines += [f"- {count} × {text}" for text, count in labels]
         lines.append("")
     if len(data.outliers):
         n = len(data.outliers)
-        lines.append(f"Left out, stalled for no reason we could see: {n} {_trials(n)}")
+        lines.append(f"Left out, stalled for no reason we could see: {words.count(n, 'trial')}")
         lines += [
             f"- {r.dataset} #{r.trial_index}: {r.outlier}" for r in data.outliers.itertuples()
         ]
@@ -221,7 +221,8 @@ def listen_queue_section(data: analysis.Results) -> list[str]:
         n = len(stalled)
         lines.append(
             f"Kept although {'it looks' if n == 1 else 'they look'} stalled (the only trial of "
-            f"{'its' if n == 1 else 'their'} configuration, or kept as asked): {n} {_trials(n)}"
+            f"{'its' if n == 1 else 'their'} configuration, or kept as asked): "
+            f"{words.count(n, 'trial')}"
         )
         lines += [f"- {r.dataset} #{r.trial_index}: {r.stall}" for r in stalled.itertuples()]
         lines.append("")
@@ -232,10 +233,6 @@ def listen_queue_section(data: analysis.Results) -> list[str]:
             "",
         ]
     return lines
-
-
-def _trials(n: int) -> str:
-    return "trial" if n == 1 else "trials"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,6 +24,8 @@ import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from . import words
+
 STALL_MAX_US = 500_000  # one operation took half a second or more, where the twins' median did not
 STALL_FRACTION = 0.2  # ops/s below a fifth of the median of the twins' ops/s
 # SYN_WAITS: a SYN that gets no answer is sent again after 1 s, then after 2 s, 4 s ... more (the
@@ -143,9 +145,7 @@ def sweep_summary(
     ran: int, failed: int, labels: Sequence[Label], stalled: int, watched: bool
 ) -> str:
     """The sweep's last word on its trials, in plain words."""
-    parts = [
-        f"{ran} {'trial' if ran == 1 else 'trials'} ran" + (f" ({failed} failed)" if failed else "")
-    ]
+    parts = [f"{words.count(ran, 'trial')} ran" + (f" ({failed} failed)" if failed else "")]
     queue = [x for x in labels if x.kind == LISTEN_QUEUE]
     retried = [x for x in labels if x.kind == SYN_RETRY]
     if queue:
@@ -197,7 +197,7 @@ def _low_rate(ops_per_sec: float, twins: Twins) -> str | None:
     n = len(twins)
     return (
         f"{ops_per_sec:,.0f} ops/s is below 1/{round(1 / STALL_FRACTION)} of the median "
-        f"{twin_ops:,.0f} of its configuration's other {n} " + ("trial" if n == 1 else "trials")
+        f"{twin_ops:,.0f} of its configuration's other {words.count(n, 'trial')}"
     )
 
 

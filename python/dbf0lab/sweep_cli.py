@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import cluster, disk_sweep, machine, outliers, sweep
+from . import cluster, disk_sweep, machine, outliers, sweep, words
 from . import grid as grids
 from .grid import PRESETS, Grid, benchmark_args
 from .hosts import HostError, SshHost, SshSettings, parse_hosts, read_hosts_file
@@ -494,12 +494,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise SystemExit(f"run_benchmarks.py: {e}") from e
     if outcome.interrupted:
         print(
-            f"stopped: {outcome.ran} trials recorded in {out}, {outcome.not_run} not run. "
-            "Run the same command again to resume."
+            f"stopped: {words.count(outcome.ran, 'trial')} recorded in {out}, "
+            f"{outcome.not_run} not run. Run the same command again to resume."
         )
         return 130
     print(
-        f"done: {outcome.ran} trials recorded in {out}, {outcome.failed} failed"
+        f"done: {words.count(outcome.ran, 'trial')} recorded in {out}, {outcome.failed} failed"
         + (
             f"; {outcome.not_run} not run (hosts given up: {', '.join(outcome.retired)})"
             if outcome.not_run
@@ -521,7 +521,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if outcome.warned:
         one = outcome.warned == 1
         print(
-            f"{outcome.warned} {'trial' if one else 'trials'} carried a warning from the benchmark "
+            f"{words.count(outcome.warned, 'trial')} carried a warning from the benchmark "
             f"(see above); the analysis keeps {'it' if one else 'them'} and lists the warnings"
         )
     return 0 if not outcome.not_run else 1

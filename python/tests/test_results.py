@@ -45,3 +45,12 @@ def test_done_keys_can_leave_failures_to_be_retried(tmp_path):
         results.spec_key({"i": 1}),
     }
     assert results.done_keys(content, retry_failed=True) == {results.spec_key({"i": 0})}
+
+
+def test_counts_in_words_make_their_plurals():
+    from dbf0lab import words
+
+    assert words.count(1, "trial") == "1 trial"
+    assert words.count(0, "trial") == "0 trials"
+    assert words.count(1200, "key") == "1,200 keys"
+    assert words.count(2, "connection waits", "connections wait") == "2 connections wait"

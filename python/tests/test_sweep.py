@@ -339,8 +339,8 @@ def test_a_sweep_reports_its_failed_count_even_when_none_failed_and_surfaces_war
         str(out),
     )
     assert done.returncode == 0, done.stderr
-    assert "done: 1 trials recorded" in done.stdout and ", 0 failed" in done.stdout
-    assert "warning: the pool server has 1 threads for 2 persistent v2 connections" in done.stderr
+    assert "done: 1 trial recorded" in done.stdout and ", 0 failed" in done.stdout
+    assert "warning: the pool server has 1 thread for 2 persistent v2 connections" in done.stderr
     assert "1 trial carried a warning from the benchmark (see above)" in done.stdout
     # the summary in plain words (its second client waits for the pool's one thread all run long:
     # a second-long operation, which the host's counters may or may not explain)

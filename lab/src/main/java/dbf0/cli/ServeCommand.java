@@ -9,14 +9,19 @@ import dbf0.kv.bench.options.ServerModelOption;
 import dbf0.kv.bench.options.StoreCliOptions;
 import dbf0.kv.bench.options.WalCliOptions;
 import dbf0.kv.cluster.ClusterNode;
+import dbf0.kv.cluster.Shards;
+import dbf0.kv.replication.RaftOptions;
+import dbf0.kv.replication.RaftReplication;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.server.cluster.ClusterState;
 import dbf0.kv.storage.MapBackends;
 import dbf0.kv.storage.lsm.LsmOptions;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -121,6 +126,8 @@ public final class ServeCommand implements Callable<Integer> {
                             + " keeps its id and slot map there")
     String clusterNodes;
 
+    @Mixin ReplicationOptions replication = new ReplicationOptions();
+
     public static void main(String[] args) {
         Cli.runAndExit(new ServeCommand(), args);
     }
@@ -147,7 +154,10 @@ public final class ServeCommand implements Callable<Integer> {
                                 .withInlineCommands(inline)
                                 .withAsyncDiskReads(store.asyncDiskReads())
                                 .withLsm(lsm)
-                                .withDurability(lsm != null ? null : wal.toWalOptions(spec)));
+                                .withDurability(
+                                        lsm != null || replication.replicated()
+                                                ? null // the shard's Raft log is the log
+                                                : wal.toWalOptions(spec)));
     }
 
     @Override
@@ -163,7 +173,33 @@ public final class ServeCommand implements Callable<Integer> {
                                 spec,
                                 () -> new KeyValueServer(options, MapBackends.create(mapType)));
         if (clusterNodes != null) {
-            server.clusterNodes(Cli.parameter(spec, () -> ClusterNode.parseList(clusterNodes)));
+            List<ClusterNode> nodes =
+                    Cli.parameter(spec, () -> ClusterNode.parseList(clusterNodes));
+            Shards shards = replication.shards(spec, nodes);
+            if (shards.replicated()) {
+                Cli.require(
+                        spec,
+                        !lsm,
+                        "--cluster-replicas serves a map for now: the lsm store is not replicated"
+                                + " yet");
+                RaftOptions raft = replication.raftOptions(spec, wal);
+                int me =
+                        Cli.parameter(
+                                spec, () -> ClusterState.findSelf(nodes, options.bindAddress()));
+                server.clusterNodes(
+                        nodes,
+                        shards,
+                        new RaftReplication(
+                                nodes, shards, me, options.bindAddress().getHostString(), raft),
+                        raft.dataDir());
+            } else {
+                server.clusterNodes(nodes);
+            }
+        } else {
+            Cli.require(
+                    spec,
+                    !replication.replicated(),
+                    "--cluster-replicas needs --cluster-nodes: the nodes to group into shards");
         }
         // A taken port, a locked or damaged data dir, a node missing from --cluster-nodes: the
         // error line names it, and the exit status is 1.
@@ -180,7 +216,9 @@ public final class ServeCommand implements Callable<Integer> {
         out.printf(
                 "dbf0 server listening on %s (%s, %s model, %s); Ctrl-C to stop%n",
                 ErrorText.address(server.getLocalAddress()),
-                serving(options, mapType),
+                replication.replicated()
+                        ? "map " + mapType + replicated()
+                        : serving(options, mapType),
                 model.cliName(),
                 Words.count(threads, "thread"));
         out.flush();
@@ -214,6 +252,23 @@ public final class ServeCommand implements Callable<Integer> {
             return Cli.EXIT_FAILURE;
         }
         return Cli.EXIT_OK;
+    }
+
+    /** The banner's word on replication: the shard, its copies and the Raft log. */
+    private String replicated() {
+        if (!replication.replicated()) {
+            return "";
+        }
+        RaftOptions raft = replication.raftOptions(spec, wal);
+        return ", "
+                + Words.count(replication.replicas + 1, "copy", "copies")
+                + " per shard through Raft (log in "
+                + raft.dataDir().resolve("raft")
+                + ", fsync "
+                + raft.fsync().cliName()
+                + ", reads "
+                + raft.reads().name().toLowerCase(java.util.Locale.ROOT)
+                + ")";
     }
 
     /** What the banner says the server serves: the map and its log, or the LSM store. */

@@ -1,27 +1,16 @@
 package dbf0.kv.client;
 
 import dbf0.common.ByteArrayWrapper;
-import dbf0.kv.protocol.DecodeResult;
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.protocol.Request;
 import dbf0.kv.protocol.Response;
-import dbf0.kv.protocol.V2Codec;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
 /**
@@ -101,55 +90,13 @@ import java.util.function.Function;
  */
 public final class KeyValueClient implements AutoCloseable {
 
-    private final Socket socket;
-    private final OutputStream out;
-    private final InputStream in;
-    private final ProtocolLimits limits;
+    private final PipelinedConnection connection;
     private final Duration timeout;
-
-    /**
-     * Held across a whole frame's write, so frames never interleave and the queue's order is the
-     * wire's order. Only writers take it: the reader must never wait behind a blocked write. A
-     * ReentrantLock, not a monitor: on JDK 21 a virtual thread blocked inside {@code synchronized}
-     * pins its carrier, and virtual callers stuck on a full socket could pin every carrier.
-     */
-    private final ReentrantLock writeLock = new ReentrantLock();
-
-    /**
-     * Requests sent (or being sent) and not yet answered, oldest first; its monitor is held only
-     * briefly.
-     */
-    private final ArrayDeque<Pending<?>> waiting = new ArrayDeque<>();
-
-    private final Thread reader;
-    private IOException failure; // guarded by waiting; set once, by the first failure or close()
-
-    private record Pending<T>(CompletableFuture<T> future, Function<Response, T> convert) {
-        void complete(Response response) {
-            if (response instanceof Response.Error || response instanceof Response.Moved) {
-                future.completeExceptionally(ServerErrorException.of(response));
-                return;
-            }
-            try {
-                future.complete(convert.apply(response));
-            } catch (RuntimeException e) {
-                future.completeExceptionally(e);
-            }
-        }
-    }
 
     private KeyValueClient(Socket socket, ProtocolLimits limits, Duration timeout)
             throws IOException {
-        this.socket = socket;
-        this.out = new BufferedOutputStream(socket.getOutputStream(), 64 * 1024);
-        this.in = new BufferedInputStream(socket.getInputStream(), 64 * 1024);
-        this.limits = limits;
+        this.connection = new PipelinedConnection(socket, limits);
         this.timeout = timeout;
-        V2Codec.writePreamble(out);
-        // A platform thread: a virtual reader would park in the JDK's poller on every read and be
-        // woken through a carrier thread, two more hand-offs per reply than a blocking read.
-        this.reader =
-                Thread.ofPlatform().daemon().name("kv-client-reader").start(this::readReplies);
     }
 
     /**
@@ -368,117 +315,13 @@ public final class KeyValueClient implements AutoCloseable {
         return new IllegalStateException("unexpected reply to " + request + ": " + response);
     }
 
-    /**
-     * Queues the request's future, then writes its frame, both under the write lock, so that the
-     * queue's order is the wire's order. The future is queued first because the reply may arrive as
-     * soon as the last byte is out. The queue's own lock is released before the write, which may
-     * block for as long as the server does not read. The request is checked against the limits
-     * before anything is sent.
-     */
+    /** Sends any request, TOPOLOGY too ({@link SlotPlacement}); see {@link PipelinedConnection}. */
     <T> CompletableFuture<T> send(Request request, Function<Response, T> convert) {
-        CompletableFuture<T> future = new CompletableFuture<>();
-        byte[] frame;
-        try {
-            frame = V2Codec.encode(request, limits);
-        } catch (IllegalArgumentException e) {
-            future.completeExceptionally(e);
-            return future;
-        }
-        writeLock.lock();
-        try {
-            IOException failed;
-            synchronized (waiting) {
-                failed = failure;
-                if (failed == null) {
-                    waiting.add(new Pending<>(future, convert));
-                }
-            }
-            if (failed != null) {
-                future.completeExceptionally(failed);
-                return future;
-            }
-            try {
-                out.write(frame);
-                out.flush();
-            } catch (IOException e) {
-                // Fails this request too: it is in the queue. After close() the first cause
-                // (closed) wins.
-                fail(new ConnectionClosedException("could not send: " + e.getMessage(), e));
-            }
-        } finally {
-            writeLock.unlock();
-        }
-        return future;
-    }
-
-    private void readReplies() {
-        try {
-            while (true) {
-                DecodeResult.Complete<Response> result = V2Codec.readResponse(in, limits);
-                Pending<?> pending;
-                synchronized (waiting) {
-                    pending = waiting.poll();
-                }
-                if (pending == null) {
-                    throw new IOException("the server sent a reply to no request");
-                }
-                switch (result) {
-                    case DecodeResult.Frame<Response> frame -> pending.complete(frame.value());
-                    case DecodeResult.Invalid<Response> invalid ->
-                            pending.future()
-                                    .completeExceptionally(
-                                            new IOException(
-                                                    "malformed reply: " + invalid.message()));
-                }
-            }
-        } catch (IOException e) {
-            fail(new ConnectionClosedException("connection closed: " + e.getMessage(), e));
-        }
-    }
-
-    /**
-     * Records the first failure, closes the socket (which releases a writer blocked on it and the
-     * reader), and fails every waiting request. Takes the queue's lock only to empty it: futures
-     * are completed outside it, since their callbacks may run any code, even send again.
-     */
-    private void fail(IOException cause) {
-        List<Pending<?>> failed;
-        IOException reason;
-        synchronized (waiting) {
-            if (failure == null) {
-                failure = cause;
-            }
-            reason = failure;
-            failed = new ArrayList<>(waiting);
-            waiting.clear();
-        }
-        try {
-            socket.close();
-        } catch (IOException ignored) {
-            // already failing
-        }
-        for (Pending<?> pending : failed) {
-            pending.future().completeExceptionally(reason);
-        }
+        return connection.send(request, convert);
     }
 
     private <T> T await(CompletableFuture<T> future) throws IOException {
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IOException(e.getCause());
-        } catch (TimeoutException e) {
-            throw new IOException("no reply within " + timeout.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a reply", e);
-        }
+        return BlockingCalls.await(future, timeout);
     }
 
     /**
@@ -487,11 +330,6 @@ public final class KeyValueClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        fail(new ConnectionClosedException("client closed", null));
-        try {
-            reader.join(timeout.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        connection.close(timeout);
     }
 }

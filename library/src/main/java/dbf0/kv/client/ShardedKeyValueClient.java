@@ -15,9 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -70,16 +67,9 @@ public final class ShardedKeyValueClient implements AutoCloseable {
     /** How many MOVED replies one request follows before it fails. */
     public static final int MAX_MOVES = 5;
 
-    /** The connections, one per node in placement order, and the cluster's slot map or null. */
-    private record Routing(List<KeyValueClient> shards, SlotPlacement slots) {
-        int shardFor(ByteArrayWrapper key) {
-            return slots == null
-                    ? ShardedKeyValueClient.shardFor(key, shards.size())
-                    : slots.nodeFor(key.getArray());
-        }
-    }
+    /** Where each key goes now; replaced whole when a cluster's map changes. */
+    private volatile ShardRouting routing;
 
-    private volatile Routing routing;
     private final Duration timeout;
 
     /** Cluster mode: every connection made, by node address (kept across new maps); else null. */
@@ -95,7 +85,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      */
     public ShardedKeyValueClient(List<KeyValueClient> shards, Duration timeout) {
         checkArgument(!shards.isEmpty(), "at least one server is needed");
-        this.routing = new Routing(List.copyOf(shards), null);
+        this.routing = new ShardRouting(List.copyOf(shards), null);
         this.timeout = timeout;
         this.open = null;
         this.limits = null;
@@ -140,7 +130,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
             }
             shards.add(client);
         }
-        routing = new Routing(List.copyOf(shards), slots);
+        routing = new ShardRouting(List.copyOf(shards), slots);
     }
 
     /**
@@ -350,7 +340,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return a future completed with the value, or with null if there is none
      */
     public CompletableFuture<ByteArrayWrapper> getAsync(ByteArrayWrapper key) {
-        return routed(() -> shard(key).getAsync(key), MAX_MOVES);
+        return routed(() -> routing.shard(key).getAsync(key), MAX_MOVES);
     }
 
     /**
@@ -361,7 +351,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return a future completed with null once the server has applied the SET
      */
     public CompletableFuture<Void> setAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
-        return routed(() -> shard(key).setAsync(key, value), MAX_MOVES);
+        return routed(() -> routing.shard(key).setAsync(key, value), MAX_MOVES);
     }
 
     /**
@@ -371,7 +361,7 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      * @return a future completed with true if the key was there
      */
     public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
-        return routed(() -> shard(key).deleteAsync(key), MAX_MOVES);
+        return routed(() -> routing.shard(key).deleteAsync(key), MAX_MOVES);
     }
 
     /**
@@ -383,91 +373,11 @@ public final class ShardedKeyValueClient implements AutoCloseable {
      *     if any server's part fails (the other parts may have been applied)
      */
     public CompletableFuture<List<Response>> batchAsync(List<Request> ops) {
-        return routed(() -> batchOnce(ops), MAX_MOVES);
-    }
-
-    private KeyValueClient shard(ByteArrayWrapper key) {
-        Routing r = routing;
-        return r.shards().get(r.shardFor(key));
-    }
-
-    private CompletableFuture<List<Response>> batchOnce(List<Request> ops) {
-        Routing routing = this.routing;
-        List<KeyValueClient> shards = routing.shards();
-        int n = shards.size();
-        if (n == 1) {
-            return shards.get(0).batchAsync(ops); // nothing to split or put back
-        }
-        // where each operation goes, and its index in the caller's list, per server
-        List<List<Request>> parts = new ArrayList<>(n);
-        List<int[]> positions = new ArrayList<>(n);
-        int[] counts = new int[n];
-        int[] shardOf = new int[ops.size()];
-        for (int i = 0; i < ops.size(); i++) {
-            shardOf[i] = routing.shardFor(keyOf(ops.get(i)));
-            counts[shardOf[i]]++;
-        }
-        for (int s = 0; s < n; s++) {
-            parts.add(new ArrayList<>(counts[s]));
-            positions.add(new int[counts[s]]);
-        }
-        for (int i = 0; i < ops.size(); i++) {
-            int s = shardOf[i];
-            positions.get(s)[parts.get(s).size()] = i;
-            parts.get(s).add(ops.get(i));
-        }
-        List<CompletableFuture<List<Response>>> sent = new ArrayList<>(n);
-        for (int s = 0; s < n; s++) {
-            sent.add(
-                    parts.get(s).isEmpty()
-                            ? CompletableFuture.completedFuture(List.of())
-                            : shards.get(s).batchAsync(parts.get(s)));
-        }
-        return CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new))
-                .thenApply(
-                        ignored -> {
-                            Response[] merged = new Response[ops.size()];
-                            for (int s = 0; s < n; s++) {
-                                List<Response> replies =
-                                        sent.get(s).join(); // complete: allOf succeeded
-                                int[] at = positions.get(s);
-                                for (int j = 0; j < at.length; j++) {
-                                    merged[at[j]] = replies.get(j);
-                                }
-                            }
-                            return List.of(merged);
-                        });
-    }
-
-    private static ByteArrayWrapper keyOf(Request op) {
-        return switch (op) {
-            case Request.Get g -> g.key();
-            case Request.Set s -> s.key();
-            case Request.Delete d -> d.key();
-            default ->
-                    throw new IllegalArgumentException(
-                            "a batch holds GET, SET and DELETE only, not " + op);
-        };
+        return routed(() -> ShardedBatch.send(routing, ops), MAX_MOVES);
     }
 
     private <T> T await(CompletableFuture<T> future) throws IOException {
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            throw new IOException(cause);
-        } catch (TimeoutException e) {
-            throw new IOException("no reply within " + timeout.toMillis() + " ms");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while waiting for a reply", e);
-        }
+        return BlockingCalls.await(future, timeout);
     }
 
     /**

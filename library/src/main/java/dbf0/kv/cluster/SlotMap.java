@@ -45,15 +45,30 @@ public final class SlotMap {
      * @throws IllegalArgumentException for no nodes or more than {@link #MAX_NODES}
      */
     public static SlotMap evenSplit(List<ClusterNode> nodes) {
+        return evenSplit(nodes, Shards.none(nodes.size()));
+    }
+
+    /**
+     * The 16,384 slots split evenly over the shards, in their order, as over nodes above; each
+     * shard's slots are owned, in this map, by its first member ({@link Shards#first}).
+     *
+     * @throws IllegalArgumentException for no nodes, more than {@link #MAX_NODES}, or shards that
+     *     are not of these nodes
+     */
+    public static SlotMap evenSplit(List<ClusterNode> nodes, Shards shards) {
         int n = nodes.size();
         if (n < 1 || n > MAX_NODES) {
             throw new IllegalArgumentException("1 to " + MAX_NODES + " nodes, got " + n);
         }
+        if (shards.nodes() != n) {
+            throw new IllegalArgumentException(shards + " are not shards of " + n + " nodes");
+        }
         short[] owner = new short[HashSlots.SLOTS];
-        for (int i = 0; i < n; i++) {
-            int first = i * HashSlots.SLOTS / n;
-            int end = (i + 1) * HashSlots.SLOTS / n;
-            Arrays.fill(owner, first, end, (short) i);
+        int count = shards.count();
+        for (int i = 0; i < count; i++) {
+            int first = i * HashSlots.SLOTS / count;
+            int end = (i + 1) * HashSlots.SLOTS / count;
+            Arrays.fill(owner, first, end, (short) shards.first(i));
         }
         return new SlotMap(nodes, owner, none(), none());
     }

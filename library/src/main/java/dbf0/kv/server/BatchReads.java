@@ -10,7 +10,7 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The reads of a v2 BATCH on an event loop over a store on disk, made before the batch runs: a
- * batch must size its reply from its GETs' values before it applies anything ({@link V2Session}),
+ * batch must size its reply from its GETs' values before it applies anything ({@link V2Batches}),
  * and the loop must not wait for the disk to learn them. So every GET's read is started through
  * {@link Store#getAsync}, those still out are queued on the connection's replies with no reply of
  * their own, and the batch runs once they are done, from these values.

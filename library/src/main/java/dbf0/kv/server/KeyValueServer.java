@@ -4,7 +4,9 @@ import dbf0.base.server.ByteSession;
 import dbf0.base.server.EventLoopServer;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.cluster.ClusterNode;
+import dbf0.kv.cluster.Shards;
 import dbf0.kv.server.cluster.ClusterState;
+import dbf0.kv.server.cluster.Replication;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.lsm.LsmStore;
@@ -59,6 +61,10 @@ public final class KeyValueServer implements Closeable {
 
     /** The {@code --cluster-nodes} list, or null for a standalone server. */
     private List<ClusterNode> clusterNodes;
+
+    private Shards shards;
+    private Replication replication;
+    private Path nodesDir;
 
     /**
      * The seed's server: a pool of {@code nThreads}, one v1 operation per connection.
@@ -135,10 +141,35 @@ public final class KeyValueServer implements Closeable {
      * @param nodes every node of the cluster, this one included, in the same order on every node
      */
     public synchronized void clusterNodes(List<ClusterNode> nodes) {
+        clusterNodes(nodes, Shards.none(nodes.size()), null, null);
+    }
+
+    /**
+     * As {@link #clusterNodes(List)}, with the nodes grouped into shards whose members keep copies
+     * of each other's keys ({@code server --cluster-replicas}): {@code replication} carries this
+     * node's writes to its shard's log, and the shard's leader serves its slots (see {@link
+     * Replication}). The server's own store (a map, or the LSM store the options name) is what the
+     * log's writes are applied to; the options must name no write-ahead log, since the shard's log
+     * is one.
+     *
+     * @param nodes every node of the cluster, in the same order on every node
+     * @param shards how they group into shards
+     * @param replication the shard's consensus engine, or null when {@code shards} has no replicas
+     * @param nodesDir where the cluster's nodes file is kept, or null for the options' data dir
+     */
+    public synchronized void clusterNodes(
+            List<ClusterNode> nodes, Shards shards, Replication replication, Path nodesDir) {
         if (blocking != null || eventLoop != null) {
             throw new IllegalStateException("already started");
         }
+        if (replication != null && options.durability() != null) {
+            throw new IllegalArgumentException(
+                    "a replicated shard keeps its writes in its Raft log: give no write-ahead log");
+        }
         clusterNodes = List.copyOf(nodes);
+        this.shards = shards;
+        this.replication = replication;
+        this.nodesDir = nodesDir;
     }
 
     /** A connection's session on the event loop; the blocking models count their own. */
@@ -241,8 +272,13 @@ public final class KeyValueServer implements Closeable {
     private void listen() throws IOException {
         ClusterState cluster = null;
         if (clusterNodes != null) {
-            Path dir = options.durability() == null ? null : options.durability().dataDir();
-            cluster = ClusterState.start(clusterNodes, options.bindAddress(), dir, store);
+            Path dir =
+                    nodesDir != null
+                            ? nodesDir
+                            : options.durability() == null ? null : options.durability().dataDir();
+            cluster =
+                    ClusterState.start(
+                            clusterNodes, shards, options.bindAddress(), dir, store, replication);
         }
         // A cluster node's sessions write through its store, which indexes the keys by slot.
         context = new ServerContext(cluster == null ? store : cluster.store(), options, walStore);

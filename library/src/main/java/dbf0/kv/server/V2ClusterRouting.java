@@ -104,29 +104,52 @@ final class V2ClusterRouting {
         };
     }
 
-    /** MOVED (or CLUSTERDOWN) for the first slot another node owns, or null if all are ours. */
+    /**
+     * MOVED (or CLUSTERDOWN) for the first slot another node serves, or null if all are served
+     * here. In a replicated cluster a slot is served by its shard's leader (v2 has no READONLY:
+     * every request goes to the leader).
+     */
     private Response refusal(SlotMap map, int[] slots) {
         for (int slot : slots) {
             int owner = map.owner(slot);
-            if (owner != state.myself()) {
-                return owner == SlotMap.NONE
-                        ? new Response.Error(
-                                "CLUSTERDOWN hash slot " + slot + " is served by no node")
-                        : new Response.Moved(slot, map.nodes().get(owner).address());
+            if (owner == SlotMap.NONE) {
+                return new Response.Error(
+                        "CLUSTERDOWN hash slot " + slot + " is served by no node");
+            }
+            int serving = serving(owner);
+            if (serving == SlotMap.NONE) {
+                return new Response.Error(
+                        "CLUSTERDOWN hash slot " + slot + ": its shard has no leader now");
+            }
+            if (serving != state.myself()) {
+                return new Response.Moved(slot, map.nodes().get(serving).address());
             }
         }
         return null;
     }
 
-    /** TOPOLOGY's answer: this node's slot map. */
-    Response.Topology topology() {
-        return topology(state.map());
+    /**
+     * The node that serves {@code owner}'s slots: the owner itself, or, replicated, its shard's
+     * leader; a shard whose leader this node has not heard of is sent to the owner, which knows,
+     * unless it is this node's own shard.
+     */
+    private int serving(int owner) {
+        if (!state.replicated()) {
+            return owner;
+        }
+        int shard = state.shards().shardOf(owner);
+        int leader = state.leaderOf(shard);
+        boolean mine = shard == state.shards().shardOf(state.myself());
+        return leader != SlotMap.NONE || mine ? leader : owner;
     }
 
-    static Response.Topology topology(SlotMap map) {
+    /** TOPOLOGY's answer: this node's slot map, each range at the node that serves it. */
+    Response.Topology topology() {
+        SlotMap map = state.map();
         List<Response.Shard> shards = new ArrayList<>();
         for (int i = 0; i < map.nodes().size(); i++) {
-            String address = map.nodes().get(i).address();
+            int serving = serving(i);
+            String address = map.nodes().get(serving == SlotMap.NONE ? i : serving).address();
             for (SlotMap.Range range : map.ranges(i)) {
                 shards.add(new Response.Shard(range.first(), range.last(), address));
             }

@@ -220,9 +220,9 @@ final class V2InPlace {
      * as it is answered. The reply's length goes in last.
      *
      * <p>The reply must fit in one frame. When the store's bound on value lengths shows it does
-     * ({@link V2Session} explains the bound), nothing more is needed; otherwise the batch is left
-     * to {@link V2Session}, which sizes it with a dry run first. A value that grows past the budget
-     * meanwhile is answered with an ERROR element, as there.
+     * ({@link V2Batches} explains the bound), nothing more is needed; otherwise the batch is left
+     * to {@link V2Session}'s decoder and {@link V2Batches}, which sizes it with a dry run first. A
+     * value that grows past the budget meanwhile is answered with an ERROR element, as there.
      */
     private boolean batch(ByteBuffer in, int at, int end, OutputBuffer out) {
         if (end - at < 4) {

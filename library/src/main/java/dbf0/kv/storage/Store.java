@@ -197,6 +197,27 @@ public interface Store {
      */
     int size();
 
+    /**
+     * The number of keys, told without waiting for a disk: what DBSIZE and INFO's keyspace line
+     * answer, which monitoring asks every second. This default is {@link #size}, exact for a map in
+     * memory (as racy as it); a store whose size would read every key from disk answers an estimate
+     * instead, and says so with {@link #keyCountIsEstimate}.
+     *
+     * @return the number of keys, or an estimate of it, at least 0
+     */
+    default long keyCount() {
+        return size();
+    }
+
+    /**
+     * True if {@link #keyCount} is an estimate by design (the LSM tree's), not just racy.
+     *
+     * @return whether the key count is an estimate; this default says no
+     */
+    default boolean keyCountIsEstimate() {
+        return false;
+    }
+
     /** Removes every key. */
     void clear();
 

@@ -123,6 +123,19 @@ class RedisToolsTest {
     }
 
     @Test
+    void redisCliKeys() throws Exception {
+        for (String key : new String[] {"keys:a", "keys:b", "keys:ab", "keys:*"}) {
+            assertThat(cli("SET", key, "v")).isEqualTo("OK");
+        }
+        assertThat(cli("KEYS", "keys:?").split("\n"))
+                .containsExactlyInAnyOrder("keys:a", "keys:b", "keys:*");
+        assertThat(cli("KEYS", "keys:\\*")).isEqualTo("keys:*");
+        assertThat(cli("KEYS", "keys:[ab]?")).isEqualTo("keys:ab");
+        assertThat(cli("KEYS", "nothing:*")).isEmpty(); // an empty array prints nothing
+        assertThat(cli("KEYS")).isEqualTo("ERR wrong number of arguments for 'keys' command");
+    }
+
+    @Test
     void redisCliPipeMode() throws Exception {
         StringBuilder commands = new StringBuilder();
         int n = 5_000;

@@ -107,7 +107,9 @@ class RespScanTest {
                 calls++;
             } while (!cursor.equals("0"));
             assertThat(seen).containsAll(stayed);
-            assertThat(calls).as("COUNT 7 over about 500 keys").isBetween(500 / 7, 200);
+            // at least the 400 keys that stayed, at most 7 a call; keys removed meanwhile may
+            // shorten the walk below 500 / 7 calls, depending on where the hash order puts them
+            assertThat(calls).as("COUNT 7 over 400 to 600 keys").isBetween(400 / 7, 200);
         }
     }
 

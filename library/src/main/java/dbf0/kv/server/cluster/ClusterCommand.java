@@ -80,10 +80,34 @@ final class ClusterCommand implements RespCommand {
             return false;
         }
         switch (sub) {
-            case "SLOTS" -> ClusterReplies.slots(state, connection, out);
-            case "SHARDS" -> ClusterReplies.shards(state, connection, out);
-            case "NODES" -> ClusterReplies.text(connection, out, ClusterReplies.nodes(state));
-            case "INFO" -> ClusterReplies.text(connection, out, ClusterReplies.info(state));
+            case "SLOTS" -> {
+                if (state.replicated()) {
+                    ReplicaReplies.slots(state, connection, out);
+                } else {
+                    ClusterReplies.slots(state, connection, out);
+                }
+            }
+            case "SHARDS" -> {
+                if (state.replicated()) {
+                    ReplicaReplies.shards(state, connection, out);
+                } else {
+                    ClusterReplies.shards(state, connection, out);
+                }
+            }
+            case "NODES" ->
+                    ClusterReplies.text(
+                            connection,
+                            out,
+                            state.replicated()
+                                    ? ReplicaReplies.nodes(state)
+                                    : ClusterReplies.nodes(state));
+            case "INFO" ->
+                    ClusterReplies.text(
+                            connection,
+                            out,
+                            state.replicated()
+                                    ? ReplicaReplies.info(state)
+                                    : ClusterReplies.info(state));
             case "MYID" -> ClusterReplies.bulk(out, state.me().id());
             case "KEYSLOT" -> out.put(RespCodec.integer(HashSlots.slot(args.get(2))));
             case "COUNTKEYSINSLOT" -> countKeys(args, out);

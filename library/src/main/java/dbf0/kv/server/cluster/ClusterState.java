@@ -3,6 +3,7 @@ package dbf0.kv.server.cluster;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.cluster.ClusterNode;
 import dbf0.kv.cluster.NodesFile;
+import dbf0.kv.cluster.Shards;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.server.resp.KeyRouter;
 import dbf0.kv.server.resp.RespCommand;
@@ -13,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +54,11 @@ public final class ClusterState implements AutoCloseable {
     private final int myself;
     private final Path dataDir;
     private final Store base;
+    private final Shards shards;
+
+    /** How this node's shard keeps copies, or null for a cluster without replicas. */
+    private final Replication replication;
+
     private final Store store;
     private final SlotIndex index;
     private final StampedLock[] locks = new StampedLock[STRIPES];
@@ -61,20 +68,40 @@ public final class ClusterState implements AutoCloseable {
 
     private final SlotRouting routing;
     private final PeerIds peerIds;
+    private final PeerRoles peerRoles;
     private volatile SlotMap map;
 
-    private ClusterState(int myself, SlotMap map, Path dataDir, Store store) {
+    private ClusterState(
+            int myself,
+            SlotMap map,
+            Shards shards,
+            Path dataDir,
+            Store store,
+            Replication replication)
+            throws IOException {
         this.myself = myself;
         this.map = map;
+        this.shards = shards;
         this.dataDir = dataDir;
         this.base = store;
+        this.replication = replication;
         this.index = new SlotIndex(store);
-        this.store = new IndexedStore(store, index);
+        Store indexed = new IndexedStore(store, index);
+        long started = System.nanoTime();
+        long keys = index.build();
+        LOG.info(
+                "indexed the slots of {} keys in {} ms (one walk of the store)",
+                String.format("%,d", keys),
+                (System.nanoTime() - started) / 1_000_000);
+        // Replicated, every member applies its shard's log through the index, so that a member
+        // that becomes the leader has it up to date; sessions write through the engine's store.
+        this.store = replication == null ? indexed : replication.start(indexed);
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new StampedLock();
         }
         this.routing = new SlotRouting(this);
         this.peerIds = new PeerIds(this);
+        this.peerRoles = replication == null ? null : new PeerRoles(this);
     }
 
     /**
@@ -93,8 +120,37 @@ public final class ClusterState implements AutoCloseable {
     public static ClusterState start(
             List<ClusterNode> listed, InetSocketAddress bind, Path dataDir, Store store)
             throws IOException {
+        return start(listed, Shards.none(listed.size()), bind, dataDir, store, null);
+    }
+
+    /**
+     * As above, for nodes grouped into shards whose members keep copies of each other's keys: the
+     * slots are split over the shards, and {@code replication} takes this node's writes to its
+     * shard's log (see {@link Replication}).
+     *
+     * @param shards how {@code listed} groups into shards
+     * @param replication the shard's consensus engine, or null when {@code shards} has no replicas
+     * @throws IllegalArgumentException as above, or if the nodes file was written for another
+     *     grouping
+     * @throws IOException as above, or if the engine cannot start
+     */
+    public static ClusterState start(
+            List<ClusterNode> listed,
+            Shards shards,
+            InetSocketAddress bind,
+            Path dataDir,
+            Store store,
+            Replication replication)
+            throws IOException {
+        if (shards.replicated() != (replication != null)) {
+            throw new IllegalArgumentException(
+                    shards.replicated()
+                            ? "shards with replicas need a replication engine"
+                            : "a replication engine needs shards with replicas");
+        }
         int me = findSelf(listed, bind);
         NodesFile.Saved saved = dataDir == null ? null : NodesFile.read(dataDir);
+        SlotMap split = SlotMap.evenSplit(listed, shards);
         SlotMap map;
         if (saved != null) {
             List<String> was = saved.map().nodes().stream().map(ClusterNode::address).toList();
@@ -111,27 +167,47 @@ public final class ClusterState implements AutoCloseable {
                                 + now.get(me)
                                 + ". Use the same list, or another data dir");
             }
+            if (shards.replicated() && !sameOwners(saved.map(), split)) {
+                throw new IllegalArgumentException(
+                        "the data dir's nodes file splits the slots otherwise than "
+                                + shards.count()
+                                + " shards of "
+                                + shards.size()
+                                + " nodes: was it written with another --cluster-replicas?");
+            }
             map = saved.map();
         } else {
-            map = SlotMap.evenSplit(listed);
-            map = map.withNode(me, listed.get(me).withId(ClusterNode.randomId()));
+            map = split.withNode(me, listed.get(me).withId(ClusterNode.randomId()));
             if (dataDir != null) {
+                if (!Files.isDirectory(dataDir)) {
+                    Files.createDirectory(dataDir); // its last part only: never a missing parent
+                }
                 NodesFile.write(dataDir, me, map);
             }
         }
-        ClusterState state = new ClusterState(me, map, dataDir, store);
-        long started = System.nanoTime();
-        long keys = state.index.build();
-        LOG.info(
-                "indexed the slots of {} keys in {} ms (one walk of the store)",
-                String.format("%,d", keys),
-                (System.nanoTime() - started) / 1_000_000);
+        ClusterState state = new ClusterState(me, map, shards, dataDir, store, replication);
         state.peerIds.start();
+        if (state.peerRoles != null) {
+            state.peerRoles.start();
+        }
         return state;
     }
 
-    /** The index of the entry of {@code listed} that {@code bind} is. */
-    static int findSelf(List<ClusterNode> listed, InetSocketAddress bind) {
+    private static boolean sameOwners(SlotMap a, SlotMap b) {
+        for (int slot = 0; slot < dbf0.kv.cluster.HashSlots.SLOTS; slot++) {
+            if (a.owner(slot) != b.owner(slot)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The index of the entry of {@code listed} that {@code bind} is.
+     *
+     * @throws IllegalArgumentException if it is none of them, or more than one
+     */
+    public static int findSelf(List<ClusterNode> listed, InetSocketAddress bind) {
         List<Integer> matches = new ArrayList<>();
         for (int i = 0; i < listed.size(); i++) {
             ClusterNode node = listed.get(i);
@@ -186,6 +262,43 @@ public final class ClusterState implements AutoCloseable {
         return map.nodes().get(myself);
     }
 
+    /** How the nodes group into shards; each its own shard without replicas. */
+    public Shards shards() {
+        return shards;
+    }
+
+    /** The shard's consensus engine, or null for a cluster without replicas. */
+    public Replication replication() {
+        return replication;
+    }
+
+    /** True if this node's shard keeps copies on several nodes. */
+    public boolean replicated() {
+        return replication != null;
+    }
+
+    /**
+     * The node that leads {@code shard} as far as this node knows: for its own shard, what its
+     * engine says; for another, what that shard's members last told ({@link PeerRoles}). Without
+     * replicas, the shard's one node.
+     *
+     * @return a node index, or {@link SlotMap#NONE} if no leader is known
+     */
+    public int leaderOf(int shard) {
+        if (replication == null) {
+            return shard;
+        }
+        if (shard == shards.shardOf(myself)) {
+            return replication.view().leader();
+        }
+        return peerRoles.leaderOf(shard);
+    }
+
+    /** What this node last heard from node {@code index}, or null (itself, or not heard yet). */
+    PeerRoles.Heard heard(int index) {
+        return peerRoles == null ? null : peerRoles.heard(index);
+    }
+
     /** Routes each keyed command to its slot's node; the server's {@code KeyRouter}. */
     public KeyRouter router() {
         return routing;
@@ -193,12 +306,19 @@ public final class ClusterState implements AutoCloseable {
 
     /** The commands only a cluster node answers. */
     public List<RespCommand> commands() {
-        return List.of(
-                new ClusterCommand(this),
-                new Asking(),
-                new ReadOnly(),
-                new Migrate(this),
-                new Restore(this));
+        List<RespCommand> commands =
+                List.of(
+                        new ClusterCommand(this),
+                        new Asking(),
+                        new ReadOnly(),
+                        new Migrate(this),
+                        new Restore(this));
+        if (replication == null) {
+            return commands;
+        }
+        List<RespCommand> all = new ArrayList<>(commands);
+        all.add(new DbfRole(this));
+        return all;
     }
 
     /**
@@ -315,9 +435,15 @@ public final class ClusterState implements AutoCloseable {
         return store.contains(new ByteArrayWrapper(key));
     }
 
-    /** Stops asking the peers for their ids. */
+    /** Stops asking the peers for their ids and roles, and stops the replication engine. */
     @Override
     public void close() {
         peerIds.close();
+        if (peerRoles != null) {
+            peerRoles.close();
+        }
+        if (replication != null) {
+            replication.close();
+        }
     }
 }

@@ -112,6 +112,16 @@ final class IndexedStore implements Store {
     }
 
     @Override
+    public long keyCount() {
+        return store.keyCount();
+    }
+
+    @Override
+    public boolean keyCountIsEstimate() {
+        return store.keyCountIsEstimate();
+    }
+
+    @Override
     public void clear() {
         store.clear();
         index.cleared();

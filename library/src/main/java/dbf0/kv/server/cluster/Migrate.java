@@ -56,6 +56,10 @@ final class Migrate implements RespCommand {
     @Override
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
+        if (state.replicated()) {
+            out.put(SetSlot.NOT_REPLICATED);
+            return false;
+        }
         String host = text(args.get(1));
         int port;
         long timeout;

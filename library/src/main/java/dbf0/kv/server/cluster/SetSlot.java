@@ -33,8 +33,20 @@ final class SetSlot {
 
     private SetSlot() {}
 
+    /**
+     * Slots stay with their shards in a replicated cluster: moving one would have to go through two
+     * shards' logs at once, which dbf0 does not do.
+     */
+    static final byte[] NOT_REPLICATED =
+            RespCodec.error(
+                    "ERR resharding a replicated cluster is not supported: each shard's slots are"
+                            + " fixed by --cluster-nodes and --cluster-replicas");
+
     /** Runs {@code CLUSTER SETSLOT ...}; returns the reply. */
     static byte[] run(ClusterState state, List<byte[]> args) {
+        if (state.replicated()) {
+            return NOT_REPLICATED;
+        }
         int slot = parseSlot(args.get(2));
         if (slot < 0) {
             return BAD_SLOT;

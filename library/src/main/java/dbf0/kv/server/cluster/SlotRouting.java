@@ -37,6 +37,10 @@ final class SlotRouting implements KeyRouter {
     static final byte[] TRYAGAIN =
             RespCodec.error("TRYAGAIN Multiple keys request during rehashing of slot");
     static final byte[] UNSERVED = RespCodec.error("CLUSTERDOWN Hash slot not served");
+    static final byte[] NO_LEADER =
+            RespCodec.error(
+                    "CLUSTERDOWN The slot's shard has no leader now (an election, or this node is"
+                            + " cut off from its peers): try again shortly");
 
     private final ClusterState state;
 
@@ -72,7 +76,11 @@ final class SlotRouting implements KeyRouter {
         Lock lock = state.readLock(slot);
         lock.lock();
         try {
-            byte[] refusal = refusal(state.map(), slot, args, keys, last, asking);
+            byte[] refusal =
+                    state.replicated()
+                            ? replicaRefusal(
+                                    state.map(), slot, keys.writes(), connection.readOnly())
+                            : refusal(state.map(), slot, args, keys, last, asking);
             if (refusal != null) {
                 refuse(connection, out, refusal);
                 return false;
@@ -104,6 +112,34 @@ final class SlotRouting implements KeyRouter {
             return total > 1 && present(args, keys, last) < total ? TRYAGAIN : null;
         }
         return owner == SlotMap.NONE ? UNSERVED : redirect("MOVED", slot, map.nodes().get(owner));
+    }
+
+    /**
+     * Why this node does not run a command on {@code slot} in a replicated cluster, or null if it
+     * does: the shard's leader runs everything; a replica runs reads for a connection that sent
+     * READONLY, from its own copy, and sends the rest to the leader with MOVED, as a Redis replica
+     * does; a node of another shard sends them to that shard's leader. Slots never move between
+     * shards here (resharding a replicated cluster is refused), so there is no ASK.
+     */
+    private byte[] replicaRefusal(SlotMap map, int slot, boolean writes, boolean readOnly) {
+        int owner = map.owner(slot);
+        if (owner == SlotMap.NONE) {
+            return UNSERVED;
+        }
+        int shard = state.shards().shardOf(owner);
+        int myShard = state.shards().shardOf(state.myself());
+        int leader = state.leaderOf(shard);
+        if (shard == myShard) {
+            if (leader == state.myself() || (readOnly && !writes)) {
+                return null;
+            }
+            return leader == SlotMap.NONE
+                    ? NO_LEADER
+                    : redirect("MOVED", slot, map.nodes().get(leader));
+        }
+        // Not heard from another shard's leader yet: send the client to a member, which knows.
+        int to = leader == SlotMap.NONE ? owner : leader;
+        return redirect("MOVED", slot, map.nodes().get(to));
     }
 
     private int present(List<byte[]> args, KeySpec keys, int last) {

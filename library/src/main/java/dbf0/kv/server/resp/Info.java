@@ -8,8 +8,9 @@ import java.util.List;
  * INFO [section]: "field:value" lines under "# Section" headers, in a bulk string in RESP2 and a
  * verbatim string ({@code =len\r\ntxt:...}) in RESP3, as Redis sends it. dbf0 reports only the
  * sections and fields it has figures for (see {@link RespInfo}), adds its own (its version, server
- * model and threads), and reads only the first section named, where Redis accepts several. Over a
- * store on disk the text is made off the event loop, since its keyspace line counts the keys.
+ * model and threads), and reads only the first section named, where Redis accepts several. Every
+ * figure is in memory, the key count included ({@link dbf0.kv.storage.Store#keyCount}), so it is
+ * answered on the event loop whatever the store.
  */
 final class Info implements RespCommand {
 
@@ -27,15 +28,6 @@ final class Info implements RespCommand {
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         String section = args.size() > 1 ? Reply.lower(args.get(1)) : "default";
-        if (context.asyncReads()) {
-            Reply.whenRead(
-                    connection,
-                    out,
-                    Reply.offLoop(() -> RespInfo.render(context, section)),
-                    1,
-                    (o, text) -> Reply.text(connection, o, text.getBytes(StandardCharsets.UTF_8)));
-            return false;
-        }
         Reply.text(
                 connection,
                 out,

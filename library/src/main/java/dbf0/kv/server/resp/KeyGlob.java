@@ -21,6 +21,14 @@ final class KeyGlob {
         this.pattern = pattern.clone();
     }
 
+    /**
+     * The glob of {@code pattern}, or null for {@code *}, which matches every key: a caller that
+     * gets null skips the matching altogether.
+     */
+    static KeyGlob unlessAll(byte[] pattern) {
+        return pattern.length == 1 && pattern[0] == '*' ? null : new KeyGlob(pattern);
+    }
+
     boolean matches(byte[] key) {
         int p = 0;
         int k = 0;

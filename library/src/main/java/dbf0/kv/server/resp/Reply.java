@@ -4,6 +4,7 @@ import dbf0.base.io.OutputBuffer;
 import dbf0.base.server.PendingReplies;
 import dbf0.common.ByteArrayWrapper;
 import dbf0.kv.protocol.RespCodec;
+import dbf0.kv.storage.StoreRefusedException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
@@ -135,8 +136,14 @@ final class Reply {
                         });
     }
 
-    /** The error for a write the store could not keep. */
+    /**
+     * The error for a write the store could not keep; a store's refusal ({@link
+     * StoreRefusedException}: a replica's READONLY, a TRYAGAIN) goes out under its own code.
+     */
     static byte[] notStored(Throwable failure) {
+        if (failure instanceof StoreRefusedException refused) {
+            return refusal(refused);
+        }
         return RespCodec.error(
                 "ERR not stored: "
                         + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
@@ -144,15 +151,26 @@ final class Reply {
 
     /** The error for a read the store could not do (a disk's I/O error, a corrupt block). */
     static byte[] readFailed(Throwable failure) {
+        if (failure instanceof StoreRefusedException refused) {
+            return refusal(refused);
+        }
         return RespCodec.error(
                 "ERR read failed: "
                         + String.valueOf(failure.getMessage()).replaceAll("[\r\n]", " "));
     }
 
+    /** {@code -CODE message}, as Redis words its own refusals. */
+    private static byte[] refusal(StoreRefusedException refused) {
+        return RespCodec.error(
+                refused.code()
+                        + " "
+                        + String.valueOf(refused.getMessage()).replaceAll("[\r\n]", " "));
+    }
+
     /**
      * Runs {@code work} on a virtual thread of its own, for a command whose answer must read a
-     * whole store on disk (DBSIZE, INFO's key count): the event loop goes on serving others, and
-     * the reply is queued with {@link #whenRead}, which counts it toward the connection's bound.
+     * whole store on disk (SCAN, KEYS): the event loop goes on serving others, and the reply is
+     * queued with {@link #whenRead}, which counts it toward the connection's bound.
      */
     static <T> CompletableFuture<T> offLoop(java.util.function.Supplier<T> work) {
         return CompletableFuture.supplyAsync(work, task -> Thread.ofVirtual().start(task));

@@ -25,6 +25,7 @@ public final class RespCommands {
                             new Del(),
                             new Exists(),
                             new Scan(),
+                            new Keys(),
                             new MGet(),
                             new MSet(),
                             new DbSize(),

@@ -16,6 +16,7 @@ public final class RespConnection {
     private byte[] name;
     private boolean refusedTransaction;
     private boolean asking;
+    private boolean readOnly;
     private final PendingReplies pending;
 
     /**
@@ -87,6 +88,25 @@ public final class RespConnection {
      */
     public void asking(boolean on) {
         asking = on;
+    }
+
+    /**
+     * True after READONLY (until READWRITE): on a replicated cluster, a replica then answers this
+     * connection's reads of its own shard from its own copy, which may be behind the leader's.
+     *
+     * @return whether the connection accepts reads from a replica
+     */
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /**
+     * Sets or clears the READONLY flag.
+     *
+     * @param on true after READONLY, false after READWRITE
+     */
+    public void readOnly(boolean on) {
+        readOnly = on;
     }
 
     /**

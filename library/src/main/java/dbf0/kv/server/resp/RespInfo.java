@@ -92,9 +92,13 @@ final class RespInfo {
         }
         if (all || section.equals("keyspace")) {
             s.append("# Keyspace\r\n");
-            int keys = context.store().size();
+            long keys = context.store().keyCount();
             if (keys > 0) {
                 s.append("db0:keys=").append(keys).append(",expires=0,avg_ttl=0\r\n");
+            }
+            if (context.store().keyCountIsEstimate()) {
+                // The LSM store's count: the db0 line stays as tools parse it, this one says so.
+                s.append("dbf0_keys_estimated:1\r\n");
             }
         }
         return s.toString();

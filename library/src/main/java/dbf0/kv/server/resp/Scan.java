@@ -58,7 +58,7 @@ final class Scan implements RespCommand {
             }
             byte[] value = args.get(i + 1);
             switch (option) {
-                case "match" -> match = isMatchAll(value) ? null : new KeyGlob(value);
+                case "match" -> match = KeyGlob.unlessAll(value);
                 case "count" -> {
                     try {
                         count = Long.parseLong(new String(value, StandardCharsets.US_ASCII));
@@ -113,9 +113,5 @@ final class Scan implements RespCommand {
         for (byte[] key : page.keys()) {
             Reply.bulk(out, key);
         }
-    }
-
-    private static boolean isMatchAll(byte[] pattern) {
-        return pattern.length == 1 && pattern[0] == '*';
     }
 }

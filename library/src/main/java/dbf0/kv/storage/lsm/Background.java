@@ -260,7 +260,14 @@ final class Background {
         String name = TableFormat.tableName(number);
         WalFile file = core.dir.open(name);
         try {
-            TableWriter writer = new TableWriter(file, number);
+            TableWriter writer =
+                    new TableWriter(
+                            file,
+                            number,
+                            plan == null
+                                    ? KeyEstimate.olderThan(core, 0, List.of())
+                                    : KeyEstimate.olderThan(
+                                            core, plan.outputLevel(), plan.inputs()));
             long floor = core.clearSeq;
             for (; source.valid(); source.next()) {
                 Cell cell = source.cell();

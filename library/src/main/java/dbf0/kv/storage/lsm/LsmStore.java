@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
  * event loop serving other connections).
  *
  * <p>{@link #size} merges every table and memtable: its cost is a full scan, reading every block.
+ * {@link #keyCount}, what DBSIZE answers, is an estimate in O(1) instead ({@link KeyEstimate}).
  */
 public final class LsmStore implements Store, Closeable {
 
@@ -211,6 +212,20 @@ public final class LsmStore implements Store, Closeable {
         return (int) Math.min(Integer.MAX_VALUE, count[0]);
     }
 
+    /**
+     * An estimate in O(1), without a read ({@link KeyEstimate}): each memtable's and table's count
+     * of the keys it adds less those it removes, summed.
+     */
+    @Override
+    public long keyCount() {
+        return KeyEstimate.of(core.state, core.clearSeq);
+    }
+
+    @Override
+    public boolean keyCountIsEstimate() {
+        return true;
+    }
+
     @Override
     public void forEach(BiConsumer<ByteArrayWrapper, ByteArrayWrapper> action) {
         reads.forRange(null, null, Long.MAX_VALUE, action);
@@ -300,6 +315,11 @@ public final class LsmStore implements Store, Closeable {
                 core.flushes.sum(),
                 core.compactions.sum(),
                 v.counts());
+    }
+
+    /** The memtables and tables now, for tests that look inside. */
+    LsmState state() {
+        return core.state;
     }
 
     /** The write-ahead log's figures: its forces and the records they made durable. */

@@ -38,6 +38,12 @@ final class Memtable {
     private volatile long clearSeq;
     private volatile int largestValue;
 
+    /**
+     * The keys this memtable adds to the store less those it removes: for each key its newest cell
+     * here, counted as {@link KeyEstimate#counted} says.
+     */
+    private volatile long keyDelta;
+
     Memtable(long logNumber, long capacityBytes) {
         this.logNumber = logNumber;
         long entries = Math.max(1024, capacityBytes / ENTRY_OVERHEAD);
@@ -59,20 +65,42 @@ final class Memtable {
         return true;
     }
 
-    /** Adds a version of {@code key}; the caller holds the log's lock. */
-    void add(ByteArrayWrapper key, Cell cell) {
-        long hash = Bloom.hash(key);
+    /**
+     * Adds a version of {@code key}; the caller holds the log's lock, and then counts it ({@link
+     * #count}).
+     *
+     * @param hash the key's {@link Bloom#hash}
+     * @return the version it replaces here, or null if the key is new to this memtable
+     */
+    Cell add(ByteArrayWrapper key, long hash, Cell cell) {
         long bits = 64L * filter.length;
         for (int i = 0; i < 4; i++) {
             int bit = probe(hash, i, bits);
             filter[bit >>> 6] |= 1L << bit;
         }
-        map.put(key, cell);
+        Cell was = map.put(key, cell);
         // Charged in full even when it replaces a version: a bound, not a measure.
         bytes += key.length() + cell.valueLength() + ENTRY_OVERHEAD;
         maxSeq = cell.seq();
         if (cell.valueLength() > largestValue) {
             largestValue = cell.valueLength();
+        }
+        return was;
+    }
+
+    /**
+     * Counts a cell just added in {@link #keyDelta}, under the log's lock.
+     *
+     * @param was the cell it replaced here, or null
+     * @param below what the older sources (the memtable being flushed, the tables) hold of the key:
+     *     needed only for a key new here, since a cell that replaces another here changes the count
+     *     the same whatever lies below (a put over a tombstone adds 1, the reverse removes 1)
+     */
+    void count(Cell cell, Cell was, KeyEstimate.Below below) {
+        if (was == null) {
+            keyDelta += KeyEstimate.counted(cell, below);
+        } else if (was.isTombstone() != cell.isTombstone()) {
+            keyDelta += cell.isTombstone() ? -1 : 1;
         }
     }
 
@@ -82,6 +110,7 @@ final class Memtable {
      */
     void clear(long seq) {
         map.clear();
+        keyDelta = 0;
         clearSeq = seq;
         maxSeq = seq;
     }
@@ -125,5 +154,10 @@ final class Memtable {
 
     int largestValue() {
         return largestValue;
+    }
+
+    /** The keys this memtable adds to the store less those it removes, estimated. */
+    long keyDelta() {
+        return keyDelta;
     }
 }

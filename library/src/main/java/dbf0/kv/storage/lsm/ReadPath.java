@@ -96,7 +96,7 @@ final class ReadPath {
     }
 
     /** The table of a sorted run whose range holds {@code key}, by binary search, or null. */
-    private static Table covering(List<Table> byKey, ByteArrayWrapper key) {
+    static Table covering(List<Table> byKey, ByteArrayWrapper key) {
         int lo = LowerBound.of(byKey.size(), i -> byKey.get(i).meta().largest().compareTo(key) < 0);
         if (lo == byKey.size() || byKey.get(lo).meta().smallest().compareTo(key) > 0) {
             return null;

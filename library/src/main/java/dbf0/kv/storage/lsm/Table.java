@@ -21,15 +21,26 @@ final class Table {
     private final String name;
     private final TableMeta meta;
     private final Bloom bloom;
+
+    /** A filter of the keys of its tombstones alone (version 2), or null (version 1). */
+    private final Bloom tombstones;
+
     private final byte[] index;
     private final int[] entryAt;
 
     private Table(
-            WalFile file, String name, TableMeta meta, Bloom bloom, byte[] index, int[] entryAt) {
+            WalFile file,
+            String name,
+            TableMeta meta,
+            Bloom bloom,
+            Bloom tombstones,
+            byte[] index,
+            int[] entryAt) {
         this.file = file;
         this.name = name;
         this.meta = meta;
         this.bloom = bloom;
+        this.tombstones = tombstones;
         this.index = index;
         this.entryAt = entryAt;
     }
@@ -42,11 +53,22 @@ final class Table {
      */
     static Table open(WalFile file, long number, String name) throws IOException {
         long size = file.size();
-        if (size < TableFormat.FOOTER_BYTES) {
+        if (size < TableFormat.FOOTER_V1_BYTES) {
             throw new CorruptTableException(name + ": " + size + " bytes, too short for a table");
         }
-        long footerAt = size - TableFormat.FOOTER_BYTES;
-        ByteBuffer footer = ByteBuffer.wrap(read(file, footerAt, TableFormat.FOOTER_BYTES, name));
+        // The last 16 bytes, version, magic and CRC, are where they are in every version.
+        ByteBuffer tail = ByteBuffer.wrap(read(file, size - 16, 16, name));
+        int version = tail.getInt();
+        long magic = tail.getLong();
+        int footerBytes = TableFormat.footerBytes(version);
+        if (magic != TableFormat.MAGIC || footerBytes < 0 || size < footerBytes) {
+            throw new CorruptTableException(
+                    String.format(
+                            "%s at offset %d: not a version 1 or %d table (magic %x, version %d)",
+                            name, size - 16, TableFormat.VERSION, magic, version));
+        }
+        long footerAt = size - footerBytes;
+        ByteBuffer footer = ByteBuffer.wrap(read(file, footerAt, footerBytes, name));
         checkCrc(footer.array(), name, footerAt, "footer");
         long indexOffset = footer.getLong();
         int indexLength = footer.getInt();
@@ -55,13 +77,12 @@ final class Table {
         long entries = footer.getLong();
         long maxSeq = footer.getLong();
         int maxValue = footer.getInt();
-        int version = footer.getInt();
-        long magic = footer.getLong();
-        if (magic != TableFormat.MAGIC || version != TableFormat.VERSION) {
+        // A version-1 table knows no key counts: every entry counts as a new key.
+        long newKeys = version == 1 ? entries : footer.getLong();
+        long removedKeys = version == 1 ? 0 : footer.getLong();
+        if (newKeys < 0 || removedKeys < 0 || newKeys > entries - removedKeys) {
             throw new CorruptTableException(
-                    String.format(
-                            "%s at offset %d: not a version %d table (magic %x, version %d)",
-                            name, footerAt, TableFormat.VERSION, magic, version));
+                    name + " at offset " + footerAt + ": key counts beyond its entries");
         }
         if (!inside(indexOffset, indexLength, footerAt)
                 || !inside(filterOffset, filterLength, footerAt)
@@ -71,17 +92,30 @@ final class Table {
         }
         byte[] filterBytes = read(file, filterOffset, filterLength, name);
         checkCrc(filterBytes, name, filterOffset, "filter block");
-        Bloom bloom =
-                Bloom.decode(
-                        ByteBuffer.wrap(filterBytes, 0, filterLength - 4).slice(),
-                        name + " at offset " + filterOffset);
+        String where = name + " at offset " + filterOffset;
+        ByteBuffer filters = ByteBuffer.wrap(filterBytes, 0, filterLength - 4).slice();
+        Bloom bloom;
+        Bloom tombstones = null;
+        if (version == 1) {
+            bloom = Bloom.decode(filters, where);
+        } else { // the filter of every key, then the filter of the tombstones' keys
+            long first = filters.remaining() >= 8 ? 8 + 8L * filters.getInt(4) : -1;
+            if (first < 8 || first > filters.remaining()) {
+                throw new CorruptTableException(where + ": bad filter block");
+            }
+            bloom = Bloom.decode(filters.slice(0, (int) first), where);
+            tombstones =
+                    Bloom.decode(
+                            filters.slice((int) first, filters.remaining() - (int) first),
+                            where + ", its tombstones' filter");
+        }
         byte[] index = read(file, indexOffset, indexLength, name);
         checkCrc(index, name, indexOffset, "index block");
         int[] entryAt = parseIndex(index, name + " at offset " + indexOffset);
         if (entryAt.length == 0) {
             throw new CorruptTableException(name + ": a table without blocks");
         }
-        Table table = new Table(file, name, null, bloom, index, entryAt);
+        Table table = new Table(file, name, null, bloom, tombstones, index, entryAt);
         TableMeta meta =
                 new TableMeta(
                         number,
@@ -90,13 +124,15 @@ final class Table {
                         table.lastKey(entryAt.length - 1),
                         entries,
                         maxSeq,
-                        maxValue);
-        return new Table(file, name, meta, bloom, index, entryAt);
+                        maxValue,
+                        newKeys,
+                        removedKeys);
+        return new Table(file, name, meta, bloom, tombstones, index, entryAt);
     }
 
     /** A table known by its metadata alone, without a file: for tests of the compaction plan. */
     static Table ofMeta(TableMeta meta) {
-        return new Table(null, "table " + meta.number(), meta, null, null, null);
+        return new Table(null, "table " + meta.number(), meta, null, null, null, null);
     }
 
     private static boolean inside(long offset, int length, long end) {
@@ -167,7 +203,10 @@ final class Table {
 
     /** Bytes of index and filter held in memory. */
     long memoryBytes() {
-        return index.length + 4L * entryAt.length + bloom.bytes();
+        return index.length
+                + 4L * entryAt.length
+                + bloom.bytes()
+                + (tombstones == null ? 0 : tombstones.bytes());
     }
 
     boolean mightContain(ByteArrayWrapper key) {
@@ -177,6 +216,15 @@ final class Table {
     /** As {@link #mightContain(ByteArrayWrapper)}, with the key's {@link Bloom#hash}. */
     boolean mightContainHash(long hash) {
         return bloom.mightContain(hash);
+    }
+
+    /**
+     * Whether the key may be a tombstone here, asked once {@link #mightContainHash} said it may be
+     * here at all: false means a put (or, rarely, not here). A version-1 table has no filter of its
+     * tombstones and says false.
+     */
+    boolean mayBeTombstone(long hash) {
+        return tombstones != null && tombstones.mightContain(hash);
     }
 
     long blockOffset(int block) {

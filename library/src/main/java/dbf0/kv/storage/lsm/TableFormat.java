@@ -10,13 +10,30 @@ final class TableFormat {
     /** "dbf0LSM1" in ASCII: the last 12 bytes of every table are this and a checksum. */
     static final long MAGIC = 0x646266304c534d31L;
 
-    static final int VERSION = 1;
+    /** The version tables are written in: 2, whose footer adds the key counts. */
+    static final int VERSION = 2;
 
     /**
-     * u64 index offset, u32 index length, u64 filter offset, u32 filter length, u64 entries, u64
-     * largest sequence number, u32 largest value length, u32 version, u64 magic, u32 CRC32C.
+     * Version 2's footer: u64 index offset, u32 index length, u64 filter offset, u32 filter length,
+     * u64 entries, u64 largest sequence number, u32 largest value length, u64 new keys, u64 removed
+     * keys, u32 version, u64 magic, u32 CRC32C.
      */
-    static final int FOOTER_BYTES = 8 + 4 + 8 + 4 + 8 + 8 + 4 + 4 + 8 + 4;
+    static final int FOOTER_BYTES = 8 + 4 + 8 + 4 + 8 + 8 + 4 + 8 + 8 + 4 + 8 + 4;
+
+    /**
+     * Version 1's footer, still read: as version 2's without the two key counts. In both the last
+     * 16 bytes are the version, the magic and the CRC, so the version says how long the footer is.
+     */
+    static final int FOOTER_V1_BYTES = 8 + 4 + 8 + 4 + 8 + 8 + 4 + 4 + 8 + 4;
+
+    /** The footer's length in a table of {@code version}, or -1 for a version not known. */
+    static int footerBytes(int version) {
+        return switch (version) {
+            case 1 -> FOOTER_V1_BYTES;
+            case 2 -> FOOTER_BYTES;
+            default -> -1;
+        };
+    }
 
     /** Bytes a table's index may have at most; more is a corrupt length, not a table. */
     static final int MAX_INDEX_BYTES = 1 << 30;

@@ -19,6 +19,11 @@ final class Version {
     private final List<List<Table>> levels;
     private final boolean[] sorted;
 
+    /** The sum of the tables' {@link TableMeta#keyDelta()}, and their smallest largest seq. */
+    private final long keyDelta;
+
+    private final long oldestMaxSeq;
+
     Version(List<List<Table>> levels) {
         List<List<Table>> copy = new ArrayList<>();
         for (List<Table> level : levels) {
@@ -29,6 +34,34 @@ final class Version {
         for (int i = 0; i < sorted.length; i++) {
             sorted[i] = i > 0 && inKeyOrder(this.levels.get(i));
         }
+        long delta = 0;
+        long oldest = Long.MAX_VALUE;
+        for (List<Table> level : this.levels) {
+            for (Table t : level) {
+                delta += t.meta().keyDelta();
+                oldest = Math.min(oldest, t.meta().maxSeq());
+            }
+        }
+        this.keyDelta = delta;
+        this.oldestMaxSeq = oldest;
+    }
+
+    /**
+     * The keys the tables add to the store less those they remove ({@link KeyEstimate}), those
+     * whose every cell is older than {@code floor} (a clear) left out: O(1) unless a clear is
+     * waiting for its flush to remove such tables.
+     */
+    long keyDelta(long floor) {
+        if (floor <= oldestMaxSeq) {
+            return keyDelta;
+        }
+        long delta = 0;
+        for (List<Table> level : levels) {
+            for (Table t : level) {
+                delta += t.meta().maxSeq() >= floor ? t.meta().keyDelta() : 0;
+            }
+        }
+        return delta;
     }
 
     List<List<Table>> levels() {

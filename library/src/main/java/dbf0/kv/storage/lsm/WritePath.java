@@ -59,9 +59,23 @@ final class WritePath implements Store, LogRotation {
     @Override
     public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
         raiseLargestValue(value.length()); // before the value is visible, as the contract asks
-        core.state.active().add(key, Cell.put(++lastSeq, value));
+        add(key, Cell.put(++lastSeq, value));
         core.userBytes.add(key.length() + value.length());
         core.walBytes.add(8 + 1 + 4 + key.length() + 4 + value.length());
+    }
+
+    /**
+     * Adds a cell to the active memtable and counts it for the key estimate ({@link KeyEstimate}):
+     * a key new to the memtable asks what the older sources hold of it, in memory (a few bloom
+     * filter probes); a key already there needs nothing more.
+     */
+    private void add(ByteArrayWrapper key, Cell cell) {
+        long hash = Bloom.hash(key);
+        LsmState s = core.state;
+        Memtable active = s.active();
+        Cell was = active.add(key, hash, cell);
+        active.count(
+                cell, was, was == null ? KeyEstimate.below(s, core.clearSeq, key, hash) : null);
     }
 
     /**
@@ -112,7 +126,7 @@ final class WritePath implements Store, LogRotation {
                 existed = true; // the tombstone goes in all the same; the answer is a guess
             }
         }
-        core.state.active().add(key, Cell.tombstone(++lastSeq));
+        add(key, Cell.tombstone(++lastSeq));
         core.userBytes.add(key.length());
         core.walBytes.add(8 + 1 + 4 + key.length());
         return existed;

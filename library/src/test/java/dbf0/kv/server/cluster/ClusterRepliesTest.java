@@ -211,6 +211,23 @@ class ClusterRepliesTest {
     }
 
     @Test
+    void keysAnswersWithThisNodesKeysAlone() throws Exception {
+        List<String> keys = new ArrayList<>();
+        for (int node = 0; node < 3; node++) {
+            keys.add(keyOn(node, "keys:"));
+            assertThat(call(node, "SET", keys.get(node), "v")).isEqualTo("+OK\r\n");
+        }
+        for (int node = 0; node < 3; node++) {
+            // KEYS takes no key, so no MOVED: it runs on every node, over that node's keys.
+            assertThat(call(node, "KEYS", "keys:*")).isEqualTo("*1\r\n" + bulk(keys.get(node)));
+        }
+        for (int node = 0; node < 3; node++) {
+            assertThat(call(node, "DEL", keys.get(node))).isEqualTo(":1\r\n");
+        }
+        assertThat(call(1, "KEYS", "keys:*")).isEqualTo("*0\r\n");
+    }
+
+    @Test
     void keysOfTwoSlotsAreRefused() throws Exception {
         String cross = "-CROSSSLOT Keys in request don't hash to the same slot\r\n";
         assertThat(call(0, "MGET", "a", "b")).isEqualTo(cross);

@@ -10,13 +10,13 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
 /** A test's RESP connection: sends a command, returns its reply's raw bytes as text. */
-final class RawResp implements AutoCloseable {
+public final class RawResp implements AutoCloseable {
 
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
 
-    RawResp(int port) throws IOException {
+    public RawResp(int port) throws IOException {
         socket = new Socket("127.0.0.1", port);
         socket.setSoTimeout(10_000);
         in = new BufferedInputStream(socket.getInputStream());
@@ -24,7 +24,7 @@ final class RawResp implements AutoCloseable {
     }
 
     /** The whole reply, byte for byte (ISO-8859-1, so bytes and chars are one to one). */
-    String call(String... args) throws IOException {
+    public String call(String... args) throws IOException {
         StringBuilder s = new StringBuilder("*").append(args.length).append("\r\n");
         for (String a : args) {
             s.append('$').append(a.getBytes(StandardCharsets.UTF_8).length).append("\r\n");
@@ -38,7 +38,7 @@ final class RawResp implements AutoCloseable {
     }
 
     /** A bulk or verbatim reply's text. */
-    String text(String... args) throws IOException {
+    public String text(String... args) throws IOException {
         String raw = call(args);
         int start = raw.indexOf("\r\n") + 2;
         String body = raw.substring(start, raw.length() - 2);

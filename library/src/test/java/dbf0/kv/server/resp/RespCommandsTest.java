@@ -25,6 +25,7 @@ class RespCommandsTest {
                     "DEL",
                     "EXISTS",
                     "SCAN",
+                    "KEYS",
                     "MGET",
                     "MSET",
                     "DBSIZE",

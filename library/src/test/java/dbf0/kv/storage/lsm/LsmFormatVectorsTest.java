@@ -1,6 +1,7 @@
 package dbf0.kv.storage.lsm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -13,14 +14,18 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32C;
 import org.apache.commons.codec.binary.Hex;
 import org.junit.jupiter.api.Test;
 
 /**
  * vectors/lsm-table.json (written by scripts/lsm_vectors.py, an encoder that shares no code with
- * this one): the Java writer makes exactly those table bytes from the same cells and reads them
- * back, and a manifest edit encodes and decodes to the same frame.
+ * this one): the Java writer makes exactly those table bytes (version 2) from the same cells and
+ * reads them back, a version-1 table of the same cells is still read, and a manifest edit encodes
+ * and decodes to the same frame.
  */
 class LsmFormatVectorsTest {
 
@@ -43,7 +48,17 @@ class LsmFormatVectorsTest {
         SimulatedDirectory disk = new SimulatedDirectory();
         WalDirectory dir = disk.mount();
         WalFile file = dir.open("000005.sst");
-        TableWriter writer = new TableWriter(file, 5);
+        Map<ByteArrayWrapper, KeyEstimate.Below> older = new HashMap<>();
+        for (var e : vectors.getAsJsonObject("older").entrySet()) {
+            older.put(
+                    hex(e.getKey()),
+                    e.getValue().getAsString().equals("put")
+                            ? KeyEstimate.Below.PUT
+                            : KeyEstimate.Below.TOMBSTONE);
+        }
+        TableWriter writer =
+                new TableWriter(
+                        file, 5, (key, hash) -> older.getOrDefault(key, KeyEstimate.Below.NOTHING));
         for (var e : cells) {
             JsonObject c = e.getAsJsonObject();
             long seq = c.get("seq").getAsLong();
@@ -58,7 +73,23 @@ class LsmFormatVectorsTest {
         assertThat(Hex.encodeHexString(disk.bytes("000005.sst"))).isEqualTo(expected);
         assertThat(meta.bytes()).isEqualTo(expected.length() / 2);
 
+        JsonObject t = vectors.getAsJsonObject("table");
+        assertThat(meta.newKeys()).isEqualTo(t.get("new_keys").getAsLong()).isEqualTo(2);
+        assertThat(meta.removedKeys()).isEqualTo(t.get("removed_keys").getAsLong()).isEqualTo(1);
         Table table = Table.open(file, 5, "000005.sst");
+        assertThat(table.meta()).isEqualTo(meta);
+        readsBack(table, cells);
+        for (var e : cells) {
+            JsonObject c = e.getAsJsonObject();
+            long hash = Bloom.hash(hex(c.get("key").getAsString()));
+            if (c.get("kind").getAsString().equals("delete")) {
+                assertThat(table.mayBeTombstone(hash)).as("its tombstones' filter").isTrue();
+            }
+        }
+    }
+
+    /** The table's every cell, in order, and its filter holding every key. */
+    private static void readsBack(Table table, JsonArray cells) throws Exception {
         assertThat(table.meta().entries()).isEqualTo(3);
         assertThat(table.meta().maxSeq()).isEqualTo(7);
         assertThat(table.meta().smallest()).isEqualTo(hex("6170706c65"));
@@ -77,6 +108,40 @@ class LsmFormatVectorsTest {
             assertThat(table.mightContain(hex(e.getAsJsonObject().get("key").getAsString())))
                     .isTrue();
         }
+    }
+
+    @Test
+    void aVersionOneTableIsStillReadItsKeyCountsUnknown() throws Exception {
+        JsonObject vectors = load();
+        byte[] bytes =
+                Hex.decodeHex(vectors.getAsJsonObject("table_v1").get("bytes").getAsString());
+        Table table = Table.open(file(bytes), 5, "000005.sst");
+        readsBack(table, vectors.getAsJsonArray("cells"));
+        assertThat(table.meta().bytes()).isEqualTo(bytes.length);
+        // No counts in its footer: every entry counts as a new key until compaction rewrites it,
+        // and no filter of its tombstones: a key it may hold counts as a put.
+        assertThat(table.meta().newKeys()).isEqualTo(3);
+        assertThat(table.meta().removedKeys()).isZero();
+        assertThat(table.mayBeTombstone(Bloom.hash(hex("6b697769")))).isFalse();
+    }
+
+    @Test
+    void keyCountsBeyondTheEntriesAreCorruption() throws Exception {
+        byte[] bytes = Hex.decodeHex(load().getAsJsonObject("table").get("bytes").getAsString());
+        int footer = bytes.length - TableFormat.FOOTER_BYTES;
+        ByteBuffer.wrap(bytes).putLong(footer + 44, 3); // 3 new keys and 1 removed, of 3 entries
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, footer, TableFormat.FOOTER_BYTES - 4);
+        ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+        assertThatThrownBy(() -> Table.open(file(bytes), 5, "000005.sst"))
+                .isInstanceOf(CorruptTableException.class)
+                .hasMessageContaining("key counts beyond its entries");
+    }
+
+    private static WalFile file(byte[] bytes) throws Exception {
+        WalFile file = new SimulatedDirectory().mount().open("000005.sst");
+        file.write(ByteBuffer.wrap(bytes), 0);
+        return file;
     }
 
     @Test

@@ -22,7 +22,7 @@ class TableWriterTest {
         for (int blocks = 127; blocks <= 129; blocks++) {
             SimulatedDirectory disk = new SimulatedDirectory();
             WalFile file = disk.mount().open("000001.sst");
-            TableWriter writer = new TableWriter(file, 1);
+            TableWriter writer = new TableWriter(file, 1, TableWriter.Older.NOTHING);
             for (int i = 0; i < blocks; i++) {
                 writer.add(key(i), Cell.put(i + 1, value));
             }
@@ -30,6 +30,7 @@ class TableWriterTest {
             Table table = Table.open(file, 1, "000001.sst");
             assertThat(table.blocks()).as("blocks of a %d-entry table", blocks).isEqualTo(blocks);
             assertThat(meta.entries()).isEqualTo(blocks);
+            assertThat(table.meta().newKeys()).as("puts over nothing").isEqualTo(blocks);
             assertThat(table.lastKey(table.findBlock(key(blocks - 1)))).isEqualTo(key(blocks - 1));
         }
     }

@@ -1,0 +1,53 @@
+package dbf0.kv.server.cluster;
+
+import dbf0.kv.storage.Store;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * How a cluster node keeps copies of its shard: the hook through which a consensus engine (the
+ * replication module's Raft, on Apache Ratis) takes over a node's writes. The library defines the
+ * hook and routes commands by what it says; it carries no engine itself, so that a user who embeds
+ * a plain server pays nothing for one.
+ *
+ * <p>The contract: {@link #start} gets the node's own store and returns the store sessions must
+ * write through. A write on it completes once the shard's log has it committed (a majority holds
+ * it) and this node has applied it; on a node that does not lead, it fails with {@link
+ * dbf0.kv.storage.StoreRefusedException}. Every member applies the log's writes to its own store in
+ * log order.
+ */
+public interface Replication extends AutoCloseable {
+
+    /**
+     * Starts replicating this node's shard.
+     *
+     * @param local the node's own store: the state the log's writes are applied to
+     * @return the store sessions write through
+     * @throws IOException if the engine cannot start (its data dir, its port)
+     */
+    Store start(Store local) throws IOException;
+
+    /**
+     * This node's view of its shard now; cheap enough to read on every command.
+     *
+     * @return the role, term, leader and log positions
+     */
+    ShardView view();
+
+    /**
+     * Redis's WAIT: completes with the number of this shard's other members known to hold the log
+     * up to {@code index}, once {@code replicas} of them do or {@code timeout} passes (zero: no
+     * limit), whichever is first.
+     *
+     * @param index a log index, such as {@link ShardView#commitIndex()} after a write
+     * @param replicas how many members to wait for
+     * @param timeout how long to wait at most; {@link Duration#ZERO} waits for ever
+     * @return a future of how many members hold it
+     */
+    CompletableFuture<Integer> awaitReplicas(long index, int replicas, Duration timeout);
+
+    /** Stops the engine; the node's own store is its caller's to close. */
+    @Override
+    void close();
+}

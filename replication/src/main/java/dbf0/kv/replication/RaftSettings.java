@@ -1,0 +1,41 @@
+package dbf0.kv.replication;
+
+import dbf0.kv.storage.wal.FsyncPolicy;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.TimeDuration;
+
+/** Ratis's properties for a member, from {@link RaftOptions}: every setting dbf0 changes, here. */
+final class RaftSettings {
+
+    private RaftSettings() {}
+
+    static RaftProperties properties(RaftOptions o, Path dir, String host, int port) {
+        RaftProperties p = new RaftProperties();
+        RaftServerConfigKeys.setStorageDir(p, List.of(dir.toFile()));
+        GrpcConfigKeys.Server.setHost(p, host);
+        GrpcConfigKeys.Server.setPort(p, port);
+        // Elections: a follower that hears no heartbeat for a time drawn between these stands.
+        RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(o.electionMin().toMillis()));
+        RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(o.electionMax().toMillis()));
+        // Reads: ReadIndex always; a lease on top when asked.
+        RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, o.reads() == RaftOptions.ReadMode.LEASE);
+        // Durability: under always an entry is forced before a member acknowledges it; otherwise
+        // the log is flushed behind the acknowledgements.
+        RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, o.fsync() != FsyncPolicy.ALWAYS);
+        // Snapshots, and the log purged behind them.
+        RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+        RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, o.snapshotEvery());
+        RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        return p;
+    }
+
+    private static TimeDuration millis(long ms) {
+        return TimeDuration.valueOf(ms, TimeUnit.MILLISECONDS);
+    }
+}
