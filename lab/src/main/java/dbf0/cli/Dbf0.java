@@ -61,9 +61,9 @@ public final class Dbf0 implements Callable<Integer> {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("check")) {
             // A check lasts a fraction of a second: a plain one runs without picocli at all
-            // (CheckCommand.runPlain), and any other skips building every other command's options.
-            int plain = CheckCommand.runPlain(Arrays.copyOfRange(args, 1, args.length));
-            if (plain != CheckCommand.DECLINED) {
+            // (PlainCheck.run), and any other skips building every other command's options.
+            int plain = PlainCheck.run(Arrays.copyOfRange(args, 1, args.length));
+            if (plain != PlainCheck.DECLINED) {
                 System.exit(plain);
             }
             CommandSpec top = CommandSpec.create().name("dbf0");

@@ -252,9 +252,8 @@ class CheckCommandTest {
     private static Outcome plain(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exit =
-                CheckCommand.runPlain(args, new PrintWriter(out, true), new PrintWriter(err, true));
-        if (exit == CheckCommand.DECLINED) {
+        int exit = PlainCheck.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        if (exit == PlainCheck.DECLINED) {
             assertThat(out.toString() + err.toString())
                     .as("declined before doing anything")
                     .isEmpty();
