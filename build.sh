@@ -2,7 +2,8 @@
 # Builds target/dbf0.jar (the runnable jar: the lab's commands with every dependency inside)
 # without running the tests, with a JDK 21+ found the way every script here finds one
 # (scripts/lib/jdk.sh).
-#   ./build.sh              target/dbf0.jar
+#   ./build.sh              target/dbf0.jar, and the archive of the classes dbf0 check loads
+#                           (target/check-*.aot or .jsa: scripts/lib/check_cache.sh)
 #   ./build.sh install      the library alone, com.dbfromzero:dbf0 (and the parent pom it names),
 #                           into the local Maven repository; says which folder that was
 # Any further arguments go to Maven, e.g. ./build.sh -o for an offline build, or
@@ -24,3 +25,12 @@ if [ "${1:-}" = install ]; then
 fi
 ./mvnw -B -q -DskipTests -pl lab -am package "$@"
 echo "build.sh: built $(pwd)/target/dbf0.jar" >&2
+# The archive of the classes `dbf0 check` loads, so that even the first check after a build starts
+# from it (scripts/lib/check_cache.sh; DBF0_CHECK_CACHE=off skips it).
+. scripts/lib/check_cache.sh
+dbf0_check_cache_make "$(pwd)"
+if [ -s "$DBF0_CHECK_ARCHIVE" ]; then
+  echo "build.sh: cached the classes dbf0 check loads in $DBF0_CHECK_ARCHIVE" >&2
+elif [ "$DBF0_CHECK_KIND" != off ]; then
+  echo "build.sh: could not cache the classes dbf0 check loads; checks run without" >&2
+fi

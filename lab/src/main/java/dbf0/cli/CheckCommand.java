@@ -103,35 +103,64 @@ public final class CheckCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "history files")
     List<Path> files;
 
+    /** Whether --format was given rather than defaulted; set when a run starts. */
+    boolean formatGiven;
+
     public static void main(String[] args) {
+        int plain = PlainCheck.run(args);
+        if (plain != PlainCheck.DECLINED) {
+            System.exit(plain);
+        }
         Cli.runAndExit(new CheckCommand(), args);
     }
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        Usage usage =
+                (message, hint) ->
+                        hint == null ? Cli.usage(spec, message) : Cli.usage(spec, message, hint);
+        var parsed = spec.commandLine().getParseResult();
+        formatGiven = parsed != null && parsed.hasMatchedOption("--format");
+        Duration limit = checkOptions(usage);
+        if (html != null) {
+            CliPaths.file(spec, "--html", html);
+        }
+        return checkFiles(spec.commandLine().getOut(), limit, usage);
+    }
+
+    /** Makes the exception for a bad argument: picocli's, or the plain run's own. */
+    interface Usage {
+        RuntimeException error(String message, String hint);
+    }
+
+    /** The time limit, once every option is known to be valid. */
+    Duration checkOptions(Usage usage) {
         Duration limit;
         try {
             limit = Durations.parsePositive(timeLimit);
         } catch (IllegalArgumentException e) {
-            throw Cli.usage(spec, "--time-limit: " + e.getMessage());
+            throw usage.error("--time-limit: " + e.getMessage(), null);
         }
         String fmt = format.toLowerCase(Locale.ROOT);
         if (!List.of("dbf0", "etcd", "kv", "auto").contains(fmt)) {
-            throw Cli.usage(spec, "--format must be dbf0, etcd, kv or auto, not '" + format + "'");
+            throw usage.error(
+                    "--format must be dbf0, etcd, kv or auto, not '" + format + "'", null);
         }
         if (!fmt.equals("auto")) {
             String misfit = misfit(HistoryFormat.valueOf(fmt.toUpperCase(Locale.ROOT)));
             if (misfit != null) {
-                throw Cli.usage(spec, misfit);
+                throw usage.error(misfit, null);
             }
         }
         if (threads < 1) {
-            throw Cli.usage(spec, "--threads must be at least 1, got " + threads);
+            throw usage.error("--threads must be at least 1, got " + threads, null);
         }
-        if (html != null) {
-            CliPaths.file(spec, "--html", html);
-        }
+        return limit;
+    }
+
+    /** Checks every file and reports it in order; the exit status. */
+    int checkFiles(PrintWriter out, Duration limit, Usage usage) {
+        String fmt = format.toLowerCase(Locale.ROOT);
         boolean anyViolation = false;
         boolean anyUnknown = false;
         boolean htmlWritten = false;
@@ -149,9 +178,7 @@ public final class CheckCommand implements Callable<Integer> {
             for (Future<Report> pending : reports) {
                 Report r = await(pending);
                 if (r.error() != null) {
-                    throw r.hint() == null
-                            ? Cli.usage(spec, r.error())
-                            : Cli.usage(spec, r.error(), r.hint());
+                    throw usage.error(r.error(), r.hint());
                 }
                 out.print(r.text());
                 out.flush();
@@ -165,7 +192,7 @@ public final class CheckCommand implements Callable<Integer> {
                         htmlWritten = true;
                         out.println("  HTML timeline written to " + html);
                     } catch (IOException e) {
-                        throw Cli.usage(spec, "--html " + ErrorText.of(e));
+                        throw usage.error("--html " + ErrorText.of(e), null);
                     }
                 }
             }
@@ -219,7 +246,7 @@ public final class CheckCommand implements Callable<Integer> {
             return Report.error(file + ": cannot read: " + e.getMessage());
         } catch (HistoryParseException e) {
             // A first line that fails is a wrong guess of the format rather than a damaged file.
-            return formatGiven() || e.line() != 1
+            return formatGiven || e.line() != 1
                     ? Report.error(e.getMessage())
                     : Report.error(
                             file
@@ -231,11 +258,6 @@ public final class CheckCommand implements Callable<Integer> {
                                     + " to tell each file's (accepted: dbf0, etcd, kv, auto)");
         }
         return checkAndReport(history, file.getFileName().toString(), limit);
-    }
-
-    private boolean formatGiven() {
-        var parsed = spec.commandLine().getParseResult();
-        return parsed != null && parsed.hasMatchedOption("--format");
     }
 
     /** Null when --model (if given) fits {@code f}'s operations, else why not. */
@@ -273,32 +295,42 @@ public final class CheckCommand implements Callable<Integer> {
         }
     }
 
+    // The report lines are concatenated rather than formatted: a Formatter is slow in a JVM just
+    // started, and a check of a hundred small files writes a line or more for each.
     private <S, I, O> Report checkAndReport(History<S, I, O> history, String name, Duration limit) {
         CheckResult<I, O> r = LinearizabilityChecker.check(history, limit, threads);
-        String secs = String.format(Locale.ROOT, "%.2f s", r.elapsed().toNanos() / 1e9);
-        String parts = Words.count(r.partitions(), "partition");
+        String secs = seconds(r.elapsed());
+        String parts = count(r.partitions(), "partition");
         String where =
                 r.failingKey() == null || r.failingKey().isEmpty()
                         ? ""
                         : "key " + r.failingKey() + ", ";
+        String nl = System.lineSeparator();
         return switch (r.verdict()) {
             case LINEARIZABLE ->
                     new Report(
                             r.verdict(),
-                            String.format(
-                                    "%s: linearizable (%s, %s, %s)%n",
-                                    name, Words.count(r.operations(), "op"), parts, secs),
+                            name
+                                    + ": linearizable ("
+                                    + count(r.operations(), "op")
+                                    + ", "
+                                    + parts
+                                    + ", "
+                                    + secs
+                                    + ")"
+                                    + nl,
                             null);
             case NOT_LINEARIZABLE ->
                     new Report(
                             r.verdict(),
-                            String.format(
-                                            "%s: NOT LINEARIZABLE (%s%s in the failing part,"
-                                                    + " %s)%n",
-                                            name,
-                                            where,
-                                            Words.count(r.subHistory().size(), "op"),
-                                            secs)
+                            name
+                                    + ": NOT LINEARIZABLE ("
+                                    + where
+                                    + count(r.subHistory().size(), "op")
+                                    + " in the failing part, "
+                                    + secs
+                                    + ")"
+                                    + nl
                                     + indent(Explanation.text(history.model(), r, 60)),
                             html == null
                                     ? null
@@ -307,12 +339,36 @@ public final class CheckCommand implements Callable<Integer> {
             case UNKNOWN ->
                     new Report(
                             r.verdict(),
-                            String.format(
-                                    "%s: UNKNOWN, ran out of --time-limit (%s%s in that part,"
-                                            + " %s)%n",
-                                    name, where, Words.count(r.subHistory().size(), "op"), secs),
+                            name
+                                    + ": UNKNOWN, ran out of --time-limit ("
+                                    + where
+                                    + count(r.subHistory().size(), "op")
+                                    + " in that part, "
+                                    + secs
+                                    + ")"
+                                    + nl,
                             null);
         };
+    }
+
+    /** {@code 0.25 s}: to the hundredth, as {@code %.2f s} would write it. */
+    static String seconds(Duration d) {
+        long hundredths = Math.round(d.toNanos() / 1e7);
+        long rest = hundredths % 100;
+        return hundredths / 100 + (rest < 10 ? ".0" : ".") + rest + " s";
+    }
+
+    /** {@link Words#count} without its Formatter: {@code 1,712 ops}, {@code 1 partition}. */
+    static String count(long n, String one) {
+        String digits = Long.toString(n);
+        StringBuilder sb = new StringBuilder(digits.length() + digits.length() / 3 + 16);
+        for (int i = 0; i < digits.length(); i++) {
+            if (i > 0 && (digits.length() - i) % 3 == 0 && digits.charAt(i - 1) != '-') {
+                sb.append(',');
+            }
+            sb.append(digits.charAt(i));
+        }
+        return sb.append(' ').append(Words.noun(n, one)).toString();
     }
 
     private static String indent(String text) {

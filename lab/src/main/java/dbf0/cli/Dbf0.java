@@ -3,6 +3,7 @@ package dbf0.cli;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
 import dbf0.kv.bench.disk.DiskBench;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -59,7 +60,12 @@ public final class Dbf0 implements Callable<Integer> {
 
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("check")) {
-            // A check lasts a fraction of a second: skip building every other command's options.
+            // A check lasts a fraction of a second: a plain one runs without picocli at all
+            // (PlainCheck.run), and any other skips building every other command's options.
+            int plain = PlainCheck.run(Arrays.copyOfRange(args, 1, args.length));
+            if (plain != PlainCheck.DECLINED) {
+                System.exit(plain);
+            }
             CommandSpec top = CommandSpec.create().name("dbf0");
             top.addSubcommand("check", new CommandLine(new CheckCommand()));
             Cli.runAndExit(top, args);

@@ -2,6 +2,7 @@ package dbf0.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.Dbf0HistoryFormat;
 import java.io.PrintWriter;
@@ -9,8 +10,10 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -233,5 +236,116 @@ class CheckCommandTest {
                                 + " from its first lines (no JSON object, EDN map or jepsen.util"
                                 + " event line)",
                         "give --format dbf0, etcd or kv");
+    }
+
+    /** One run's exit status and output, with every elapsed time written as T. */
+    private record Outcome(int exit, String out, String err) {
+        static Outcome of(int exit, StringWriter out, StringWriter err) {
+            return new Outcome(
+                    exit,
+                    out.toString().replaceAll("[0-9.]+ s\\)", "T)"),
+                    err.toString().replaceAll("[0-9.]+ s\\)", "T)"));
+        }
+    }
+
+    /** {@code dbf0 check ARGS} without picocli; null if it declines. */
+    private static Outcome plain(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int exit = PlainCheck.run(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        if (exit == PlainCheck.DECLINED) {
+            assertThat(out.toString() + err.toString())
+                    .as("declined before doing anything")
+                    .isEmpty();
+            return null;
+        }
+        return Outcome.of(exit, out, err);
+    }
+
+    /** {@code dbf0 check ARGS} through picocli, as every other command runs. */
+    private static Outcome picocli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = Cli.commandLine(new Dbf0());
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        List<String> all = new ArrayList<>(List.of("check"));
+        all.addAll(List.of(args));
+        return Outcome.of(cl.execute(all.toArray(String[]::new)), out, err);
+    }
+
+    @Test
+    void aPlainCommandLineRunsWithoutPicocliAndSaysExactlyWhatPicocliWould() throws Exception {
+        Path hard = tmp.resolve("hard.jsonl");
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            lines.add(
+                    Dbf0HistoryFormat.line(
+                            i, "set", new byte[] {7}, new byte[] {(byte) i}, null, 0, 100L, "ok"));
+        }
+        lines.add(
+                Dbf0HistoryFormat.line(
+                        99, "get", new byte[] {7}, new byte[] {(byte) 200}, true, 101, 102L, "ok"));
+        Files.write(hard, lines);
+        String ok = resource("kv/c01-ok.txt");
+        String bad = resource("kv/c01-bad.txt");
+        String etcd = resource("etcd/etcd_000.log");
+        List<String[]> plainOnes =
+                List.of(
+                        new String[] {"--format", "etcd", resource("etcd/etcd_002.log"), etcd},
+                        new String[] {"--format=kv", "--model", "kv", ok},
+                        new String[] {"--threads", "2", "--format", "auto", bad, ok, etcd},
+                        new String[] {bad, "--format", "kv", "--", ok},
+                        new String[] {"--time-limit", "100ms", hard.toString()},
+                        // errors found while checking: a file in another format, a missing file
+                        new String[] {ok},
+                        new String[] {"--format", "auto", ok, tmp.resolve("no.log").toString()});
+        for (String[] args : plainOnes) {
+            Outcome plain = plain(args);
+            assertThat(plain).as(String.join(" ", args)).isNotNull();
+            assertThat(plain).as(String.join(" ", args)).isEqualTo(picocli(args));
+        }
+        assertThat(plain(bad, "--format", "kv").exit()).isEqualTo(1);
+        assertThat(plain(ok).err()).startsWith("dbf0 check: error: " + ok + " is not a dbf0");
+    }
+
+    @Test
+    void anythingButAPlainCommandLineIsLeftToPicocli() {
+        String ok = "c01-ok.txt";
+        List<String[]> declined =
+                List.of(
+                        new String[] {},
+                        new String[] {"--help"},
+                        new String[] {"-h", ok},
+                        new String[] {"--version"},
+                        new String[] {"--html", "v.html", ok},
+                        new String[] {"--format", "kv", "--format", "kv", ok},
+                        new String[] {"--format"},
+                        new String[] {"--format", "--model", ok},
+                        new String[] {"--format", "xml", ok},
+                        new String[] {"--model", "register", "--format", "kv", ok},
+                        new String[] {"--time-limit", "soon", ok},
+                        new String[] {"--threads", "0", ok},
+                        new String[] {"--threads", "-1", ok},
+                        new String[] {"--threads", "02", ok},
+                        new String[] {"--nosuch", ok},
+                        new String[] {"-", ok},
+                        new String[] {"@args.txt"},
+                        new String[] {"--format", "kv", ""});
+        for (String[] args : declined) {
+            assertThat(plain(args)).as(String.join(" ", args)).isNull();
+        }
+    }
+
+    @Test
+    void reportNumbersAreWrittenAsTheFormatterWouldWriteThem() {
+        for (long n : new long[] {0, 1, 2, 999, 1000, 1712, 999_999, 1_000_000, 123_456_789_012L}) {
+            assertThat(CheckCommand.count(n, "op")).isEqualTo(Words.count(n, "op"));
+        }
+        for (long ms : new long[] {0, 4, 5, 9, 10, 99, 100, 994, 1005, 12_345, 3_600_000}) {
+            Duration d = Duration.ofMillis(ms).plusNanos(1);
+            assertThat(CheckCommand.seconds(d))
+                    .isEqualTo(String.format(Locale.ROOT, "%.2f s", d.toNanos() / 1e9));
+        }
     }
 }

@@ -129,6 +129,11 @@ public final class EtcdLogFormat {
 
     public static History<String, RegisterModel.Input, RegisterModel.Output> parse(
             BufferedReader in, String source) throws IOException, HistoryParseException {
+        return parse(in::readLine, source);
+    }
+
+    static History<String, RegisterModel.Input, RegisterModel.Output> parse(
+            Lines.Source in, String source) throws IOException, HistoryParseException {
         List<Operation<RegisterModel.Input, RegisterModel.Output>> ops = new ArrayList<>();
         Map<Integer, Open> open = new HashMap<>();
         long lineNo = 0;

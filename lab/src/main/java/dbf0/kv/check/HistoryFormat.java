@@ -2,6 +2,7 @@ package dbf0.kv.check;
 
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,9 @@ public enum HistoryFormat {
 
     /** How many lines {@link #detect} reads before it gives up: an etcd log may open with a few. */
     static final int DETECT_LINES = 1000;
+
+    /** How many bytes {@link #detect} reads first, which usually hold the lines it looks at. */
+    static final int DETECT_BYTES = 64 * 1024;
 
     /** The name on the command line ({@code dbf0}, {@code etcd}, {@code kv}). */
     public String cliName() {
@@ -38,10 +42,20 @@ public enum HistoryFormat {
         };
     }
 
+    /**
+     * Reads {@code file}: a Jepsen one all at once ({@link Lines}), a dbf0 one line by line, as it
+     * may be hundreds of megabytes (a million operations).
+     */
     public History<?, ?, ?> parse(Path file) throws IOException, HistoryParseException {
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return parse(in, file.toString());
-        }
+        return switch (this) {
+            case ETCD -> EtcdLogFormat.parse(Lines.of(file)::readLine, file.toString());
+            case KV -> KvEdnFormat.parse(Lines.of(file)::readLine, file.toString());
+            case DBF0 -> {
+                try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                    yield parse(in, file.toString());
+                }
+            }
+        };
     }
 
     /**
@@ -50,9 +64,26 @@ public enum HistoryFormat {
      * etcd log. Null when none of the first {@value #DETECT_LINES} lines says.
      */
     public static HistoryFormat detect(Path file) throws IOException {
+        // The first lines are in the file's first bytes: read those, and the file line by line
+        // only if they end before the lines to look at do.
+        byte[] head;
+        try (InputStream in = Files.newInputStream(file)) {
+            head = in.readNBytes(DETECT_BYTES);
+        }
+        Lines lines = new Lines(head, head.length < DETECT_BYTES);
+        int n = 0;
+        for (String line; n < DETECT_LINES && (line = lines.readLine()) != null; n++) {
+            HistoryFormat f = detectLine(line);
+            if (f != null) {
+                return f;
+            }
+        }
+        if (n == DETECT_LINES || head.length < DETECT_BYTES) {
+            return null;
+        }
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String line;
-            for (int n = 0; n < DETECT_LINES && (line = in.readLine()) != null; n++) {
+            for (n = 0; n < DETECT_LINES && (line = in.readLine()) != null; n++) {
                 HistoryFormat f = detectLine(line);
                 if (f != null) {
                     return f;

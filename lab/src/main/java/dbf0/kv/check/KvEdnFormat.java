@@ -23,6 +23,11 @@ public final class KvEdnFormat {
 
     public static History<String, KvModel.Input, KvModel.Output> parse(
             BufferedReader in, String source) throws IOException, HistoryParseException {
+        return parse(in::readLine, source);
+    }
+
+    static History<String, KvModel.Input, KvModel.Output> parse(Lines.Source in, String source)
+            throws IOException, HistoryParseException {
         List<Operation<KvModel.Input, KvModel.Output>> ops = new ArrayList<>();
         Map<Integer, Open> open = new HashMap<>();
         Map<String, String> keys = new HashMap<>();
@@ -32,21 +37,21 @@ public final class KvEdnFormat {
             if (text.isBlank()) {
                 continue;
             }
-            Map<String, Object> m = Canonical.read(text);
+            Event m = Canonical.read(text);
             if (m == null) {
                 try {
-                    m = new EdnMap(text).read();
+                    m = Event.of(new EdnMap(text).read());
                 } catch (IllegalArgumentException e) {
                     throw new HistoryParseException(
                             source, lineNo, "not an EDN map: " + e.getMessage());
                 }
             }
-            if (!(m.get("process") instanceof Long p)) {
+            if (!(m.process() instanceof Long p)) {
                 continue; // the nemesis and other non-client events
             }
             int process = (int) (long) p;
-            String type = keyword(m, "type", source, lineNo);
-            String f = keyword(m, "f", source, lineNo);
+            String type = keyword(m.type(), "type", source, lineNo);
+            String f = keyword(m.f(), "f", source, lineNo);
             if (type.equals("invoke")) {
                 if (open.containsKey(process)) {
                     throw new HistoryParseException(
@@ -58,7 +63,7 @@ public final class KvEdnFormat {
                                     + open.get(process).line()
                                     + ") is open");
                 }
-                Object key = m.get("key");
+                Object key = m.key();
                 if (key == null) {
                     throw new HistoryParseException(source, lineNo, "missing :key");
                 }
@@ -91,7 +96,7 @@ public final class KvEdnFormat {
                     KvModel.Output out =
                             inv.input().kind() == KvModel.Kind.GET
                                     ? KvModel.Output.emptyMeansMissing(
-                                            m.get("value") == null ? "" : m.get("value").toString())
+                                            m.value() == null ? "" : m.value().toString())
                                     : KvModel.Output.NONE;
                     ops.add(Operation.ok(process, inv.input(), out, inv.line(), lineNo));
                 }
@@ -112,17 +117,27 @@ public final class KvEdnFormat {
         return new History<>(new KvModel(), ops);
     }
 
-    private static String keyword(Map<String, Object> m, String field, String source, long line)
+    /**
+     * The fields of one event line that the history needs, each null when the line has none: from
+     * {@link Canonical} directly, or from {@link EdnMap}'s map.
+     */
+    record Event(Object process, Object type, Object f, Object key, Object value) {
+        static Event of(Map<String, Object> m) {
+            return new Event(
+                    m.get("process"), m.get("type"), m.get("f"), m.get("key"), m.get("value"));
+        }
+    }
+
+    private static String keyword(Object v, String field, String source, long line)
             throws HistoryParseException {
-        if (m.get(field) instanceof Keyword k) {
+        if (v instanceof Keyword k) {
             return k.name();
         }
         throw new HistoryParseException(source, line, "missing or non-keyword :" + field);
     }
 
-    private static String string(Map<String, Object> m, String source, long line)
-            throws HistoryParseException {
-        Object v = m.get("value");
+    private static String string(Event m, String source, long line) throws HistoryParseException {
+        Object v = m.value();
         if (v == null || v instanceof Keyword || v instanceof List) {
             throw new HistoryParseException(source, line, "a put or append needs a :value");
         }
@@ -139,13 +154,13 @@ public final class KvEdnFormat {
     /**
      * The layout Jepsen and Porcupine write, {@code {:process 0, :type :ok, :f :get, :key "3",
      * :value "x"}}, read by a few comparisons instead of {@link EdnMap}'s character by character
-     * walk (most of a short check's parsing time, in cold code). Null for any other layout, which
-     * the general reader then takes.
+     * walk (most of a short check's parsing time, in cold code), into an {@link Event} rather than
+     * a map. Null for any other layout, which the general reader then takes.
      */
     static final class Canonical {
         private Canonical() {}
 
-        static Map<String, Object> read(String s) {
+        static Event read(String s) {
             int at = literal(s, 0, "{:process ");
             int end = at;
             while (end >= 0 && end < s.length() && s.charAt(end) >= '0' && s.charAt(end) <= '9') {
@@ -165,21 +180,35 @@ public final class KvEdnFormat {
             if (value < 0) {
                 return null;
             }
-            Map<String, Object> m = new HashMap<>();
+            String v;
             if (s.startsWith("nil}", value) && value + 4 == s.length()) {
-                m.put("value", null);
+                v = null;
             } else if (s.startsWith("\"", value)
                     && plainString(s, value + 1) == s.length() - 2
                     && s.endsWith("}")) {
-                m.put("value", s.substring(value + 1, s.length() - 2));
+                v = s.substring(value + 1, s.length() - 2);
             } else {
                 return null;
             }
-            m.put("process", process);
-            m.put("type", new Keyword(s.substring(type, typeEnd)));
-            m.put("f", new Keyword(s.substring(f, fEnd)));
-            m.put("key", s.substring(key, keyEnd));
-            return m;
+            return new Event(
+                    process,
+                    new Keyword(name(s, type, typeEnd)),
+                    new Keyword(name(s, f, fEnd)),
+                    s.substring(key, keyEnd),
+                    v);
+        }
+
+        private static final List<String> NAMES =
+                List.of("invoke", "ok", "fail", "info", "get", "put", "append");
+
+        /** {@code s[from, to)}, as the constant when it is one of the usual names: no copy. */
+        private static String name(String s, int from, int to) {
+            for (String n : NAMES) {
+                if (n.length() == to - from && s.startsWith(n, from)) {
+                    return n;
+                }
+            }
+            return s.substring(from, to);
         }
 
         /** The index after {@code text} if it stands at {@code at}, else -1 (also for -1). */

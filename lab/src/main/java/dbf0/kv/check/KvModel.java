@@ -90,6 +90,13 @@ public final class KvModel implements Model<String, KvModel.Input, KvModel.Outpu
         return out.found() ? out.value().equals(state) : state == null;
     }
 
+    /** A get; a delete that found the key missing (it leaves it missing). */
+    @Override
+    public boolean readOnly(Input in, Output out) {
+        return in.kind() == Kind.GET
+                || (in.kind() == Kind.DELETE && Boolean.FALSE.equals(out.found()));
+    }
+
     @Override
     public List<String> stepUnknown(String state, Input in) {
         return switch (in.kind()) {

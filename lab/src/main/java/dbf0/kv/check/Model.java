@@ -43,6 +43,16 @@ public interface Model<S, I, O> {
         return one;
     }
 
+    /**
+     * Whether this completed operation leaves the state as it was in every state {@link #step}
+     * allows it in (a read, a compare-and-set that did not swap). The checker then linearizes it as
+     * soon as it may, without trying the other orders (sound only if this holds). Default false:
+     * every operation is tried in every order.
+     */
+    default boolean readOnly(I input, O output) {
+        return false;
+    }
+
     /** State equality for memoisation; override when {@code S} has no suitable {@code equals}. */
     default boolean stateEquals(S a, S b) {
         return Objects.equals(a, b);

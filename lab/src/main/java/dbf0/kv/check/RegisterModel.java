@@ -71,6 +71,12 @@ public final class RegisterModel
         };
     }
 
+    /** A read; a compare-and-set that did not swap. */
+    @Override
+    public boolean readOnly(Input in, Output out) {
+        return in.kind() == Kind.READ || (in.kind() == Kind.CAS && !out.swapped());
+    }
+
     @Override
     public List<String> stepUnknown(String state, Input in) {
         return switch (in.kind()) {

@@ -223,4 +223,30 @@ class FormatsTest {
                                         "c.txt"))
                 .hasMessageStartingWith("c.txt:2: unknown :f :cas");
     }
+
+    @Test
+    void theCanonicalLayoutReadsAsTheGeneralReaderReadsIt() {
+        List<String> lines =
+                List.of(
+                        "{:process 0, :type :invoke, :f :put, :key \"3\", :value \"x 0 1 y\"}",
+                        "{:process 12, :type :ok, :f :get, :key \"k\", :value \"\"}",
+                        "{:process 7, :type :invoke, :f :get, :key \"\", :value nil}",
+                        "{:process 1, :type :info, :f :append, :key \"a b\", :value \"é\"}",
+                        "{:process 2, :type :fail, :f :cas, :key \"4\", :value \"v\"}",
+                        "{:process 3, :type :ok-ish, :f :my_f, :key \"9\", :value nil}");
+        for (String line : lines) {
+            KvEdnFormat.Event canonical = KvEdnFormat.Canonical.read(line);
+            assertThat(canonical).as(line).isNotNull();
+            assertThat(canonical)
+                    .as(line)
+                    .isEqualTo(KvEdnFormat.Event.of(new KvEdnFormat.EdnMap(line).read()));
+        }
+        // Anything else is the general reader's.
+        assertThat(KvEdnFormat.Canonical.read("{:type :ok, :process 0, :f :get}")).isNull();
+        assertThat(KvEdnFormat.Canonical.read("{:process 0, :type :ok, :f :get, :key 3}")).isNull();
+        assertThat(
+                        KvEdnFormat.Canonical.read(
+                                "{:process 0, :type :ok, :f :get, :key \"3\", :value \"a\\\"b\"}"))
+                .isNull();
+    }
 }
