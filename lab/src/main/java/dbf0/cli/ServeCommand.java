@@ -137,7 +137,9 @@ public final class ServeCommand implements Callable<Integer> {
         Cli.require(spec, threads >= 1, "--threads must be at least 1, got " + threads);
         InetSocketAddress address = listen.address(spec);
         ServerModel model = serverModel.model(spec);
-        LsmOptions lsm = store.toLsmOptions(spec, wal, "--map");
+        LsmOptions given = store.toLsmOptions(spec, wal, "--map");
+        // Replicated, the shard's Raft log is the store's log; --fsync applies to that log.
+        LsmOptions lsm = given != null && replication.replicated() ? given.withoutOwnLog() : given;
         return Cli.parameter(
                 spec,
                 () ->
@@ -177,11 +179,6 @@ public final class ServeCommand implements Callable<Integer> {
                     Cli.parameter(spec, () -> ClusterNode.parseList(clusterNodes));
             Shards shards = replication.shards(spec, nodes);
             if (shards.replicated()) {
-                Cli.require(
-                        spec,
-                        !lsm,
-                        "--cluster-replicas serves a map for now: the lsm store is not replicated"
-                                + " yet");
                 RaftOptions raft = replication.raftOptions(spec, wal);
                 int me =
                         Cli.parameter(
@@ -217,7 +214,8 @@ public final class ServeCommand implements Callable<Integer> {
                 "dbf0 server listening on %s (%s, %s model, %s); Ctrl-C to stop%n",
                 ErrorText.address(server.getLocalAddress()),
                 replication.replicated()
-                        ? "map " + mapType + replicated()
+                        ? (lsm ? "lsm store in " + options.lsm().dataDir() : "map " + mapType)
+                                + replicated()
                         : serving(options, mapType),
                 model.cliName(),
                 Words.count(threads, "thread"));

@@ -166,6 +166,11 @@ public final class KeyValueServer implements Closeable {
             throw new IllegalArgumentException(
                     "a replicated shard keeps its writes in its Raft log: give no write-ahead log");
         }
+        if (replication != null && options.lsm() != null && options.lsm().ownLog()) {
+            throw new IllegalArgumentException(
+                    "a replicated shard's lsm store keeps no log of its own: the Raft log is its"
+                            + " log (LsmOptions.withoutOwnLog)");
+        }
         clusterNodes = List.copyOf(nodes);
         this.shards = shards;
         this.replication = replication;
@@ -256,6 +261,11 @@ public final class KeyValueServer implements Closeable {
     /** Opens the disk store or the log the options name; replays it before any connection. */
     private void openStore() throws IOException {
         if (options.lsm() != null) {
+            if (!options.lsm().ownLog() && replication == null) {
+                throw new IllegalStateException(
+                        "an lsm store without a log of its own serves a replicated shard only:"
+                                + " alone, its acknowledged writes would be lost at a restart");
+            }
             lsmStore = LsmStore.open(options.lsm());
             store = lsmStore;
         } else if (options.durability() != null) {

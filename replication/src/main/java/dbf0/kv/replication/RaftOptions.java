@@ -21,6 +21,9 @@ import java.util.Objects;
  *     behind it
  * @param writeTimeout how long a write waits for its entry to be committed before it is answered
  *     TRYAGAIN (its outcome then unknown)
+ * @param segmentBytes the Raft log is kept in segment files of about this many bytes (Ratis's 32
+ *     MiB by default); a snapshot lets it purge whole segments only, so a smaller one frees disk
+ *     sooner and sends a lagging member a snapshot sooner
  */
 public record RaftOptions(
         Path dataDir,
@@ -30,7 +33,8 @@ public record RaftOptions(
         Duration electionMin,
         Duration electionMax,
         long snapshotEvery,
-        Duration writeTimeout) {
+        Duration writeTimeout,
+        long segmentBytes) {
 
     /** How a leader answers reads. */
     public enum ReadMode {
@@ -47,6 +51,9 @@ public record RaftOptions(
         LEASE
     }
 
+    /** Ratis's own default segment size. */
+    public static final long DEFAULT_SEGMENT_BYTES = 32L << 20;
+
     /** Redis's cluster bus offset. */
     public static final int DEFAULT_RAFT_PORT_OFFSET = 10_000;
 
@@ -59,6 +66,9 @@ public record RaftOptions(
                 || electionMax.compareTo(electionMin) < 0) {
             throw new IllegalArgumentException(
                     "election timeouts " + electionMin + ".." + electionMax + " are not a range");
+        }
+        if (segmentBytes < 1024) {
+            throw new IllegalArgumentException("a log segment of " + segmentBytes + " bytes");
         }
         if (raftPortOffset == 0 || Math.abs(raftPortOffset) > 65_535) {
             throw new IllegalArgumentException("bad raft port offset " + raftPortOffset);
@@ -75,7 +85,8 @@ public record RaftOptions(
                 Duration.ofMillis(300),
                 Duration.ofMillis(600),
                 100_000,
-                Duration.ofSeconds(3));
+                Duration.ofSeconds(3),
+                DEFAULT_SEGMENT_BYTES);
     }
 
     public RaftOptions withFsync(FsyncPolicy policy) {
@@ -87,7 +98,8 @@ public record RaftOptions(
                 electionMin,
                 electionMax,
                 snapshotEvery,
-                writeTimeout);
+                writeTimeout,
+                segmentBytes);
     }
 
     public RaftOptions withReads(ReadMode mode) {
@@ -99,7 +111,8 @@ public record RaftOptions(
                 electionMin,
                 electionMax,
                 snapshotEvery,
-                writeTimeout);
+                writeTimeout,
+                segmentBytes);
     }
 
     public RaftOptions withRaftPortOffset(int offset) {
@@ -111,12 +124,21 @@ public record RaftOptions(
                 electionMin,
                 electionMax,
                 snapshotEvery,
-                writeTimeout);
+                writeTimeout,
+                segmentBytes);
     }
 
     public RaftOptions withElection(Duration min, Duration max) {
         return new RaftOptions(
-                dataDir, raftPortOffset, fsync, reads, min, max, snapshotEvery, writeTimeout);
+                dataDir,
+                raftPortOffset,
+                fsync,
+                reads,
+                min,
+                max,
+                snapshotEvery,
+                writeTimeout,
+                segmentBytes);
     }
 
     public RaftOptions withSnapshotEvery(long entries) {
@@ -128,6 +150,20 @@ public record RaftOptions(
                 electionMin,
                 electionMax,
                 entries,
-                writeTimeout);
+                writeTimeout,
+                segmentBytes);
+    }
+
+    public RaftOptions withSegmentBytes(long bytes) {
+        return new RaftOptions(
+                dataDir,
+                raftPortOffset,
+                fsync,
+                reads,
+                electionMin,
+                electionMax,
+                snapshotEvery,
+                writeTimeout,
+                bytes);
     }
 }

@@ -5,6 +5,7 @@ import dbf0.kv.cluster.Shards;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.server.cluster.Replication;
 import dbf0.kv.server.cluster.ShardView;
+import dbf0.kv.storage.CheckpointedStore;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.StoreRefusedException;
 import java.io.IOException;
@@ -79,6 +80,7 @@ public final class RaftReplication implements Replication {
     private RaftGroup group;
     private RaftServer server;
     private RaftServer.Division division;
+    private StoreStateMachine stateMachine;
 
     /**
      * @param nodes every node of the cluster, in {@code --cluster-nodes} order
@@ -108,11 +110,16 @@ public final class RaftReplication implements Replication {
         boolean fresh = !Files.isDirectory(dir.resolve(group.getGroupId().getUuid().toString()));
         Files.createDirectories(dir);
         int port = ShardGroup.raftPort(nodes.get(myself), options.raftPortOffset());
+        Snapshots snapshots =
+                local instanceof CheckpointedStore tables
+                        ? new TableSnapshots(tables, shard)
+                        : new MapSnapshots(local);
+        stateMachine = new StoreStateMachine(local, snapshots, shard, myself);
         server =
                 RaftServer.newBuilder()
                         .setServerId(ShardGroup.peerId(myself))
                         .setGroup(group)
-                        .setStateMachine(new StoreStateMachine(local, shard, myself))
+                        .setStateMachine(stateMachine)
                         .setProperties(RaftSettings.properties(options, dir, bindHost, port))
                         .setOption(
                                 fresh
@@ -130,6 +137,11 @@ public final class RaftReplication implements Replication {
                 port,
                 fresh ? "a new log" : "its log recovered");
         return new ReplicatedStore(local, this);
+    }
+
+    /** This member's state machine, once started: its counters, for tests. */
+    StoreStateMachine stateMachine() {
+        return stateMachine;
     }
 
     @Override

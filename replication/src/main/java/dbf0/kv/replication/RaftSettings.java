@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 
 /** Ratis's properties for a member, from {@link RaftOptions}: every setting dbf0 changes, here. */
@@ -28,10 +29,19 @@ final class RaftSettings {
         // Durability: under always an entry is forced before a member acknowledges it; otherwise
         // the log is flushed behind the acknowledgements.
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, o.fsync() != FsyncPolicy.ALWAYS);
-        // Snapshots, and the log purged behind them.
+        // Snapshots, and the log purged behind them: every closed segment a snapshot covers, at
+        // each snapshot (the gap Ratis would otherwise wait for is counted in entries).
         RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
         RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, o.snapshotEvery());
+        RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2); // older map snapshots deleted
         RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+        RaftServerConfigKeys.Log.setPurgeGap(p, 1);
+        RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(o.segmentBytes()));
+        RaftServerConfigKeys.Log.setPreallocatedSize(
+                p, SizeInBytes.valueOf(Math.min(o.segmentBytes(), 4L << 20)));
+        // A stop takes no snapshot: a restart replays the log from the last one, as a crash's does,
+        // so the path a crash takes is the one every restart tests.
+        RaftServerConfigKeys.Snapshot.setTriggerWhenStopEnabled(p, false);
         return p;
     }
 

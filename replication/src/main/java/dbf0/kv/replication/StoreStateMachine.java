@@ -2,12 +2,12 @@ package dbf0.kv.replication;
 
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.storage.Store;
-import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.apache.ratis.io.MD5Hash;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
@@ -16,14 +16,12 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
 import org.apache.ratis.server.raftlog.RaftLog;
-import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
-import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
-import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
-import org.apache.ratis.util.MD5FileUtil;
+import org.apache.ratis.util.LifeCycle;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,10 +33,11 @@ import org.slf4j.LoggerFactory;
  * store that started the same, every member ends with the same keys: that is a replicated state
  * machine.
  *
- * <p>Snapshots: {@link #takeSnapshot} writes the store whole ({@link MapSnapshot}) under the last
- * applied index, which lets Ratis purge the log behind it and send it to a member that lags or
- * starts empty; {@link #reinitialize} loads one that arrived. Ratis calls both between applies, so
- * the store does not change under them.
+ * <p>Snapshots: {@link #takeSnapshot} keeps the store at the last applied index ({@link Snapshots}:
+ * a map written whole, the LSM store's tables linked aside), which lets Ratis purge the log behind
+ * it and send it to a member that lags or starts empty; {@link #reinitialize} loads one that
+ * arrived. Ratis calls both between applies, so the store does not change under them. After a
+ * restart Ratis replays the log from the entry after the latest snapshot.
  */
 final class StoreStateMachine extends BaseStateMachine {
 
@@ -48,12 +47,15 @@ final class StoreStateMachine extends BaseStateMachine {
     static final byte FOUND = 1;
 
     private final Store store;
+    private final Snapshots snapshots;
     private final int shard;
     private final int myself;
-    private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+    private final LongAdder entries = new LongAdder();
+    private final LongAdder installs = new LongAdder();
 
-    StoreStateMachine(Store store, int shard, int myself) {
+    StoreStateMachine(Store store, Snapshots snapshots, int shard, int myself) {
         this.store = store;
+        this.snapshots = snapshots;
         this.shard = shard;
         this.myself = myself;
     }
@@ -81,32 +83,40 @@ final class StoreStateMachine extends BaseStateMachine {
     public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage)
             throws IOException {
         super.initialize(server, groupId, raftStorage);
-        storage.init(raftStorage);
-        load(storage.loadLatestSnapshot());
+        TermIndex at = snapshots.start(raftStorage);
+        if (at != null) {
+            updateLastAppliedTermIndex(at);
+        }
+        getLifeCycle().transition(LifeCycle.State.STARTING);
+        getLifeCycle().transition(LifeCycle.State.RUNNING);
+    }
+
+    /**
+     * Before a snapshot the leader sent is installed: Ratis stops applying, and checks that the
+     * state machine says it is paused before it calls {@link #reinitialize}.
+     */
+    @Override
+    public void pause() {
+        if (getLifeCycleState() == LifeCycle.State.RUNNING) {
+            getLifeCycle().transition(LifeCycle.State.PAUSING);
+            getLifeCycle().transition(LifeCycle.State.PAUSED);
+        }
     }
 
     @Override
     public void reinitialize() throws IOException {
-        load(storage.loadLatestSnapshot()); // a snapshot the leader sent has just been installed
-    }
-
-    private void load(SingleFileSnapshotInfo snapshot) throws IOException {
-        if (snapshot == null) {
-            return;
+        TermIndex at = snapshots.installed(); // a snapshot the leader sent has just been installed
+        updateLastAppliedTermIndex(at);
+        installs.increment();
+        if (getLifeCycleState() == LifeCycle.State.PAUSED) {
+            getLifeCycle().transition(LifeCycle.State.STARTING);
+            getLifeCycle().transition(LifeCycle.State.RUNNING);
         }
-        File file = snapshot.getFile().getPath().toFile();
-        MD5Hash md5 = snapshot.getFile().getFileDigest();
-        if (md5 != null) {
-            MD5FileUtil.verifySavedMD5(file, md5);
-        }
-        long pairs = MapSnapshot.read(file.toPath(), store);
-        updateLastAppliedTermIndex(snapshot.getTermIndex());
-        LOG.info("loaded the snapshot at {}: {} keys", snapshot.getTermIndex(), pairs);
     }
 
     @Override
-    public SimpleStateMachineStorage getStateMachineStorage() {
-        return storage;
+    public StateMachineStorage getStateMachineStorage() {
+        return snapshots.storage();
     }
 
     @Override
@@ -115,13 +125,17 @@ final class StoreStateMachine extends BaseStateMachine {
         if (last == null || last.getIndex() <= 0) {
             return RaftLog.INVALID_LOG_INDEX;
         }
-        File file = storage.getSnapshotFile(last.getTerm(), last.getIndex());
-        long pairs = MapSnapshot.write(store, file.toPath());
-        MD5Hash md5 = MD5FileUtil.computeAndSaveMd5ForFile(file);
-        storage.updateLatestSnapshot(
-                new SingleFileSnapshotInfo(new FileInfo(file.toPath(), md5), last));
-        LOG.debug("snapshot at {}: {} keys", last, pairs);
-        return last.getIndex();
+        return snapshots.take(last);
+    }
+
+    /** Log entries applied since this member started: those replayed at start-up among them. */
+    long entriesApplied() {
+        return entries.sum();
+    }
+
+    /** Snapshots the leader sent that this member loaded since it started. */
+    long snapshotsInstalled() {
+        return installs.sum();
     }
 
     @Override
@@ -139,7 +153,16 @@ final class StoreStateMachine extends BaseStateMachine {
                 default -> throw new IllegalStateException("write kind " + op.kind());
             }
         }
+        try {
+            snapshots.applied(TermIndex.valueOf(entry));
+        } catch (IOException e) {
+            // The store took the writes but cannot keep them (its flush fails): thrown, so that
+            // Ratis stops this member rather than let it go on applying to a store that lost some.
+            throw new UncheckedIOException(
+                    "shard " + shard + ": the store cannot keep entry " + entry.getIndex(), e);
+        }
         updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+        entries.increment();
         return CompletableFuture.completedFuture(
                 Message.valueOf(UnsafeByteOperations.unsafeWrap(found)));
     }

@@ -7,6 +7,7 @@ import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.server.cluster.RawResp;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.storage.lsm.LsmOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -19,17 +20,20 @@ import java.util.function.UnaryOperator;
 
 /**
  * A replicated cluster in this JVM: N nodes on loopback, each a nio server over a concurrent map
- * with its own data dir, grouped into shards of R+1 with Raft on ports picked free.
+ * (or, given LSM options, the LSM store without a log of its own) with its own data dir, grouped
+ * into shards of R+1 with Raft on ports picked free.
  */
 final class LocalShards implements AutoCloseable {
 
     final List<KeyValueServer> servers = new ArrayList<>();
     final List<Integer> ports = new ArrayList<>();
+    final List<RaftReplication> engines = new ArrayList<>();
     final List<ClusterNode> nodes;
     final Shards shards;
     final int offset;
     private final Path root;
     private final UnaryOperator<RaftOptions> tune;
+    private final UnaryOperator<LsmOptions> lsm;
 
     /**
      * Elections after 1-2 s without a heartbeat: a test JVM beside others on two cores can stall
@@ -43,8 +47,23 @@ final class LocalShards implements AutoCloseable {
     }
 
     LocalShards(int n, int replicas, Path root, UnaryOperator<RaftOptions> tune) throws Exception {
+        this(n, replicas, root, tune, null);
+    }
+
+    /**
+     * @param lsm null for a map; else each node runs the LSM store in its data dir with these
+     *     options (applied to the defaults, without a log of its own)
+     */
+    LocalShards(
+            int n,
+            int replicas,
+            Path root,
+            UnaryOperator<RaftOptions> tune,
+            UnaryOperator<LsmOptions> lsm)
+            throws Exception {
         this.root = root;
         this.tune = tune;
+        this.lsm = lsm;
         this.shards = new Shards(n, replicas);
         this.offset = 1000;
         StringBuilder list = new StringBuilder();
@@ -56,6 +75,7 @@ final class LocalShards implements AutoCloseable {
         nodes = ClusterNode.parseList(list.toString());
         for (int i = 0; i < n; i++) {
             servers.add(null);
+            engines.add(null);
         }
         for (int i = 0; i < n; i++) {
             servers.set(i, start(i));
@@ -74,12 +94,16 @@ final class LocalShards implements AutoCloseable {
                         .withThreads(2)
                         .withBindAddress(new InetSocketAddress("127.0.0.1", ports.get(i)));
         RaftOptions raft = tune.apply(RaftOptions.defaults(dataDir(i)).withRaftPortOffset(offset));
-        KeyValueServer server = new KeyValueServer(options, MapBackends.create("concurrent"));
-        server.clusterNodes(
-                nodes,
-                shards,
-                new RaftReplication(nodes, shards, i, "127.0.0.1", raft),
-                dataDir(i));
+        KeyValueServer server;
+        if (lsm == null) {
+            server = new KeyValueServer(options, MapBackends.create("concurrent"));
+        } else {
+            LsmOptions store = lsm.apply(LsmOptions.defaults(dataDir(i))).withoutOwnLog();
+            server = new KeyValueServer(options.withLsm(store));
+        }
+        RaftReplication engine = new RaftReplication(nodes, shards, i, "127.0.0.1", raft);
+        engines.set(i, engine);
+        server.clusterNodes(nodes, shards, engine, dataDir(i));
         server.start();
         return server;
     }

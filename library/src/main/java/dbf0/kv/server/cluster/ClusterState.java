@@ -7,6 +7,7 @@ import dbf0.kv.cluster.Shards;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.server.resp.KeyRouter;
 import dbf0.kv.server.resp.RespCommand;
+import dbf0.kv.storage.CheckpointedStore;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
 import java.io.IOException;
@@ -86,7 +87,10 @@ public final class ClusterState implements AutoCloseable {
         this.base = store;
         this.replication = replication;
         this.index = new SlotIndex(store);
-        Store indexed = new IndexedStore(store, index);
+        Store indexed =
+                store instanceof CheckpointedStore checkpointed
+                        ? new IndexedCheckpointedStore(checkpointed, index)
+                        : new IndexedStore(store, index);
         long started = System.nanoTime();
         long keys = index.build();
         LOG.info(

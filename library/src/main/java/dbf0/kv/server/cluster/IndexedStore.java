@@ -16,7 +16,7 @@ import java.util.function.BiConsumer;
  * <p>A write costs one CRC of its key (the routing's slot is not passed down: the v1 and v2 paths
  * reach the store without it) and one hash map operation under an uncontended lock.
  */
-final class IndexedStore implements Store {
+class IndexedStore implements Store {
 
     private final Store store;
     private final SlotIndex index;

@@ -1,12 +1,14 @@
 package dbf0.kv.storage.lsm;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.LogPosition;
 import dbf0.kv.storage.wal.WalFile;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +35,12 @@ final class Background {
 
     /** Held across a manifest edit and the install of its state: one edit at a time. */
     private final Object editLock = new Object();
+
+    /**
+     * Each flush or compaction step holds its read lock; {@link #pause} takes the write lock, so
+     * that no step runs while the store's tables are replaced under it ({@link LsmStore#restore}).
+     */
+    private final ReentrantReadWriteLock jobs = new ReentrantReadWriteLock();
 
     /** Tables removed and not yet closed; guarded by itself, as the two fields below. */
     private final ArrayDeque<Table> retired = new ArrayDeque<>();
@@ -149,15 +157,53 @@ final class Background {
     }
 
     private boolean flushStep() throws IOException {
-        LsmState s = core.state;
-        if (s.immutable() == null) {
-            return false;
+        jobs.readLock().lock();
+        try {
+            LsmState s = core.state;
+            if (s.immutable() == null) {
+                return false;
+            }
+            flush(s.immutable(), s.active().logNumber);
+            return true;
+        } finally {
+            jobs.readLock().unlock();
         }
-        flush(s.immutable(), s.active().logNumber);
-        return true;
+    }
+
+    /** Waits for the flush and compaction in hand to end, and starts no other until resumed. */
+    void pause() {
+        jobs.writeLock().lock();
+    }
+
+    void resume() {
+        jobs.writeLock().unlock();
+        wake();
+    }
+
+    /**
+     * Records that the tables hold the owner's log up to {@code applied}, when the last edit did
+     * not say so already: an edit of that alone, forced.
+     */
+    void recordApplied(LogPosition applied) throws IOException {
+        synchronized (editLock) {
+            if (!core.manifest.state().applied.equals(applied)) {
+                apply(List.of(), 0, List.of(), -1, -1, -1, applied);
+            }
+        }
+    }
+
+    /**
+     * Writes a checkpoint of the tables the manifest names now into {@code dir}: under the edit
+     * lock, so that no flush or compaction removes one of them meanwhile ({@link Checkpoint}).
+     */
+    Checkpoint.Written checkpoint(java.nio.file.Path dir) throws IOException {
+        synchronized (editLock) {
+            return Checkpoint.write(core.options.dataDir(), core.manifest.state(), dir);
+        }
     }
 
     private boolean compactStep() throws IOException {
+        jobs.readLock().lock();
         int e = core.readGate.enter(); // its inputs are read: a clear must not close them
         try {
             CompactionPlan plan =
@@ -170,6 +216,7 @@ final class Background {
             return true;
         } finally {
             core.readGate.leave(e);
+            jobs.readLock().unlock();
         }
     }
 
@@ -187,7 +234,8 @@ final class Background {
             }
         }
         synchronized (editLock) {
-            apply(removed, 0, added, liveLog, Math.max(memtable.maxSeq(), clear), clear);
+            long seq = Math.max(memtable.maxSeq(), clear);
+            apply(removed, 0, added, liveLog, seq, clear, memtable.applied());
             synchronized (core.stateLock) {
                 LsmState s = core.state;
                 core.install(new LsmState(s.active(), null, s.version().with(removed, 0, added)));
@@ -216,7 +264,7 @@ final class Background {
         }
         List<Table> removed = plan.inputs();
         synchronized (editLock) {
-            apply(removed, plan.outputLevel(), added, -1, -1, -1);
+            apply(removed, plan.outputLevel(), added, -1, -1, -1, null);
             synchronized (core.stateLock) {
                 LsmState s = core.state;
                 core.install(
@@ -298,7 +346,13 @@ final class Background {
 
     /** Appends and forces the edit that makes a flush's or compaction's result the truth. */
     private void apply(
-            List<Table> removed, int level, List<Table> added, long log, long seq, long clear)
+            List<Table> removed,
+            int level,
+            List<Table> added,
+            long log,
+            long seq,
+            long clear,
+            LogPosition applied)
             throws IOException {
         List<ManifestEdit.Added> adds = new ArrayList<>();
         for (Table t : added) {
@@ -312,11 +366,26 @@ final class Background {
         }
         long lastSeq = seq < 0 ? -1 : Math.max(seq, core.manifest.state().lastSeq);
         core.manifest.append(
-                new ManifestEdit(adds, removes, log, core.nextFile.get(), lastSeq, clear),
+                new ManifestEdit(adds, removes, log, core.nextFile.get(), lastSeq, clear, applied),
                 core.nextFile::getAndIncrement);
     }
 
-    private void retire(List<Table> tables) throws IOException {
+    /**
+     * Returns once every read that began before the call has ended: two grace periods of the read
+     * gate, each waited out (under the lock that serializes its flips).
+     */
+    void awaitReads() {
+        synchronized (retired) {
+            for (int round = 0; round < 2; round++) {
+                int old = core.readGate.flip();
+                while (!core.readGate.drained(old)) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+                }
+            }
+        }
+    }
+
+    void retire(List<Table> tables) throws IOException {
         for (Table table : tables) {
             core.dir.delete(TableFormat.tableName(table.number()));
             synchronized (retired) {

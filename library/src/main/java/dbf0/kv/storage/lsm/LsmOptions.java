@@ -17,6 +17,12 @@ import java.util.Objects;
  * @param fsyncInterval the period of the background force under {@link FsyncPolicy#INTERVAL}
  * @param compaction how tables are merged
  * @param tuning the finer knobs ({@link LsmTuning#DEFAULTS})
+ * @param ownLog true (the default): writes go to the store's own write-ahead log first, and a
+ *     restart replays it. False: the store has no log; its owner's log is one (a replicated shard's
+ *     Raft log). Writes then go straight to the memtable, only tables are durable, and the owner
+ *     marks which of its entries the writes so far came from ({@link LsmStore#markApplied}): the
+ *     manifest records that position with every table set, and the owner replays its log from the
+ *     entry after it. {@link #fsync} and {@link #fsyncInterval} then apply to nothing.
  */
 public record LsmOptions(
         Path dataDir,
@@ -25,7 +31,8 @@ public record LsmOptions(
         FsyncPolicy fsync,
         Duration fsyncInterval,
         CompactionStyle compaction,
-        LsmTuning tuning) {
+        LsmTuning tuning,
+        boolean ownLog) {
 
     /** The default {@link #memtableBytes}. */
     public static final long DEFAULT_MEMTABLE_BYTES = 32L << 20;
@@ -69,42 +76,87 @@ public record LsmOptions(
                 FsyncPolicy.ALWAYS,
                 Duration.ofMillis(100),
                 CompactionStyle.LEVELED,
-                LsmTuning.DEFAULTS);
+                LsmTuning.DEFAULTS,
+                true);
     }
 
     /** The same options with another {@link #memtableBytes}. */
     public LsmOptions withMemtableBytes(long bytes) {
         return new LsmOptions(
-                dataDir, bytes, blockCacheBytes, fsync, fsyncInterval, compaction, tuning);
+                dataDir, bytes, blockCacheBytes, fsync, fsyncInterval, compaction, tuning, ownLog);
     }
 
     /** The same options with another {@link #blockCacheBytes}. */
     public LsmOptions withBlockCacheBytes(long bytes) {
         return new LsmOptions(
-                dataDir, memtableBytes, bytes, fsync, fsyncInterval, compaction, tuning);
+                dataDir, memtableBytes, bytes, fsync, fsyncInterval, compaction, tuning, ownLog);
     }
 
     /** The same options with another {@link #fsync}. */
     public LsmOptions withFsync(FsyncPolicy policy) {
         return new LsmOptions(
-                dataDir, memtableBytes, blockCacheBytes, policy, fsyncInterval, compaction, tuning);
+                dataDir,
+                memtableBytes,
+                blockCacheBytes,
+                policy,
+                fsyncInterval,
+                compaction,
+                tuning,
+                ownLog);
     }
 
     /** The same options with another {@link #fsyncInterval}. */
     public LsmOptions withFsyncInterval(Duration interval) {
         return new LsmOptions(
-                dataDir, memtableBytes, blockCacheBytes, fsync, interval, compaction, tuning);
+                dataDir,
+                memtableBytes,
+                blockCacheBytes,
+                fsync,
+                interval,
+                compaction,
+                tuning,
+                ownLog);
     }
 
     /** The same options with another {@link #compaction}. */
     public LsmOptions withCompaction(CompactionStyle style) {
         return new LsmOptions(
-                dataDir, memtableBytes, blockCacheBytes, fsync, fsyncInterval, style, tuning);
+                dataDir,
+                memtableBytes,
+                blockCacheBytes,
+                fsync,
+                fsyncInterval,
+                style,
+                tuning,
+                ownLog);
     }
 
     /** The same options with other {@link #tuning}. */
     public LsmOptions withTuning(LsmTuning knobs) {
         return new LsmOptions(
-                dataDir, memtableBytes, blockCacheBytes, fsync, fsyncInterval, compaction, knobs);
+                dataDir,
+                memtableBytes,
+                blockCacheBytes,
+                fsync,
+                fsyncInterval,
+                compaction,
+                knobs,
+                ownLog);
+    }
+
+    /**
+     * The same options without a log of the store's own ({@link #ownLog}): for a store whose
+     * owner's log is its write-ahead log.
+     */
+    public LsmOptions withoutOwnLog() {
+        return new LsmOptions(
+                dataDir,
+                memtableBytes,
+                blockCacheBytes,
+                fsync,
+                fsyncInterval,
+                compaction,
+                tuning,
+                false);
     }
 }

@@ -1,7 +1,9 @@
 package dbf0.kv.storage.lsm;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.CheckpointedStore;
 import dbf0.kv.storage.KeyValue;
+import dbf0.kv.storage.LogPosition;
 import dbf0.kv.storage.StorageFailureException;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.wal.FileChannelDirectory;
@@ -12,6 +14,7 @@ import dbf0.kv.storage.wal.WalStats;
 import dbf0.kv.storage.wal.WalStore;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -43,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #size} merges every table and memtable: its cost is a full scan, reading every block.
  * {@link #keyCount}, what DBSIZE answers, is an estimate in O(1) instead ({@link KeyEstimate}).
  */
-public final class LsmStore implements Store, Closeable {
+public final class LsmStore implements CheckpointedStore, Closeable {
 
     /** Reads waiting for a read thread at most. */
     static final int READ_QUEUE = 1024;
@@ -58,6 +61,9 @@ public final class LsmStore implements Store, Closeable {
     private final LsmRecovery recovery;
     private final ThreadPoolExecutor readPool;
 
+    /** The writes without a log of its own; null when {@link #wal} takes them. */
+    private final LoglessWrites logless;
+
     private LsmStore(LsmRecovery.Opened opened, WalStore wal) {
         this.core = opened.core();
         this.reads = opened.reads();
@@ -65,6 +71,7 @@ public final class LsmStore implements Store, Closeable {
         this.background = opened.background();
         this.recovery = opened.recovery();
         this.wal = wal;
+        this.logless = wal == null ? new LoglessWrites(core, writes, background) : null;
         AtomicInteger threads = new AtomicInteger();
         int n = core.tuning.readThreads();
         this.readPool =
@@ -110,17 +117,22 @@ public final class LsmStore implements Store, Closeable {
                         .withFsync(options.fsync())
                         .withFsyncInterval(options.fsyncInterval())
                         .withRewrite(0, 0); // a log per memtable: never rewritten
+        if (!options.ownLog()) {
+            refuseLogs(dir);
+        }
         LsmRecovery.Opened opened = LsmRecovery.run(options, dir, walOptions);
-        WalStore wal;
+        WalStore wal = null;
         try {
-            wal =
-                    WalStore.open(
-                            opened.writes(),
-                            walOptions,
-                            dir,
-                            WalLimits.DEFAULTS,
-                            TableFormat.logName(opened.logNumber()),
-                            opened.writes());
+            if (options.ownLog()) {
+                wal =
+                        WalStore.open(
+                                opened.writes(),
+                                walOptions,
+                                dir,
+                                WalLimits.DEFAULTS,
+                                TableFormat.logName(opened.logNumber()),
+                                opened.writes());
+            }
         } catch (IOException | RuntimeException e) {
             opened.core().closeFiles();
             throw e;
@@ -241,13 +253,20 @@ public final class LsmStore implements Store, Closeable {
     @Override
     public void put(ByteArrayWrapper key, ByteArrayWrapper value) {
         writes.throttle();
-        wal.put(key, value);
+        if (logless != null) {
+            logless.put(key, value);
+        } else {
+            wal.put(key, value);
+        }
     }
 
     /** Looks the key up before the log's lock ({@link WritePath#probe}), then logs the delete. */
     @Override
     public boolean delete(ByteArrayWrapper key) {
         writes.throttle();
+        if (logless != null) {
+            return logless.delete(key);
+        }
         writes.probe(key);
         return wal.delete(key);
     }
@@ -255,17 +274,31 @@ public final class LsmStore implements Store, Closeable {
     /** Crash-safe: a logged clear record, then everything older is hidden and dropped. */
     @Override
     public void clear() {
-        wal.clear();
+        if (logless != null) {
+            logless.clear();
+        } else {
+            wal.clear();
+        }
     }
 
     @Override
     public CompletableFuture<Boolean> putAsync(ByteArrayWrapper key, ByteArrayWrapper value) {
+        if (logless != null) {
+            return now(() -> put(key, value));
+        }
         writes.throttle();
         return wal.putAsync(key, value);
     }
 
     @Override
     public CompletableFuture<Boolean> deleteAsync(ByteArrayWrapper key) {
+        if (logless != null) {
+            try {
+                return CompletableFuture.completedFuture(delete(key));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
         writes.throttle();
         writes.probe(key);
         return wal.deleteAsync(key);
@@ -273,21 +306,109 @@ public final class LsmStore implements Store, Closeable {
 
     @Override
     public CompletableFuture<Boolean> clearAsync() {
-        return wal.clearAsync();
+        return logless != null ? now(this::clear) : wal.clearAsync();
+    }
+
+    private static CompletableFuture<Boolean> now(Runnable write) {
+        try {
+            write.run();
+            return CompletableFuture.completedFuture(true);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** As {@link WalStore#flush}: the log's writes accepted so far go to disk together. */
     @Override
     public void flush() {
-        wal.flush();
+        if (wal != null) {
+            wal.flush();
+        }
     }
 
     @Override
     public void awaitSubmitted() {
-        wal.awaitSubmitted(); // the memtable gets a write when the log applies it
+        if (wal != null) {
+            wal.awaitSubmitted(); // the memtable gets a write when the log applies it
+        }
+    }
+
+    // ------------------------------------------ without a log of its own ({@link LoglessWrites})
+
+    /**
+     * {@inheritDoc} A memtable becomes a table only at a mark, so the tables hold whole entries.
+     *
+     * @throws IllegalStateException if the store has a log of its own
+     */
+    @Override
+    public void markApplied(LogPosition at) throws IOException {
+        logless().markApplied(at);
+    }
+
+    /**
+     * {@inheritDoc} What the manifest records with the tables ({@link LogPosition#NONE} at first).
+     */
+    @Override
+    public LogPosition applied() {
+        return core.manifest.state().applied;
+    }
+
+    /**
+     * {@inheritDoc} The memtable is flushed to a table, the position recorded in the manifest, and
+     * the tables linked into {@code dir} with a manifest of their own ({@link Checkpoint}): {@code
+     * dir} is a store's data directory in its own right, {@code CURRENT} its last file.
+     *
+     * @throws IllegalStateException if the store has a log of its own
+     */
+    @Override
+    public List<Path> checkpoint(Path dir, LogPosition at) throws IOException {
+        return logless().checkpoint(dir, at);
+    }
+
+    /** {@inheritDoc} Read from its manifest, every table it names checked to be there. */
+    @Override
+    public LogPosition positionOf(Path dir) throws IOException {
+        return Checkpoint.read(dir).applied;
+    }
+
+    /**
+     * {@inheritDoc} The checkpoint's tables are linked in under new numbers and a new manifest
+     * names them alone; a read meanwhile finds the store empty for a moment rather than a mix of
+     * the two ({@link Checkpoint#restore}).
+     *
+     * @throws CorruptTableException naming the file, if the checkpoint is not whole
+     * @throws IllegalStateException if the store has a log of its own
+     */
+    @Override
+    public LogPosition restore(Path dir) throws IOException {
+        return logless().restore(dir);
+    }
+
+    private LoglessWrites logless() {
+        if (logless == null) {
+            throw new IllegalStateException(
+                    "the store keeps a log of its own: positions are for a store without one");
+        }
+        return logless;
     }
 
     // ---------------------------------------------------------------- the store as a whole
+
+    /**
+     * A store without a log of its own must not find one: its writes are in no log its owner
+     * replays, and applying them would make this copy differ from the others.
+     */
+    private static void refuseLogs(WalDirectory dir) throws IOException {
+        for (String name : dir.list()) {
+            if (TableFormat.number(name, ".log") >= 0) {
+                throw new IOException(
+                        dir.describe(name)
+                                + ": the lsm store there kept a log of its own; a replicated"
+                                + " shard's store keeps none (the Raft log is its log): give it"
+                                + " a data dir of its own");
+            }
+        }
+    }
 
     /** Counters since open, and the shape of the tree now. */
     public LsmStats stats() {
@@ -301,7 +422,11 @@ public final class LsmStore implements Store, Closeable {
         for (int level = 0; level < Version.LEVELS; level++) {
             live = Math.max(live, v.levelBytes(level));
         }
-        long logs = wal.stats().logBytes() + (s.immutable() == null ? 0 : core.immutableLogBytes);
+        long logs =
+                wal == null
+                        ? 0
+                        : wal.stats().logBytes()
+                                + (s.immutable() == null ? 0 : core.immutableLogBytes);
         return new LsmStats(
                 core.userBytes.sum(),
                 core.walBytes.sum(),
@@ -322,9 +447,12 @@ public final class LsmStore implements Store, Closeable {
         return core.state;
     }
 
-    /** The write-ahead log's figures: its forces and the records they made durable. */
+    /**
+     * The write-ahead log's figures: its forces and the records they made durable; null for a store
+     * without a log of its own.
+     */
     public WalStats walStats() {
-        return wal.stats();
+        return wal == null ? null : wal.stats();
     }
 
     /**
@@ -341,7 +469,15 @@ public final class LsmStore implements Store, Closeable {
             core.stateLock.notifyAll(); // writers waiting for a flush or compaction go on
         }
         background.stop();
-        wal.close(); // closes the directory too
+        if (wal != null) {
+            wal.close(); // closes the directory too
+        } else {
+            try {
+                core.dir.close();
+            } catch (IOException e) {
+                LOG.warn("closing {}: {}", core.options.dataDir(), e.toString());
+            }
+        }
         readPool.shutdown();
         core.closeFiles();
     }

@@ -1,5 +1,6 @@
 package dbf0.kv.storage.lsm;
 
+import dbf0.kv.storage.LogPosition;
 import dbf0.kv.storage.wal.WalDirectory;
 import dbf0.kv.storage.wal.WalFile;
 import java.io.IOException;
@@ -48,6 +49,9 @@ final class Manifest {
         long lastSeq;
         long clearSeq;
 
+        /** What the tables hold of the owner's log ({@link LsmOptions#ownLog} off). */
+        volatile LogPosition applied = LogPosition.NONE;
+
         void apply(ManifestEdit edit) {
             for (ManifestEdit.Removed r : edit.removed()) {
                 tables.remove(r.number());
@@ -59,6 +63,18 @@ final class Manifest {
             nextFile = Math.max(nextFile, edit.nextFile());
             lastSeq = Math.max(lastSeq, edit.lastSeq());
             clearSeq = Math.max(clearSeq, edit.clearSeq());
+            applied = edit.applied() != null ? edit.applied() : applied;
+        }
+
+        /** Makes this state a copy of {@code other}. */
+        void copyOf(State other) {
+            tables.clear();
+            tables.putAll(other.tables);
+            logNumber = other.logNumber;
+            nextFile = other.nextFile;
+            lastSeq = other.lastSeq;
+            clearSeq = other.clearSeq;
+            applied = other.applied;
         }
 
         /** One edit that recreates this state from nothing. */
@@ -69,7 +85,8 @@ final class Manifest {
                     logNumber,
                     nextFile,
                     lastSeq,
-                    clearSeq);
+                    clearSeq,
+                    applied.equals(LogPosition.NONE) ? null : applied);
         }
     }
 
@@ -239,7 +256,22 @@ final class Manifest {
     /** A fresh manifest holding the current state; the old one is deleted once replaced. */
     private void rewrite(long number) throws IOException {
         state.nextFile = Math.max(state.nextFile, number + 1);
-        Manifest fresh = create(dir, state, number);
+        switchTo(create(dir, state, number));
+    }
+
+    /**
+     * Makes {@code next} the whole state: written as a new manifest of one edit, forced and named
+     * by {@value #CURRENT} (the crash-safe order of a rewrite), the old manifest deleted. What a
+     * restore from a checkpoint does to the set of tables.
+     */
+    void replace(State next, long number) throws IOException {
+        next.nextFile = Math.max(next.nextFile, number + 1);
+        Manifest fresh = create(dir, next, number);
+        state.copyOf(next);
+        switchTo(fresh);
+    }
+
+    private void switchTo(Manifest fresh) throws IOException {
         String old = name;
         file.close();
         file = fresh.file;

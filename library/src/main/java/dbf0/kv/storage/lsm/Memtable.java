@@ -1,6 +1,7 @@
 package dbf0.kv.storage.lsm;
 
 import dbf0.common.ByteArrayWrapper;
+import dbf0.kv.storage.LogPosition;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
@@ -43,6 +44,12 @@ final class Memtable {
      * here, counted as {@link KeyEstimate#counted} says.
      */
     private volatile long keyDelta;
+
+    /**
+     * Where the owner's log stood after the last write here ({@link LsmStore#markApplied}), or
+     * null: what the manifest records once this memtable is a table.
+     */
+    private volatile LogPosition applied;
 
     Memtable(long logNumber, long capacityBytes) {
         this.logNumber = logNumber;
@@ -159,5 +166,13 @@ final class Memtable {
     /** The keys this memtable adds to the store less those it removes, estimated. */
     long keyDelta() {
         return keyDelta;
+    }
+
+    LogPosition applied() {
+        return applied;
+    }
+
+    void applied(LogPosition position) {
+        applied = position;
     }
 }

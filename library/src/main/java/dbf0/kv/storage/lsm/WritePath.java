@@ -215,6 +215,46 @@ final class WritePath implements Store, LogRotation {
     }
 
     /**
+     * The rotation of a store without a log of its own ({@link LsmOptions#ownLog} off), called
+     * where its owner's log entries end: makes the active memtable the immutable one when it is
+     * full, or whenever {@code force} and it holds anything, after waiting for the previous flush.
+     * So a memtable, and the table it becomes, holds whole entries of the owner's log.
+     */
+    void rotate(boolean force) throws IOException {
+        Memtable active = core.state.active();
+        boolean empty = active.isEmpty() && active.clearSeq() == 0;
+        if (force ? empty : active.bytes() < core.options.memtableBytes()) {
+            return;
+        }
+        if (!waitForFlush()) {
+            throw new IOException("the store is closing");
+        }
+        synchronized (core.stateLock) {
+            LsmState s = core.state;
+            core.install(
+                    new LsmState(
+                            new Memtable(s.active().logNumber, core.options.memtableBytes()),
+                            s.active(),
+                            s.version()));
+        }
+        wakeBackground.run();
+    }
+
+    /** Waits until no memtable is being flushed; an IOException if the store closes meanwhile. */
+    void awaitFlushed() throws IOException {
+        if (!waitForFlush()) {
+            throw new IOException("the store is closing");
+        }
+    }
+
+    /**
+     * Restarts the sequence numbers after {@code seq}: the store's cells are a checkpoint's now.
+     */
+    void resetSeq(long seq) {
+        lastSeq = seq;
+    }
+
+    /**
      * Waits, counting the stall, until no memtable is being flushed; false if the store closes
      * meanwhile.
      */
