@@ -12,10 +12,10 @@ import java.util.Arrays;
  *   inner cell:  u16 keyLength, u32 child, key
  * </pre>
  *
- * An inner page with cells (k1,c1) .. (kn,cn) and leftmost child c0 (the header's link) sends a
- * key below k1 to c0 and a key from ki up to the next key to ci: each ki is the smallest key its
- * child may hold (a separator). A value too large to sit in the leaf goes to a chain of overflow
- * pages ({@link Overflow}) and the cell keeps its length and the chain's first page.
+ * An inner page with cells (k1,c1) .. (kn,cn) and leftmost child c0 (the header's link) sends a key
+ * below k1 to c0 and a key from ki up to the next key to ci: each ki is the smallest key its child
+ * may hold (a separator). A value too large to sit in the leaf goes to a chain of overflow pages
+ * ({@link Overflow}) and the cell keeps its length and the chain's first page.
  *
  * <p>Why a bound on every cell ({@link #maxCell}, a quarter of the page's cell space): a full page
  * that gets one more cell must split into two pages that each fit, and an inner page must hold at
@@ -63,7 +63,9 @@ final class Cells {
         return c;
     }
 
-    /** A leaf cell whose value of {@code valueLength} bytes starts at overflow page {@code first}. */
+    /**
+     * A leaf cell whose value of {@code valueLength} bytes starts at overflow page {@code first}.
+     */
     static byte[] leafOutside(byte[] key, int valueLength, int first) {
         byte[] c = new byte[LEAF_FIXED + key.length + 4];
         Page.putShort(c, 0, key.length);
