@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
  * <pre>
  *   0  u32 crc        CRC32C of bytes 4 .. pageSize-1 (everything after this field)
  *   4  u8  type       1 meta, 2 leaf, 3 inner, 4 overflow, 5 free
- *   5  u8  0
+ *   5  u8  level      0 for a leaf, a child's level + 1 for an inner page; 0 otherwise
  *   6  u16 count      cells in a leaf or inner page; bytes used in an overflow page
  *   8  u64 lsn        the log sequence number of the page's last change
  *  16  u32 page       the page's own number
@@ -52,6 +52,7 @@ final class Page {
 
     static final int CRC = 0;
     static final int TYPE = 4;
+    static final int LEVEL = 5;
     static final int COUNT = 6;
     static final int LSN = 8;
     static final int NUMBER = 16;
@@ -90,6 +91,14 @@ final class Page {
 
     static byte type(byte[] page) {
         return page[TYPE];
+    }
+
+    static int level(byte[] page) {
+        return page[LEVEL] & 0xff;
+    }
+
+    static void level(byte[] page, int level) {
+        page[LEVEL] = (byte) level;
     }
 
     static int count(byte[] page) {
