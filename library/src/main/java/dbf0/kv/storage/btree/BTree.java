@@ -50,6 +50,9 @@ final class BTree {
 
     final AtomicLong keys;
 
+    /** A bound on every value's length, raised before a longer value is put. */
+    final AtomicLong largestValue;
+
     /** The root's level: 0 while the root is a leaf. Under {@link #rootLatch}. */
     int rootLevel;
 
@@ -62,6 +65,7 @@ final class BTree {
         this.alloc = new Allocator(pool, meta);
         this.lsn = new AtomicLong(meta.lsn);
         this.keys = new AtomicLong(meta.keyCount);
+        this.largestValue = new AtomicLong(meta.largestValue);
         Frame root = pool.fetch(meta.root);
         try {
             this.rootLevel = Page.level(root.data);
@@ -337,6 +341,7 @@ final class BTree {
         try {
             Meta m = meta.copy();
             m.keyCount = keys.get();
+            m.largestValue = largestValue.get();
             m.lsn = lsn.get();
             return m;
         } finally {

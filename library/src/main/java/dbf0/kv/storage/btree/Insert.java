@@ -29,6 +29,7 @@ final class Insert {
             throw new IllegalArgumentException(
                     "a key of " + key.length + " bytes is over this tree's " + tree.maxKey());
         }
+        tree.largestValue.accumulateAndGet(value.length, Math::max);
         long l = tree.lsn.incrementAndGet();
         BufferPool pool = tree.pool;
         byte[] cell =

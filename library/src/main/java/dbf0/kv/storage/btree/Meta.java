@@ -14,6 +14,7 @@ package dbf0.kv.storage.btree;
  *  60 u32 freeCount   pages on the free list
  *  64 u64 keyCount    keys in the tree
  *  72 u64 logNumber   the first write-ahead log whose records the file may not hold yet
+ *  80 u64 largestValue a bound on every value's length (what a v2 BATCH sizes its reply by)
  * </pre>
  *
  * Mutable: the tree keeps the current values here under {@link Allocator}'s lock; a checkpoint
@@ -31,6 +32,7 @@ final class Meta {
     int freeCount;
     long keyCount;
     long logNumber;
+    long largestValue;
     long lsn;
 
     Meta copy() {
@@ -42,6 +44,7 @@ final class Meta {
         m.freeCount = freeCount;
         m.keyCount = keyCount;
         m.logNumber = logNumber;
+        m.largestValue = largestValue;
         m.lsn = lsn;
         return m;
     }
@@ -59,6 +62,7 @@ final class Meta {
         Page.putInt(page, 60, freeCount);
         Page.putLong(page, 64, keyCount);
         Page.putLong(page, 72, logNumber);
+        Page.putLong(page, 80, largestValue);
         return page;
     }
 
@@ -84,6 +88,7 @@ final class Meta {
         m.freeCount = Page.getInt(page, 60);
         m.keyCount = Page.getLong(page, 64);
         m.logNumber = Page.getLong(page, 72);
+        m.largestValue = Page.getLong(page, 80);
         m.lsn = Page.lsn(page);
         if (m.pageSize != page.length
                 || m.root <= 0
