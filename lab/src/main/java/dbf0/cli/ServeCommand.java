@@ -17,6 +17,7 @@ import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.server.cluster.ClusterState;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.storage.btree.BTreeOptions;
 import dbf0.kv.storage.lsm.LsmOptions;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -45,8 +46,8 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "Serves a key/value store over TCP until Ctrl-C or SIGTERM: a map in memory, the same"
-                    + " map with a write-ahead log (--data-dir), or an LSM tree on disk (--store"
-                    + " lsm).",
+                    + " map with a write-ahead log (--data-dir), or an LSM tree or a B+tree on disk"
+                    + " (--store lsm, --store btree).",
             "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent,"
                 + " pipelined, batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that"
                 + " redis-cli, redis-benchmark and Redis client libraries work against it."
@@ -138,6 +139,7 @@ public final class ServeCommand implements Callable<Integer> {
         InetSocketAddress address = listen.address(spec);
         ServerModel model = serverModel.model(spec);
         LsmOptions lsm = store.toLsmOptions(spec, wal, "--map");
+        BTreeOptions btree = store.toBTreeOptions(spec, wal, "--map");
         return Cli.parameter(
                 spec,
                 () ->
@@ -154,8 +156,9 @@ public final class ServeCommand implements Callable<Integer> {
                                 .withInlineCommands(inline)
                                 .withAsyncDiskReads(store.asyncDiskReads())
                                 .withLsm(lsm)
+                                .withBtree(btree)
                                 .withDurability(
-                                        lsm != null || replication.replicated()
+                                        lsm != null || btree != null || replication.replicated()
                                                 ? null // the shard's Raft log is the log
                                                 : wal.toWalOptions(spec)));
     }
@@ -164,10 +167,11 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerOptions options = serverOptions();
         ServerModel model = options.model();
-        boolean lsm = options.lsm() != null;
-        String mapType = lsm ? null : map.validated(spec);
+        boolean disk = options.diskStore();
+        String kind = options.lsm() != null ? "lsm" : "btree";
+        String mapType = disk ? null : map.validated(spec);
         KeyValueServer server =
-                lsm
+                disk
                         ? new KeyValueServer(options)
                         : Cli.parameter(
                                 spec,
@@ -179,9 +183,10 @@ public final class ServeCommand implements Callable<Integer> {
             if (shards.replicated()) {
                 Cli.require(
                         spec,
-                        !lsm,
-                        "--cluster-replicas serves a map for now: the lsm store is not replicated"
-                                + " yet");
+                        !disk,
+                        "--cluster-replicas serves a map for now: the "
+                                + kind
+                                + " store is not replicated yet");
                 RaftOptions raft = replication.raftOptions(spec, wal);
                 int me =
                         Cli.parameter(
@@ -207,9 +212,13 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         // What start-up replayed, then where it listens: the same two lines for either store.
         String recovered =
-                lsm
+                server.lsmStore() != null
                         ? server.lsmStore().recovery().summary()
-                        : server.walStore() != null ? server.walStore().recovery().summary() : null;
+                        : server.btreeStore() != null
+                                ? server.btreeStore().recovery().summary()
+                                : server.walStore() != null
+                                        ? server.walStore().recovery().summary()
+                                        : null;
         if (recovered != null) {
             out.println("dbf0 server: " + recovered);
         }
@@ -232,8 +241,8 @@ public final class ServeCommand implements Callable<Integer> {
                                     "dbf0 server stopped after %s (%,d dropped for errors); %s%n",
                                     Words.count(server.getConnectionsHandled(), "connection"),
                                     server.getConnectionsFailed(),
-                                    lsm
-                                            ? "lsm store closed"
+                                    disk
+                                            ? kind + " store closed"
                                             : "map held "
                                                     + Words.count(
                                                             server.size(), "entry", "entries"));
@@ -278,6 +287,16 @@ public final class ServeCommand implements Callable<Integer> {
                     + options.lsm().dataDir()
                     + ", fsync "
                     + options.lsm().fsync().cliName();
+        }
+        if (options.btree() != null) {
+            return "btree store in "
+                    + options.btree().dataDir()
+                    + ", "
+                    + options.btree().pageSize()
+                    + "-byte pages, buffer pool "
+                    + dbf0.common.ByteSizes.format(options.btree().bufferPoolBytes())
+                    + ", fsync "
+                    + options.btree().fsync().cliName();
         }
         if (options.durability() != null) {
             return "map "
