@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * on two cores. Each outcome must match some order of the operations run one at a time.
  *
  * <p>The tree's every page access is instrumented, so the model checker is slow here: the default
- * bound (3 scenarios, 30 interleavings each) keeps the run near half a minute on a loaded 2-core
+ * bound (2 scenarios, 20 interleavings each) keeps the run near half a minute on a loaded 2-core
  * machine. {@code -Ddbf0.btree.lincheck.scenarios=10 -Ddbf0.btree.lincheck.interleavings=200}
  * searched for six minutes and found nothing.
  *
@@ -40,9 +40,9 @@ class BTreeLincheckTest {
     void putsGetsDeletesAndScansAreLinearizableUnderTheModelChecker() {
         ModelCheckingOptions options =
                 new ModelCheckingOptions()
-                        .iterations(Integer.getInteger("dbf0.btree.lincheck.scenarios", 3))
+                        .iterations(Integer.getInteger("dbf0.btree.lincheck.scenarios", 2))
                         .invocationsPerIteration(
-                                Integer.getInteger("dbf0.btree.lincheck.interleavings", 30))
+                                Integer.getInteger("dbf0.btree.lincheck.interleavings", 20))
                         .threads(2)
                         .actorsPerThread(2)
                         .actorsBefore(1)
@@ -56,8 +56,8 @@ class BTreeLincheckTest {
     void andUnderStress() {
         StressOptions options =
                 new StressOptions()
-                        .iterations(Integer.getInteger("dbf0.btree.lincheck.scenarios", 3) * 2)
-                        .invocationsPerIteration(100)
+                        .iterations(Integer.getInteger("dbf0.btree.lincheck.scenarios", 2))
+                        .invocationsPerIteration(50)
                         .threads(2)
                         .actorsPerThread(3);
         LincheckAssertionError failure =

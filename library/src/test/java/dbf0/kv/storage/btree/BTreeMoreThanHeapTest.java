@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * sampled reads and a scan. Only the buffer pool grows with the data, up to its bound; an
  * OutOfMemoryError, a wrong value or a missing key fails it.
  */
+@Tag("slow") // a child JVM writing 100 MiB: half a minute
 class BTreeMoreThanHeapTest {
 
     @Test
