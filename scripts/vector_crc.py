@@ -1,6 +1,7 @@
 """CRC32C (Castagnoli, reflected polynomial 0x82F63B78), bit by bit: the checksum of the WAL's
-records and of the LSM store's blocks and manifest edits, for the vector scripts (wal_vectors.py,
-lsm_vectors.py), which share no code with the Java encoders."""
+records, of the LSM store's blocks and manifest edits and of the B+tree's pages, for the vector
+scripts (wal_vectors.py, lsm_vectors.py, btree_vectors.py), which share no code with the Java
+encoders."""
 
 
 def crc32c(data):

@@ -17,6 +17,7 @@ import dbf0.kv.server.ServerModel;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.server.cluster.ClusterState;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.storage.btree.BTreeOptions;
 import dbf0.kv.storage.lsm.LsmOptions;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;
@@ -45,8 +46,8 @@ import picocli.CommandLine.Spec;
         usageHelpAutoWidth = true,
         description = {
             "Serves a key/value store over TCP until Ctrl-C or SIGTERM: a map in memory, the same"
-                    + " map with a write-ahead log (--data-dir), or an LSM tree on disk (--store"
-                    + " lsm).",
+                    + " map with a write-ahead log (--data-dir), or an LSM tree or a B+tree on disk"
+                    + " (--store lsm, --store btree).",
             "Each connection's first byte picks its protocol: v1 (the seed's), v2 (persistent,"
                 + " pipelined, batched) or Redis's RESP (RESP2, or RESP3 after HELLO 3), so that"
                 + " redis-cli, redis-benchmark and Redis client libraries work against it."
@@ -140,6 +141,7 @@ public final class ServeCommand implements Callable<Integer> {
         LsmOptions given = store.toLsmOptions(spec, wal, "--map");
         // Replicated, the shard's Raft log is the store's log; --fsync applies to that log.
         LsmOptions lsm = given != null && replication.replicated() ? given.withoutOwnLog() : given;
+        BTreeOptions btree = store.toBTreeOptions(spec, wal, "--map");
         return Cli.parameter(
                 spec,
                 () ->
@@ -156,8 +158,9 @@ public final class ServeCommand implements Callable<Integer> {
                                 .withInlineCommands(inline)
                                 .withAsyncDiskReads(store.asyncDiskReads())
                                 .withLsm(lsm)
+                                .withBtree(btree)
                                 .withDurability(
-                                        lsm != null || replication.replicated()
+                                        lsm != null || btree != null || replication.replicated()
                                                 ? null // the shard's Raft log is the log
                                                 : wal.toWalOptions(spec)));
     }
@@ -166,10 +169,11 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ServerOptions options = serverOptions();
         ServerModel model = options.model();
-        boolean lsm = options.lsm() != null;
-        String mapType = lsm ? null : map.validated(spec);
+        boolean disk = options.diskStore();
+        String kind = options.lsm() != null ? "lsm" : "btree";
+        String mapType = disk ? null : map.validated(spec);
         KeyValueServer server =
-                lsm
+                disk
                         ? new KeyValueServer(options)
                         : Cli.parameter(
                                 spec,
@@ -179,6 +183,11 @@ public final class ServeCommand implements Callable<Integer> {
                     Cli.parameter(spec, () -> ClusterNode.parseList(clusterNodes));
             Shards shards = replication.shards(spec, nodes);
             if (shards.replicated()) {
+                Cli.require(
+                        spec,
+                        options.btree() == null,
+                        "--cluster-replicas serves the map and lsm stores: the btree store is not"
+                                + " replicated yet");
                 RaftOptions raft = replication.raftOptions(spec, wal);
                 int me =
                         Cli.parameter(
@@ -204,9 +213,13 @@ public final class ServeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         // What start-up replayed, then where it listens: the same two lines for either store.
         String recovered =
-                lsm
+                server.lsmStore() != null
                         ? server.lsmStore().recovery().summary()
-                        : server.walStore() != null ? server.walStore().recovery().summary() : null;
+                        : server.btreeStore() != null
+                                ? server.btreeStore().recovery().summary()
+                                : server.walStore() != null
+                                        ? server.walStore().recovery().summary()
+                                        : null;
         if (recovered != null) {
             out.println("dbf0 server: " + recovered);
         }
@@ -230,8 +243,8 @@ public final class ServeCommand implements Callable<Integer> {
                                     "dbf0 server stopped after %s (%,d dropped for errors); %s%n",
                                     Words.count(server.getConnectionsHandled(), "connection"),
                                     server.getConnectionsFailed(),
-                                    lsm
-                                            ? "lsm store closed"
+                                    disk
+                                            ? kind + " store closed"
                                             : "map held "
                                                     + Words.count(
                                                             server.size(), "entry", "entries"));
@@ -276,6 +289,16 @@ public final class ServeCommand implements Callable<Integer> {
                     + options.lsm().dataDir()
                     + ", fsync "
                     + options.lsm().fsync().cliName();
+        }
+        if (options.btree() != null) {
+            return "btree store in "
+                    + options.btree().dataDir()
+                    + ", "
+                    + options.btree().pageSize()
+                    + "-byte pages, buffer pool "
+                    + dbf0.common.ByteSizes.format(options.btree().bufferPoolBytes())
+                    + ", fsync "
+                    + options.btree().fsync().cliName();
         }
         if (options.durability() != null) {
             return "map "

@@ -7,6 +7,7 @@ import dbf0.common.ByteSizes;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
 import dbf0.kv.server.ServerOptions;
+import dbf0.kv.storage.btree.BTreeOptions;
 import dbf0.kv.storage.lsm.CompactionStyle;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.FsyncPolicy;
@@ -83,7 +84,7 @@ class StoreFlagsTest {
         refused("--commit-wait-us", "--store", "lsm", "--data-dir", "d", "--commit-wait-us", "9");
         refused("applies only to --store lsm", "--memtable-size", "64m");
         refused("applies only to --store lsm", "--data-dir", "d", "--compaction", "tiered");
-        refused("--store must be map or lsm", "--store", "rocks");
+        refused("--store must be map, lsm or btree", "--store", "rocks");
         refused("not a size", "--store", "lsm", "--data-dir", "d", "--block-cache", "12q");
         refused(
                 "memtable size must be at least",
@@ -95,6 +96,52 @@ class StoreFlagsTest {
                 "1k");
         refused("leveled or tiered", "--store", "lsm", "--data-dir", "d", "--compaction", "x");
         refused("fsync", "--store", "lsm", "--data-dir", "d", "--fsync", "sometimes");
+    }
+
+    @Test
+    void btreeTakesItsPageSizePoolAndTheLogsFsync() {
+        ServerOptions options =
+                serve(
+                        "--store",
+                        "btree",
+                        "--data-dir",
+                        "d",
+                        "--page-size",
+                        "8k",
+                        "--buffer-pool",
+                        "1m",
+                        "--fsync",
+                        "never");
+        BTreeOptions btree = options.btree();
+        assertThat(btree.dataDir()).isEqualTo(Path.of("d"));
+        assertThat(btree.pageSize()).isEqualTo(8192);
+        assertThat(btree.bufferPoolBytes()).isEqualTo(1L << 20);
+        assertThat(btree.fsync()).isEqualTo(FsyncPolicy.NEVER);
+        assertThat(options.lsm()).isNull();
+        assertThat(options.durability()).isNull(); // the store keeps its own log
+        assertThat(serve("--store", "btree", "--data-dir", "d").btree())
+                .isEqualTo(BTreeOptions.defaults(Path.of("d")));
+        refused("--data-dir", "--store", "btree");
+        refused("applies only to --store btree", "--page-size", "8k");
+        refused(
+                "applies only to --store btree",
+                "--store",
+                "lsm",
+                "--data-dir",
+                "d",
+                "--buffer-pool",
+                "1m");
+        refused(
+                "applies only to --store lsm",
+                "--store",
+                "btree",
+                "--data-dir",
+                "d",
+                "--memtable-size",
+                "1m");
+        refused("power of two", "--store", "btree", "--data-dir", "d", "--page-size", "3000");
+        refused("at least 16 pages", "--store", "btree", "--data-dir", "d", "--buffer-pool", "16k");
+        refused("--map", "--store", "btree", "--data-dir", "d", "--map", "skiplist");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dbf0.kv.bench;
 import dbf0.common.Words;
 import dbf0.common.cli.Cli;
 import dbf0.kv.check.HistoryRecorder;
+import dbf0.kv.storage.btree.BTreeOptions;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import java.io.IOException;
@@ -80,13 +81,17 @@ public final class Benchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         BenchmarkConfig config = BenchmarkValidation.validate(options, spec);
         LsmOptions lsm = options.store.toLsmOptions(spec, options.wal, null);
-        if (lsm != null && config.connectTo() != null) {
+        BTreeOptions btree = options.store.toBTreeOptions(spec, options.wal, null);
+        if ((lsm != null || btree != null) && config.connectTo() != null) {
             throw Cli.usage(
                     spec,
-                    "--store lsm picks the store of the server bench starts; with --connect the"
+                    "--store "
+                            + options.store.kind(spec)
+                            + " picks the store of the server bench starts; with --connect the"
                             + " server elsewhere has its own");
         }
-        WalOptions walOptions = lsm != null ? null : options.wal.toWalOptions(spec);
+        WalOptions walOptions =
+                lsm != null || btree != null ? null : options.wal.toWalOptions(spec);
         for (String warning : config.warnings()) {
             Cli.warning(spec, warning);
         }
@@ -102,6 +107,7 @@ public final class Benchmark implements Callable<Integer> {
                             historyKeys,
                             walOptions,
                             lsm,
+                            btree,
                             options.store.asyncDiskReads());
         } finally {
             if (recorder != null) {
@@ -147,6 +153,6 @@ public final class Benchmark implements Callable<Integer> {
     public static BenchmarkResult run(
             BenchmarkConfig config, HistoryRecorder history, int historyKeys, WalOptions wal)
             throws IOException, InterruptedException {
-        return BenchmarkRun.run(config, history, historyKeys, wal, null, true);
+        return BenchmarkRun.run(config, history, historyKeys, wal, null, null, true);
     }
 }

@@ -12,6 +12,7 @@ import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.server.KeyValueServer;
 import dbf0.kv.server.ServerOptions;
 import dbf0.kv.storage.MapBackends;
+import dbf0.kv.storage.btree.BTreeOptions;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import dbf0.kv.storage.wal.WalStats;
@@ -41,8 +42,8 @@ final class BenchmarkRun {
 
     /**
      * See {@link Benchmark#run(BenchmarkConfig, HistoryRecorder, int, WalOptions)}; with {@code
-     * lsm} (not null) the server serves the LSM store instead of the map, and {@code
-     * asyncDiskReads} says whether its event loops read it off the loop.
+     * lsm} or {@code btree} (not null) the server serves that disk store instead of the map, and
+     * {@code asyncDiskReads} says whether its event loops read it off the loop.
      */
     static BenchmarkResult run(
             BenchmarkConfig config,
@@ -50,6 +51,7 @@ final class BenchmarkRun {
             int historyKeys,
             WalOptions wal,
             LsmOptions lsm,
+            BTreeOptions btree,
             boolean asyncDiskReads)
             throws IOException, InterruptedException {
         LoadPhase load =
@@ -61,15 +63,16 @@ final class BenchmarkRun {
         if (address != null && config.slots() == null) { // --cluster has asked its node already
             reachable(config.shards().isEmpty() ? List.of(address) : config.shards());
         }
-        if (address == null && lsm != null) {
+        if (address == null && (lsm != null || btree != null)) {
             server =
                     new KeyValueServer(
                             serverOptions(config, null)
                                     .withLsm(lsm)
+                                    .withBtree(btree)
                                     .withAsyncDiskReads(asyncDiskReads));
             server.start();
             if (load != null) {
-                load.throughLog(server.lsmStore());
+                load.throughLog(lsm != null ? server.lsmStore() : server.btreeStore());
             }
             address = server.getLocalAddress();
         } else if (address == null) {
@@ -87,7 +90,8 @@ final class BenchmarkRun {
             load.overV2(config.shards().isEmpty() ? List.of(address) : config.shards());
         }
         try {
-            LOG.info("bench: {}", setup(config, lsm != null, server, address));
+            String disk = lsm != null ? "the lsm store" : btree != null ? "the btree store" : null;
+            LOG.info("bench: {}", setup(config, disk, server, address));
             KeySpace space = config.keyed() == null ? null : new KeySpace(config.keyed().records());
             BaseClient<BaseConnector> client =
                     new ConnectorFactory(config, address, space, history, historyKeys).client();
@@ -104,7 +108,7 @@ final class BenchmarkRun {
      * connects to; then the clients and the operations.
      */
     private static String setup(
-            BenchmarkConfig config, boolean lsm, KeyValueServer server, InetSocketAddress address) {
+            BenchmarkConfig config, String disk, KeyValueServer server, InetSocketAddress address) {
         String where =
                 server == null
                         ? "against " + ErrorText.address(address)
@@ -113,7 +117,7 @@ final class BenchmarkRun {
                                 config.serverModel().cliName(),
                                 ErrorText.address(address),
                                 Words.count(config.serverThreads(), "thread"),
-                                lsm ? "the lsm store" : "map " + config.mapType());
+                                disk != null ? disk : "map " + config.mapType());
         return String.format(
                 Locale.ROOT,
                 "%s (%s, %s) %s; %s keys, %s values, setFrac %s, %s s",

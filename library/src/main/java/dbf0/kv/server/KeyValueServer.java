@@ -9,6 +9,7 @@ import dbf0.kv.server.cluster.ClusterState;
 import dbf0.kv.server.cluster.Replication;
 import dbf0.kv.storage.MapStore;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.btree.BTreeStore;
 import dbf0.kv.storage.lsm.LsmStore;
 import dbf0.kv.storage.wal.WalStore;
 import java.io.Closeable;
@@ -55,6 +56,8 @@ public final class KeyValueServer implements Closeable {
     /** The disk store opened on start when the options name one, closed after the connections. */
     private LsmStore lsmStore;
 
+    private BTreeStore btreeStore;
+
     private ServerContext context;
     private BlockingKeyValueServer blocking;
     private EventLoopServer eventLoop;
@@ -99,9 +102,9 @@ public final class KeyValueServer implements Closeable {
     public KeyValueServer(ServerOptions options, Store store) {
         this.options = Objects.requireNonNull(options, "options");
         this.base = Objects.requireNonNull(store, "store");
-        if (options.lsm() != null) {
+        if (options.diskStore()) {
             throw new IllegalArgumentException(
-                    "the options name the lsm store: make the server without a store");
+                    "the options name a disk store: make the server without a store");
         }
         this.store = base;
         if (store instanceof WalStore given) {
@@ -110,15 +113,17 @@ public final class KeyValueServer implements Closeable {
     }
 
     /**
-     * A server over the disk store the options name ({@link ServerOptions#lsm()}): {@link #start()}
-     * opens it (recovering what its log and tables hold) and {@link #close()} closes it.
+     * A server over the disk store the options name ({@link ServerOptions#lsm()} or {@link
+     * ServerOptions#btree()}): {@link #start()} opens it (recovering what its log and tables hold)
+     * and {@link #close()} closes it.
      *
-     * @param options the model, address, threads and limits, with {@code lsm} set
+     * @param options the model, address, threads and limits, with {@code lsm} or {@code btree} set
      */
     public KeyValueServer(ServerOptions options) {
         this.options = Objects.requireNonNull(options, "options");
-        if (options.lsm() == null) {
-            throw new IllegalArgumentException("no store: give a map, a store, or lsm options");
+        if (!options.diskStore()) {
+            throw new IllegalArgumentException(
+                    "no store: give a map, a store, or lsm or btree options");
         }
         this.base = null;
     }
@@ -268,6 +273,9 @@ public final class KeyValueServer implements Closeable {
             }
             lsmStore = LsmStore.open(options.lsm());
             store = lsmStore;
+        } else if (options.btree() != null) {
+            btreeStore = BTreeStore.open(options.btree());
+            store = btreeStore;
         } else if (options.durability() != null) {
             if (walStore != null) {
                 throw new IllegalStateException(
@@ -411,7 +419,22 @@ public final class KeyValueServer implements Closeable {
         return lsmStore;
     }
 
+    /**
+     * The B+tree store when the options name one and the server has started, else null: its {@link
+     * BTreeStore#stats()} say what it holds.
+     *
+     * @return the B+tree store, or null
+     */
+    public BTreeStore btreeStore() {
+        return btreeStore;
+    }
+
     private void closeLsm() {
+        if (btreeStore != null) {
+            BTreeStore closing = btreeStore; // after the connections, like the log
+            btreeStore = null;
+            closing.close();
+        }
         if (lsmStore != null) {
             Closeable closing = lsmStore; // after the connections, like the log: their writes first
             lsmStore = null;

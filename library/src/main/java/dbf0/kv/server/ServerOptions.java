@@ -2,6 +2,7 @@ package dbf0.kv.server;
 
 import dbf0.base.server.BaseServer;
 import dbf0.kv.protocol.ProtocolLimits;
+import dbf0.kv.storage.btree.BTreeOptions;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.WalOptions;
 import java.net.InetSocketAddress;
@@ -26,6 +27,8 @@ import java.time.Duration;
  * @param lsm the disk store to open and serve instead of the given map, or null to serve the map
  *     (the default). The server opens it on start and closes it on close; it keeps its own log, so
  *     {@code durability} must then be null
+ * @param btree the B+tree store to open and serve instead of the given map, or null (the default);
+ *     like {@code lsm}, and at most one of the two
  * @param asyncDiskReads on the event loop, read a store that {@linkplain
  *     dbf0.kv.storage.Store#mayWaitForDisk() may wait for a disk} through {@code getAsync}, so that
  *     one connection's cold key never stalls the loop's other connections (the default). Off, the
@@ -42,6 +45,7 @@ public record ServerOptions(
         boolean inlineCommands,
         WalOptions durability,
         LsmOptions lsm,
+        BTreeOptions btree,
         boolean asyncDiskReads) {
 
     /** The cap on the default connection limit, whatever the file descriptor limit allows. */
@@ -91,6 +95,14 @@ public record ServerOptions(
                     "the lsm store keeps its own log: give a write-ahead log (durability) only to"
                             + " a map store");
         }
+        if (btree != null && durability != null) {
+            throw new IllegalArgumentException(
+                    "the btree store keeps its own log: give a write-ahead log (durability) only to"
+                            + " a map store");
+        }
+        if (btree != null && lsm != null) {
+            throw new IllegalArgumentException("serve one disk store: lsm or btree, not both");
+        }
     }
 
     /** The process's soft limit on open file descriptors, or -1 where the JVM cannot tell. */
@@ -126,6 +138,7 @@ public record ServerOptions(
                 true,
                 null,
                 null,
+                null,
                 true);
     }
 
@@ -147,6 +160,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -168,6 +182,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -189,6 +204,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -210,6 +226,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -231,6 +248,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -252,6 +270,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -273,6 +292,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -294,6 +314,7 @@ public record ServerOptions(
                 on,
                 durability,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -315,6 +336,7 @@ public record ServerOptions(
                 inlineCommands,
                 wal,
                 lsm,
+                btree,
                 asyncDiskReads);
     }
 
@@ -336,7 +358,39 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 options,
+                btree,
                 asyncDiskReads);
+    }
+
+    /**
+     * With the B+tree store to serve instead of a map.
+     *
+     * @param options the B+tree store's options; null to serve the map given to the server
+     * @return a copy of these options with that one changed
+     */
+    public ServerOptions withBtree(BTreeOptions options) {
+        return new ServerOptions(
+                bindAddress,
+                model,
+                threads,
+                maxConnections,
+                idleTimeout,
+                limits,
+                backlog,
+                inlineCommands,
+                durability,
+                lsm,
+                options,
+                asyncDiskReads);
+    }
+
+    /**
+     * True if the server opens a disk store of its own (lsm or btree) rather than serve a map.
+     *
+     * @return whether {@code lsm} or {@code btree} is set
+     */
+    public boolean diskStore() {
+        return lsm != null || btree != null;
     }
 
     /**
@@ -357,6 +411,7 @@ public record ServerOptions(
                 inlineCommands,
                 durability,
                 lsm,
+                btree,
                 on);
     }
 }

@@ -3,6 +3,7 @@ package dbf0.kv.bench.options;
 import dbf0.common.ByteSizes;
 import dbf0.common.Durations;
 import dbf0.common.cli.Cli;
+import dbf0.kv.storage.btree.BTreeOptions;
 import dbf0.kv.storage.lsm.CompactionStyle;
 import dbf0.kv.storage.lsm.LsmOptions;
 import dbf0.kv.storage.wal.FsyncPolicy;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Option;
  * {@code --store} and the disk store's options, shared by {@code server} and {@code bench} as a
  * picocli mixin. {@code --store map} (the default) serves a map, with the write-ahead log's flags
  * as before; {@code --store lsm} serves the LSM store in {@code --data-dir}, whose own log follows
- * {@code --fsync} and {@code --fsync-interval}.
+ * {@code --fsync} and {@code --fsync-interval}; {@code --store btree} serves the B+tree store there
+ * the same way.
  */
 public final class StoreCliOptions {
 
@@ -32,14 +34,32 @@ public final class StoreCliOptions {
     static final List<String> LSM_ONLY =
             List.of("--memtable-size", "--block-cache", "--compaction");
 
+    /** The B+tree store's own flags: the other stores refuse them. */
+    static final List<String> BTREE_ONLY = List.of("--page-size", "--buffer-pool");
+
     @Option(
             names = "--store",
             paramLabel = "KIND",
             description =
-                    "map (an in-memory map, --map; with --data-dir a write-ahead log under it) or"
+                    "map (an in-memory map, --map; with --data-dir a write-ahead log under it),"
                             + " lsm (the LSM-tree store on disk in --data-dir, which may hold more"
-                            + " than memory) (default: ${DEFAULT-VALUE})")
+                            + " than memory) or btree (the B+tree store on disk in --data-dir)"
+                            + " (default: ${DEFAULT-VALUE})")
     String store = "map";
+
+    @Option(
+            names = "--page-size",
+            paramLabel = "SIZE",
+            description =
+                    "btree: the page size of a new tree's file, a power of two from 1k to 32k"
+                            + " (default: 4k)")
+    String pageSize;
+
+    @Option(
+            names = "--buffer-pool",
+            paramLabel = "SIZE",
+            description = "btree: the bound of the pages held in memory, e.g. 256m (default: 64m)")
+    String bufferPool;
 
     @Option(
             names = "--memtable-size",
@@ -76,13 +96,97 @@ public final class StoreCliOptions {
         return asyncDiskReads;
     }
 
-    /** True for {@code --store lsm}; a name other than map or lsm is a bad argument. */
-    public boolean isLsm(CommandSpec spec) {
+    /** map, lsm or btree; another name is a bad argument. */
+    public String kind(CommandSpec spec) {
         String kind = store.trim().toLowerCase(Locale.ROOT);
-        if (!kind.equals("map") && !kind.equals("lsm")) {
-            throw bad(spec, "--store must be map or lsm, got '" + store + "'");
+        if (!List.of("map", "lsm", "btree").contains(kind)) {
+            throw bad(spec, "--store must be map, lsm or btree, got '" + store + "'");
         }
-        return kind.equals("lsm");
+        return kind;
+    }
+
+    /** True for {@code --store lsm}. */
+    public boolean isLsm(CommandSpec spec) {
+        return kind(spec).equals("lsm");
+    }
+
+    /** True for a store on disk of its own: {@code --store lsm} or {@code --store btree}. */
+    public boolean isDisk(CommandSpec spec) {
+        return !kind(spec).equals("map");
+    }
+
+    /**
+     * The B+tree store's options under {@code --store btree}, or null; a flag that does not apply
+     * to the store chosen is a bad argument that names it.
+     *
+     * @param spec the command, for its errors and to tell which flags were given
+     * @param wal the log's flags: {@code --data-dir}, {@code --fsync}, {@code --fsync-interval}
+     * @param mapFlag the flag that names a map ({@code --map}) if the command has one, else null
+     */
+    public BTreeOptions toBTreeOptions(CommandSpec spec, WalCliOptions wal, String mapFlag) {
+        var parsed = spec.commandLine().getParseResult();
+        if (!kind(spec).equals("btree")) {
+            for (String flag : BTREE_ONLY) {
+                if (parsed.hasMatchedOption(flag)) {
+                    throw bad(spec, flag + " applies only to --store btree");
+                }
+            }
+            return null;
+        }
+        Path dataDir = diskDir(spec, wal, mapFlag, "btree");
+        for (String flag : LSM_ONLY) {
+            if (parsed.hasMatchedOption(flag)) {
+                throw bad(spec, flag + " applies only to --store lsm");
+            }
+        }
+        try {
+            BTreeOptions options =
+                    BTreeOptions.defaults(dataDir)
+                            .withFsync(FsyncPolicy.parse(wal.fsync))
+                            .withFsyncInterval(Durations.parsePositive(wal.fsyncInterval));
+            if (pageSize != null) {
+                long bytes = size("--page-size", pageSize);
+                if (bytes > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException(
+                            "--page-size: " + pageSize + " is too large");
+                }
+                options = options.withPageSize((int) bytes);
+            }
+            if (bufferPool != null) {
+                options = options.withBufferPoolBytes(size("--buffer-pool", bufferPool));
+            }
+            return options;
+        } catch (IllegalArgumentException e) {
+            throw bad(spec, e.getMessage());
+        }
+    }
+
+    /** The data directory of a disk store, after the checks every disk store shares. */
+    private Path diskDir(CommandSpec spec, WalCliOptions wal, String mapFlag, String kind) {
+        var parsed = spec.commandLine().getParseResult();
+        Path dataDir = wal.dataDir(spec);
+        if (dataDir == null) {
+            throw bad(spec, "--store " + kind + " keeps its data on disk: give it --data-dir DIR");
+        }
+        if (mapFlag != null && parsed.hasMatchedOption(mapFlag)) {
+            throw bad(
+                    spec,
+                    mapFlag
+                            + " names a map; --store "
+                            + kind
+                            + " serves no map (drop one of them)");
+        }
+        for (String flag : WAL_ONLY) {
+            if (parsed.hasMatchedOption(flag)) {
+                throw bad(
+                        spec,
+                        flag
+                                + " applies to the map's write-ahead log; --store "
+                                + kind
+                                + " takes only --fsync and --fsync-interval for its log");
+            }
+        }
+        return dataDir;
     }
 
     /**
@@ -103,20 +207,10 @@ public final class StoreCliOptions {
             }
             return null;
         }
-        Path dataDir = wal.dataDir(spec);
-        if (dataDir == null) {
-            throw bad(spec, "--store lsm keeps its data on disk: give it --data-dir DIR");
-        }
-        if (mapFlag != null && parsed.hasMatchedOption(mapFlag)) {
-            throw bad(spec, mapFlag + " names a map; --store lsm serves no map (drop one of them)");
-        }
-        for (String flag : WAL_ONLY) {
+        Path dataDir = diskDir(spec, wal, mapFlag, "lsm");
+        for (String flag : BTREE_ONLY) {
             if (parsed.hasMatchedOption(flag)) {
-                throw bad(
-                        spec,
-                        flag
-                                + " applies to the map's write-ahead log; --store lsm takes only"
-                                + " --fsync and --fsync-interval for its log");
+                throw bad(spec, flag + " applies only to --store btree");
             }
         }
         try {

@@ -19,6 +19,11 @@ import java.util.Random;
  * or renamed without a directory sync vanishes or keeps its old name. That is the contract POSIX
  * and ext4/xfs give, taken at its most pessimistic.
  *
+ * <p>A file written in place (a write below its durable size since the last force: the B+tree's
+ * pages) is cut another way, since a disk may write unforced blocks in any order: each unforced
+ * write (and truncation) since the last force survives or not by a coin toss, in order, and the
+ * last write keeps a random prefix of its bytes over what was there: a torn page.
+ *
  * <p>Faults: {@link #failNext} makes the next n calls of an operation throw, and {@link #capacity}
  * makes writes past a total size fail as a full disk would. A failed write writes nothing; a failed
  * force makes nothing durable.
@@ -43,7 +48,17 @@ public final class SimulatedDirectory {
         byte[] data = new byte[0];
         int size;
         byte[] durable = new byte[0];
+
+        /**
+         * Writes (and truncations, bytes null) since the last force, for a file written in place.
+         */
+        final java.util.List<Pending> pending = new java.util.ArrayList<>();
+
+        /** True if a write since the last force landed below the durable size. */
+        boolean overwrote;
     }
+
+    private record Pending(long position, byte[] bytes) {}
 
     private final Map<String, Inode> names = new HashMap<>();
     private Map<String, Inode> durableNames = new HashMap<>();
@@ -148,6 +163,11 @@ public final class SimulatedDirectory {
         if (done.put(inode, Boolean.TRUE) != null) {
             return;
         }
+        if (random != null && inode.overwrote) {
+            cutInPlace(inode, random);
+            return;
+        }
+        inode.pending.clear();
         int keep = inode.durable.length;
         boolean appendedSince =
                 inode.size > keep && Arrays.equals(inode.data, 0, keep, inode.durable, 0, keep);
@@ -159,6 +179,45 @@ public final class SimulatedDirectory {
             keep = inode.durable.length;
         }
         inode.size = keep;
+    }
+
+    /**
+     * The in-place model of the class comment: unforced writes survive by chance, the last torn.
+     */
+    private static void cutInPlace(Inode inode, Random random) {
+        byte[] data = inode.durable.clone();
+        int size = data.length;
+        int n = inode.pending.size();
+        for (int i = 0; i < n; i++) {
+            Pending p = inode.pending.get(i);
+            if (p.bytes() == null) {
+                if (random.nextBoolean()) {
+                    size = (int) Math.min(size, p.position());
+                }
+                continue;
+            }
+            int length =
+                    i == n - 1
+                            ? random.nextInt(p.bytes().length + 1)
+                            : random.nextBoolean() ? p.bytes().length : 0;
+            if (length == 0) {
+                continue;
+            }
+            int end = (int) p.position() + length;
+            if (end > data.length) {
+                data = Arrays.copyOf(data, end);
+            }
+            if (p.position() > size) {
+                Arrays.fill(data, size, (int) p.position(), (byte) 0);
+            }
+            System.arraycopy(p.bytes(), 0, data, (int) p.position(), length);
+            size = Math.max(size, end);
+        }
+        inode.data = Arrays.copyOf(data, size);
+        inode.size = size;
+        inode.durable = inode.data.clone();
+        inode.pending.clear();
+        inode.overwrote = false;
     }
 
     /** The current bytes of {@code name}, for tests that damage or inspect a log. */
@@ -323,6 +382,12 @@ public final class SimulatedDirectory {
                 if (position > inode.size) {
                     Arrays.fill(inode.data, inode.size, (int) position, (byte) 0);
                 }
+                if (position < inode.durable.length) {
+                    inode.overwrote = true;
+                }
+                byte[] copy = new byte[n];
+                src.duplicate().get(copy);
+                inode.pending.add(new Pending(position, copy));
                 src.get(inode.data, (int) position, n);
                 inode.size = (int) Math.max(inode.size, end);
                 writes++;
@@ -337,6 +402,8 @@ public final class SimulatedDirectory {
                 maybeFail(Op.FORCE);
                 maybeCut(Op.FORCE);
                 inode.durable = Arrays.copyOf(inode.data, inode.size);
+                inode.pending.clear();
+                inode.overwrote = false;
                 forces++;
             }
         }
@@ -349,6 +416,7 @@ public final class SimulatedDirectory {
                 if (size < inode.size) {
                     inode.size = (int) size;
                 }
+                inode.pending.add(new Pending(size, null));
             }
         }
 
