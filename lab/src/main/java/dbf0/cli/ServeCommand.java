@@ -227,7 +227,9 @@ public final class ServeCommand implements Callable<Integer> {
                 "dbf0 server listening on %s (%s, %s model, %s); Ctrl-C to stop%n",
                 ErrorText.address(server.getLocalAddress()),
                 replication.replicated()
-                        ? (lsm ? "lsm store in " + options.lsm().dataDir() : "map " + mapType)
+                        ? (options.lsm() != null
+                                        ? "lsm store in " + options.lsm().dataDir()
+                                        : "map " + mapType)
                                 + replicated()
                         : serving(options, mapType),
                 model.cliName(),
