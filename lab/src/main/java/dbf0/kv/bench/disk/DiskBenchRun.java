@@ -96,8 +96,13 @@ record DiskBenchRun(
         long operations = 0;
         EngineCounters previous = engine.counters();
         boolean last = false;
+        // Lines fall due on a fixed schedule from the start, not an interval after the last one:
+        // a stall (a collection, a busy machine) makes one line late, not every line after it, so
+        // a run prints the same number of lines however long it waited to print one.
+        long due = start;
         while (!last) {
-            long tick = Math.min(intervalStart + interval.toNanos(), end);
+            due += interval.toNanos();
+            long tick = Math.min(due, end);
             sleepUntil(tick);
             last = tick == end || failure.get() != null;
             if (last) {
