@@ -4,6 +4,7 @@ import dbf0.kv.cluster.ClusterNode;
 import dbf0.kv.cluster.Shards;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.server.cluster.Replication;
+import dbf0.kv.server.cluster.ShardReport;
 import dbf0.kv.server.cluster.ShardView;
 import dbf0.kv.storage.Store;
 import dbf0.kv.storage.StoreRefusedException;
@@ -11,22 +12,18 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -78,7 +75,10 @@ public final class RaftReplication implements Replication {
                     r -> Thread.ofPlatform().daemon().name("raft-timers").unstarted(r));
     private RaftGroup group;
     private RaftServer server;
-    private RaftServer.Division division;
+    private volatile RaftServer.Division division;
+
+    /** The last leader {@link #view} saw, for a replica to name while an election is on. */
+    private volatile int lastLeader = SlotMap.NONE;
 
     /**
      * @param nodes every node of the cluster, in {@code --cluster-nodes} order
@@ -149,36 +149,53 @@ public final class RaftReplication implements Replication {
                     default -> ShardView.Role.FOLLOWER;
                 };
         int leader = role == ShardView.Role.LEADER ? myself : ShardGroup.nodeOf(info.getLeaderId());
-        Map<Integer, Long> match = new HashMap<>();
-        if (role == ShardView.Role.LEADER) {
-            for (CommitInfoProto c : d.getCommitInfos()) {
-                int node = ShardGroup.nodeOf(RaftPeerId.valueOf(c.getServer().getId()));
-                if (node != myself && node != SlotMap.NONE) {
-                    match.put(node, c.getCommitIndex());
-                }
-            }
+        if (leader != SlotMap.NONE) {
+            lastLeader = leader;
         }
         return new ShardView(
                 role,
                 info.getCurrentTerm(),
                 leader,
                 d.getRaftLog().getLastCommittedIndex(),
-                info.getLastAppliedIndex(),
-                match);
+                info.getLastAppliedIndex());
+    }
+
+    @Override
+    public ShardReport report() {
+        RaftServer.Division d = division;
+        ShardView v = view();
+        if (d == null || v.role() == ShardView.Role.DOWN) {
+            return ShardReport.down(lastLeader);
+        }
+        return ShardReports.of(v, d, myself, lastLeader);
+    }
+
+    @Override
+    public int busPort(int node) {
+        return ShardGroup.raftPort(nodes.get(node), options.raftPortOffset());
     }
 
     /**
-     * Submits one entry of writes; completes with a byte per write (a delete's {@link
-     * StoreStateMachine#FOUND}) once it is committed and applied here, or fails with a {@link
-     * StoreRefusedException}.
+     * What a committed entry of writes answers: a byte per write (a delete's {@link
+     * StoreStateMachine#FOUND}), and the entry's index in the log.
      */
-    CompletableFuture<byte[]> write(byte[] entry) {
+    record Written(byte[] found, long index) {}
+
+    /**
+     * Submits one entry of writes; completes once it is committed and applied here, or fails with a
+     * {@link StoreRefusedException}.
+     */
+    CompletableFuture<Written> write(byte[] entry) {
         RaftClientRequest request =
                 request(
                         Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)),
                         RaftClientRequest.writeRequestType());
         return send(request, options.writeTimeout())
-                .thenApply(reply -> reply.getMessage().getContent().toByteArray());
+                .thenApply(
+                        reply ->
+                                new Written(
+                                        reply.getMessage().getContent().toByteArray(),
+                                        reply.getLogIndex()));
     }
 
     /** One ReadIndex (see {@link ReadBarrier}). */
@@ -267,21 +284,29 @@ public final class RaftReplication implements Replication {
         };
     }
 
+    /**
+     * Polls the leader's figures every few milliseconds until enough followers hold {@code index}
+     * or the time is up: Ratis tells no one when a follower's matchIndex moves, and a WAIT is rare
+     * enough for a poll to cost nothing that matters.
+     */
     @Override
     public CompletableFuture<Integer> awaitReplicas(long index, int replicas, Duration timeout) {
         CompletableFuture<Integer> done = new CompletableFuture<>();
-        long deadline = timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-        poll(done, index, replicas, deadline);
+        poll(done, index, replicas, System.nanoTime() + timeout.toNanos());
         return done;
     }
 
     private void poll(CompletableFuture<Integer> done, long index, int replicas, long deadline) {
-        int holding = (int) view().matchIndex().values().stream().filter(i -> i >= index).count();
-        if (holding >= replicas || System.nanoTime() >= deadline) {
+        int holding = ShardReports.holding(report(), index);
+        if (holding >= replicas || System.nanoTime() - deadline >= 0) {
             done.complete(holding);
             return;
         }
-        timers.schedule(() -> poll(done, index, replicas, deadline), 2, TimeUnit.MILLISECONDS);
+        try {
+            timers.schedule(() -> poll(done, index, replicas, deadline), 2, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            done.complete(holding); // the engine is closing: what is known now
+        }
     }
 
     @Override

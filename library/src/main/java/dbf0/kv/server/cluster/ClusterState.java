@@ -294,6 +294,14 @@ public final class ClusterState implements AutoCloseable {
         return peerRoles.leaderOf(shard);
     }
 
+    /**
+     * INFO's replication section of a replicated node ({@link ReplicationInfo}), or null for a node
+     * without replicas, which is a master with none.
+     */
+    public String replicationInfo() {
+        return replication == null ? null : ReplicationInfo.render(this);
+    }
+
     /** What this node last heard from node {@code index}, or null (itself, or not heard yet). */
     PeerRoles.Heard heard(int index) {
         return peerRoles == null ? null : peerRoles.heard(index);
@@ -318,6 +326,8 @@ public final class ClusterState implements AutoCloseable {
         }
         List<RespCommand> all = new ArrayList<>(commands);
         all.add(new DbfRole(this));
+        all.add(new Role(this));
+        all.add(new Wait(this));
         return all;
     }
 

@@ -3,6 +3,7 @@ package dbf0.kv.server.cluster;
 import dbf0.kv.storage.Store;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -36,13 +37,35 @@ public interface Replication extends AutoCloseable {
     ShardView view();
 
     /**
-     * Redis's WAIT: completes with the number of this shard's other members known to hold the log
-     * up to {@code index}, once {@code replicas} of them do or {@code timeout} passes (zero: no
-     * limit), whichever is first.
+     * The view with what INFO replication and ROLE report besides: dearer than {@link #view()}.
      *
-     * @param index a log index, such as {@link ShardView#commitIndex()} after a write
+     * @return the view, this member's id, its followers' positions on a leader
+     */
+    default ShardReport report() {
+        ShardView v = view();
+        return new ShardReport(v, "", v.leader(), -1, List.of());
+    }
+
+    /**
+     * Where node {@code node}'s engine listens, for CLUSTER NODES' {@code @cport} field (Redis's
+     * cluster bus port): the Raft port.
+     *
+     * @param node a node index
+     * @return the port, or 0 if the engine has none
+     */
+    default int busPort(int node) {
+        return 0;
+    }
+
+    /**
+     * Redis's WAIT: completes with the number of this shard's other members known to hold the log
+     * up to {@code index}, once {@code replicas} of them do or {@code timeout} passes, whichever is
+     * first. Only a leader knows its followers' positions: elsewhere it completes with 0.
+     *
+     * @param index a log index: the connection's last write's ({@link
+     *     dbf0.kv.storage.Store#lastWriteIndex})
      * @param replicas how many members to wait for
-     * @param timeout how long to wait at most; {@link Duration#ZERO} waits for ever
+     * @param timeout how long to wait at most
      * @return a future of how many members hold it
      */
     CompletableFuture<Integer> awaitReplicas(long index, int replicas, Duration timeout);
