@@ -73,8 +73,9 @@ public final class RaftReplication implements Replication {
     private final ScheduledExecutorService timers =
             Executors.newSingleThreadScheduledExecutor(
                     r -> Thread.ofPlatform().daemon().name("raft-timers").unstarted(r));
-    private RaftGroup group;
-    private RaftServer server;
+    private Store local;
+    private volatile RaftGroup group;
+    private volatile RaftServer server;
     private volatile RaftServer.Division division;
 
     /** The last leader {@link #view} saw, for a replica to name while an election is on. */
@@ -101,17 +102,64 @@ public final class RaftReplication implements Replication {
     }
 
     @Override
-    public Store start(Store local) throws IOException {
+    public Store attach(Store store) {
+        this.local = store;
+        return new ReplicatedStore(store, this);
+    }
+
+    /** The mark that this member's engine ran in its data dir ({@link #joinedBefore}). */
+    static final String MEMBER_FILE = "raft-member";
+
+    @Override
+    public boolean joinedBefore() {
+        return Files.exists(options.dataDir().resolve(MEMBER_FILE))
+                || Files.isDirectory(groupDir());
+    }
+
+    private Path groupDir() {
+        return options.dataDir()
+                .resolve("raft")
+                .resolve(ShardGroup.groupId(shards.shardOf(myself)).getUuid().toString());
+    }
+
+    /**
+     * Starts the Raft server: on the log in {@code DIR/raft} if there is one; else a new, empty log
+     * if this member is new, and a refusal if it is not (see {@link Replication#start}).
+     */
+    @Override
+    public void start(boolean newMember) throws IOException {
+        if (local == null) {
+            throw new IllegalStateException("attach a store first");
+        }
         int shard = shards.shardOf(myself);
-        group = ShardGroup.of(shard, nodes, shards, options.raftPortOffset());
+        RaftGroup g = ShardGroup.of(shard, nodes, shards, options.raftPortOffset());
         Path dir = options.dataDir().resolve("raft");
-        boolean fresh = !Files.isDirectory(dir.resolve(group.getGroupId().getUuid().toString()));
+        Path groupDir = groupDir();
+        boolean fresh = !Files.isDirectory(groupDir);
+        if (fresh && !newMember) {
+            throw new IOException(
+                    options.dataDir()
+                            + " says this node was a member of shard "
+                            + shard
+                            + " ("
+                            + MEMBER_FILE
+                            + "), but its Raft log is gone ("
+                            + groupDir
+                            + " is missing). A member that forgets its log could vote in a stale"
+                            + " leader and lose acknowledged writes, so it will not start: restore"
+                            + " the data dir from a backup, or start the whole cluster afresh");
+        }
+        if (fresh) {
+            // The mark first, forced to disk: from here on this data dir has been a member.
+            MemberFile.write(options.dataDir().resolve(MEMBER_FILE), shard, myself);
+        }
         Files.createDirectories(dir);
         int port = ShardGroup.raftPort(nodes.get(myself), options.raftPortOffset());
+        group = g;
         server =
                 RaftServer.newBuilder()
                         .setServerId(ShardGroup.peerId(myself))
-                        .setGroup(group)
+                        .setGroup(g)
                         .setStateMachine(new StoreStateMachine(local, shard, myself))
                         .setProperties(RaftSettings.properties(options, dir, bindHost, port))
                         .setOption(
@@ -120,16 +168,15 @@ public final class RaftReplication implements Replication {
                                         : RaftStorage.StartupOption.RECOVER)
                         .build();
         server.start();
-        division = server.getDivision(group.getGroupId());
+        division = server.getDivision(g.getGroupId());
         LOG.info(
                 "shard {}'s Raft group: this node is {} of {} at {}:{} ({})",
                 shard,
                 ShardGroup.peerId(myself),
-                group.getPeers().size(),
+                g.getPeers().size(),
                 bindHost,
                 port,
                 fresh ? "a new log" : "its log recovered");
-        return new ReplicatedStore(local, this);
     }
 
     @Override
@@ -236,6 +283,9 @@ public final class RaftReplication implements Replication {
             CompletableFuture<RaftClientReply> done) {
         CompletableFuture<RaftClientReply> sent;
         try {
+            if (server == null) {
+                throw new IOException("the shard's log has not started");
+            }
             sent = server.submitClientRequestAsync(request);
         } catch (IOException e) {
             done.completeExceptionally(

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.UnaryOperator;
@@ -71,6 +72,12 @@ public final class ClusterState implements AutoCloseable {
     private final PeerRoles peerRoles;
     private volatile SlotMap map;
 
+    private MemberCheck memberCheck;
+    private boolean closed;
+
+    /** Completes, with the reason, if this node must stop: its engine may not start. */
+    private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
+
     private ClusterState(
             int myself,
             SlotMap map,
@@ -95,7 +102,7 @@ public final class ClusterState implements AutoCloseable {
                 (System.nanoTime() - started) / 1_000_000);
         // Replicated, every member applies its shard's log through the index, so that a member
         // that becomes the leader has it up to date; sessions write through the engine's store.
-        this.store = replication == null ? indexed : replication.start(indexed);
+        this.store = replication == null ? indexed : replication.attach(indexed);
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new StampedLock();
         }
@@ -107,7 +114,9 @@ public final class ClusterState implements AutoCloseable {
     /**
      * This node's state: read from {@code dataDir}'s nodes file if it has one, else the slots split
      * evenly over {@code listed} and a new random id for this node (saved at once when there is a
-     * data dir). Starts asking the peers their ids.
+     * data dir). Starts asking the peers their ids. A replicated node whose engine has run here
+     * before starts it at once; one whose engine never ran here starts it only once its peers have
+     * said they do not know it by another id ({@link MemberCheck}).
      *
      * @param listed the {@code --cluster-nodes} list, in its order
      * @param bind the address this server listens on: it picks this node out of the list
@@ -186,11 +195,62 @@ public final class ClusterState implements AutoCloseable {
             }
         }
         ClusterState state = new ClusterState(me, map, shards, dataDir, store, replication);
+        boolean joined = replication != null && replication.joinedBefore();
+        if (joined) {
+            try {
+                replication.start(false); // it has been a member: its log must be there
+            } catch (IOException | RuntimeException e) {
+                state.close();
+                throw e;
+            }
+        }
         state.peerIds.start();
         if (state.peerRoles != null) {
             state.peerRoles.start();
         }
+        if (replication != null && !joined) {
+            state.memberCheck = new MemberCheck(state);
+            state.memberCheck.start();
+        }
         return state;
+    }
+
+    /**
+     * Called by {@link MemberCheck} once every peer of the shard has said it does not know this
+     * node by another id: starts its engine with a new log.
+     */
+    void joinAsNewMember() {
+        try {
+            synchronized (this) {
+                if (!closed) {
+                    replication.start(true);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            fail(e instanceof IOException ? e : new IOException(e.toString(), e));
+        }
+    }
+
+    /** This node must stop: {@link #failure()} completes with {@code why}. */
+    void fail(Throwable why) {
+        LOG.error("{}", why.getMessage());
+        failure.complete(why);
+    }
+
+    /**
+     * Completes, with the reason, if this node must stop because its engine may not start (a
+     * replicated node whose data dir is empty while its peers know it: {@link MemberCheck}). Never
+     * completes otherwise.
+     *
+     * @return the reason, once there is one
+     */
+    public CompletableFuture<Throwable> failure() {
+        return failure;
+    }
+
+    /** The data dir, or null. */
+    Path dataDir() {
+        return dataDir;
     }
 
     private static boolean sameOwners(SlotMap a, SlotMap b) {
@@ -448,6 +508,12 @@ public final class ClusterState implements AutoCloseable {
     /** Stops asking the peers for their ids and roles, and stops the replication engine. */
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true; // a member check that passes from now on starts no engine
+        }
+        if (memberCheck != null) {
+            memberCheck.close();
+        }
         peerIds.close();
         if (peerRoles != null) {
             peerRoles.close();
