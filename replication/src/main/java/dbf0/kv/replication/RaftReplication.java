@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -73,6 +74,15 @@ public final class RaftReplication implements Replication {
     private final ScheduledExecutorService timers =
             Executors.newSingleThreadScheduledExecutor(
                     r -> Thread.ofPlatform().daemon().name("raft-timers").unstarted(r));
+
+    /**
+     * Where an answer from Ratis goes on: Ratis completes a request's future on its own threads,
+     * holding its own locks, and a callback that calls back into Ratis from there (the read barrier
+     * sends its next ReadIndex the moment one is answered) deadlocked with Ratis's appenders. A
+     * virtual thread per answer costs little and holds no lock of Ratis's.
+     */
+    private final ExecutorService completions = Executors.newVirtualThreadPerTaskExecutor();
+
     private Store local;
     private volatile RaftGroup group;
     private volatile RaftServer server;
@@ -294,7 +304,7 @@ public final class RaftReplication implements Replication {
         }
         long left = deadline - System.nanoTime();
         sent.orTimeout(Math.max(1, left), TimeUnit.NANOSECONDS)
-                .whenComplete(
+                .whenCompleteAsync(
                         (reply, failure) -> {
                             if (failure != null) {
                                 Throwable cause =
@@ -321,7 +331,8 @@ public final class RaftReplication implements Replication {
                                         new StoreRefusedException(
                                                 "TRYAGAIN", refusal(reply.getException())));
                             }
-                        });
+                        },
+                        completions);
     }
 
     private static String refusal(Exception e) {
@@ -362,6 +373,7 @@ public final class RaftReplication implements Replication {
     @Override
     public void close() {
         timers.shutdownNow();
+        completions.shutdown();
         if (server != null) {
             try {
                 server.close();
