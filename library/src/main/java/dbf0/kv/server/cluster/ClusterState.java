@@ -72,11 +72,8 @@ public final class ClusterState implements AutoCloseable {
     private final PeerRoles peerRoles;
     private volatile SlotMap map;
 
-    private MemberCheck memberCheck;
-    private boolean closed;
-
-    /** Completes, with the reason, if this node must stop: its engine may not start. */
-    private final CompletableFuture<Throwable> failure = new CompletableFuture<>();
+    /** Starts the replication engine, at once or once the peers have answered; null without. */
+    private final EngineStart engine;
 
     private ClusterState(
             int myself,
@@ -109,6 +106,7 @@ public final class ClusterState implements AutoCloseable {
         this.routing = new SlotRouting(this);
         this.peerIds = new PeerIds(this);
         this.peerRoles = replication == null ? null : new PeerRoles(this);
+        this.engine = replication == null ? null : new EngineStart(replication);
     }
 
     /**
@@ -195,57 +193,27 @@ public final class ClusterState implements AutoCloseable {
             }
         }
         ClusterState state = new ClusterState(me, map, shards, dataDir, store, replication);
-        boolean joined = replication != null && replication.joinedBefore();
-        if (joined) {
+        state.peerIds.start();
+        if (state.peerRoles != null) {
+            state.peerRoles.start();
             try {
-                replication.start(false); // it has been a member: its log must be there
+                state.engine.begin(state);
             } catch (IOException | RuntimeException e) {
                 state.close();
                 throw e;
             }
         }
-        state.peerIds.start();
-        if (state.peerRoles != null) {
-            state.peerRoles.start();
-        }
-        if (replication != null && !joined) {
-            state.memberCheck = new MemberCheck(state);
-            state.memberCheck.start();
-        }
         return state;
     }
 
     /**
-     * Called by {@link MemberCheck} once every peer of the shard has said it does not know this
-     * node by another id: starts its engine with a new log.
-     */
-    void joinAsNewMember() {
-        try {
-            synchronized (this) {
-                if (!closed) {
-                    replication.start(true);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            fail(e instanceof IOException ? e : new IOException(e.toString(), e));
-        }
-    }
-
-    /** This node must stop: {@link #failure()} completes with {@code why}. */
-    void fail(Throwable why) {
-        LOG.error("{}", why.getMessage());
-        failure.complete(why);
-    }
-
-    /**
-     * Completes, with the reason, if this node must stop because its engine may not start (a
-     * replicated node whose data dir is empty while its peers know it: {@link MemberCheck}). Never
-     * completes otherwise.
+     * Completes, with the reason, if this node must stop because its replication engine may not
+     * start ({@link EngineStart}). Never completes otherwise.
      *
      * @return the reason, once there is one
      */
     public CompletableFuture<Throwable> failure() {
-        return failure;
+        return engine == null ? new CompletableFuture<>() : engine.failure();
     }
 
     /** The data dir, or null. */
@@ -349,7 +317,9 @@ public final class ClusterState implements AutoCloseable {
             return shard;
         }
         if (shard == shards.shardOf(myself)) {
-            return replication.view().leader();
+            ShardView view = replication.view();
+            // an engine not running yet (asking its peers first) knows no leader: its peers do
+            return view.role() == ShardView.Role.DOWN ? peerRoles.leaderOf(shard) : view.leader();
         }
         return peerRoles.leaderOf(shard);
     }
@@ -508,11 +478,8 @@ public final class ClusterState implements AutoCloseable {
     /** Stops asking the peers for their ids and roles, and stops the replication engine. */
     @Override
     public void close() {
-        synchronized (this) {
-            closed = true; // a member check that passes from now on starts no engine
-        }
-        if (memberCheck != null) {
-            memberCheck.close();
+        if (engine != null) {
+            engine.close(); // before the engine itself: a check that passes now starts nothing
         }
         peerIds.close();
         if (peerRoles != null) {

@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * lost its log. Such a node must not start: a Raft member with an empty log and no memory of its
  * votes could vote a stale candidate in (its empty log looks at least as up to date as any), and
  * the new leader would overwrite writes this node had helped commit. It stops with a one-line
- * reason ({@link ClusterState#fail}).
+ * reason ({@link EngineStart#fail}).
  *
  * <p>Only when every other member has answered, none knowing it by another id, does it form a new
  * log: a peer that does not answer may be the one that knew it, so it waits for that peer, saying
@@ -42,11 +42,13 @@ final class MemberCheck implements AutoCloseable {
                     "NODES".getBytes(StandardCharsets.US_ASCII));
 
     private final ClusterState state;
+    private final EngineStart engine;
     private volatile boolean closed;
     private Thread thread;
 
-    MemberCheck(ClusterState state) {
+    MemberCheck(ClusterState state, EngineStart engine) {
         this.state = state;
+        this.engine = engine;
     }
 
     void start() {
@@ -75,13 +77,13 @@ final class MemberCheck implements AutoCloseable {
                     continue;
                 }
                 if (known != null && !known.equals(state.me().id())) {
-                    state.fail(new IOException(refusal(shard, node, known)));
+                    engine.fail(new IOException(refusal(shard, node, known)));
                     return;
                 }
             }
             if (silent.isEmpty()) {
                 LOG.info("shard {}: no peer knew this node: it joins with a new log", shard);
-                state.joinAsNewMember();
+                engine.joinAsNewMember();
                 return;
             }
             if (System.nanoTime() - said > SAY_EVERY_MILLIS * 1_000_000L) {

@@ -88,9 +88,9 @@ final class ReplicationInfo {
         line(s, "dbf0_raft_role", v.role().name().toLowerCase(Locale.ROOT));
         line(s, "dbf0_raft_member", r.memberId());
         line(s, "dbf0_raft_term", v.term());
-        line(s, "dbf0_commit_index", v.commitIndex());
-        line(s, "dbf0_applied_index", v.appliedIndex());
-        line(s, "dbf0_shard", state.shards().shardOf(state.myself()));
+        line(s, "dbf0_raft_commit_index", v.commitIndex());
+        line(s, "dbf0_raft_applied_index", v.appliedIndex());
+        line(s, "dbf0_raft_shard", state.shards().shardOf(state.myself()));
         return s.toString();
     }
 

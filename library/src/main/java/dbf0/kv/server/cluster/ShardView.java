@@ -25,15 +25,7 @@ public record ShardView(Role role, long term, int leader, long commitIndex, long
         FOLLOWER,
         /** Asking for votes: no leader is known to it. */
         CANDIDATE,
-        /**
-         * Copying the leader's log before it becomes a member that votes: a node that started with
-         * an empty data dir while its shard's group already existed rejoins this way, under a new
-         * member id. It serves no reads of its own yet.
-         */
-        JOINING,
-        /**
-         * Not running: starting (asking its peers whether its shard's group exists), or stopped.
-         */
+        /** Not running: starting (asking its peers whether they know it), refused, or stopped. */
         DOWN
     }
 
