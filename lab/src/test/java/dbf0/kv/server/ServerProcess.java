@@ -19,10 +19,10 @@ import java.util.concurrent.TimeUnit;
  * line it prints once it listens; everything it prints is kept, for a failure's message. {@link
  * #kill} is SIGKILL: no shutdown hook, no close, nothing flushed that the kernel does not have.
  */
-final class ServerProcess {
+public final class ServerProcess {
 
-    final Process process;
-    final InetSocketAddress address;
+    public final Process process;
+    public final InetSocketAddress address;
     private final StringBuilder output;
 
     private ServerProcess(Process process, InetSocketAddress address, StringBuilder output) {
@@ -37,6 +37,17 @@ final class ServerProcess {
      */
     static ServerProcess start(List<String> jvmOptions, List<String> serverArgs)
             throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("--port", "0"));
+        args.addAll(serverArgs);
+        return startWith(jvmOptions, args);
+    }
+
+    /**
+     * As {@link #start}, with {@code serverArgs} as they are: they name the port (a cluster node's,
+     * which its peers must know beforehand).
+     */
+    public static ServerProcess startWith(List<String> jvmOptions, List<String> serverArgs)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
@@ -44,9 +55,7 @@ final class ServerProcess {
                 List.of(
                         "-cp",
                         System.getProperty("java.class.path"),
-                        ServeCommand.class.getName(),
-                        "--port",
-                        "0"));
+                        ServeCommand.class.getName()));
         command.addAll(serverArgs);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         CompletableFuture<InetSocketAddress> bound = new CompletableFuture<>();
@@ -96,14 +105,14 @@ final class ServerProcess {
     }
 
     /** What the server printed so far. */
-    String output() {
+    public String output() {
         synchronized (output) {
             return output.toString();
         }
     }
 
     /** SIGKILL, and wait for the process to be gone. */
-    void kill() throws InterruptedException {
+    public void kill() throws InterruptedException {
         process.destroyForcibly();
         assertThat(process.waitFor(30, TimeUnit.SECONDS)).as("the killed server exits").isTrue();
     }

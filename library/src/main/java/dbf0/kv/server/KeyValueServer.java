@@ -373,12 +373,21 @@ public final class KeyValueServer implements Closeable {
 
     /**
      * Completes with the cause if the server fails as a whole (an event loop or the accept thread
-     * died) and has shut itself down; a failing connection never completes it.
+     * died) and has shut itself down, or if it is a cluster node that may not go on (its
+     * replication engine may not start: it stays up until closed); a failing connection never
+     * completes it.
      *
      * @return a future that completes only on such a failure, with its cause
      */
     public CompletableFuture<Throwable> failure() {
-        return blocking != null ? blocking.failure() : running().failure();
+        CompletableFuture<Throwable> model =
+                blocking != null ? blocking.failure() : running().failure();
+        ClusterState cluster = context == null ? null : context.cluster();
+        if (cluster == null) {
+            return model;
+        }
+        // A cluster node also fails when its replication engine may not start (MemberCheck).
+        return CompletableFuture.anyOf(model, cluster.failure()).thenApply(Throwable.class::cast);
     }
 
     /**

@@ -84,6 +84,11 @@ final class ServerContext implements RespContext {
     }
 
     @Override
+    public String replicationInfo() {
+        return cluster == null ? null : cluster.replicationInfo();
+    }
+
+    @Override
     public KeyRouter router() {
         return cluster == null ? null : cluster.router();
     }

@@ -218,6 +218,18 @@ public interface Store {
         return false;
     }
 
+    /**
+     * Where this store's newest acknowledged write sits in a log that replicas copy: a replicated
+     * store's log index, Redis's {@code master_repl_offset} after a write. A connection reads it as
+     * its write is answered, to know what WAIT must wait for: the write's own index, or a later one
+     * if other connections' writes were answered meanwhile (as Redis's offset counts theirs too).
+     *
+     * @return the log index, or -1 for a store without replicas (this default)
+     */
+    default long lastWriteIndex() {
+        return -1;
+    }
+
     /** Removes every key. */
     void clear();
 

@@ -4,6 +4,7 @@ import dbf0.kv.cluster.ClusterNode;
 import dbf0.kv.cluster.Shards;
 import dbf0.kv.cluster.SlotMap;
 import dbf0.kv.server.cluster.Replication;
+import dbf0.kv.server.cluster.ShardReport;
 import dbf0.kv.server.cluster.ShardView;
 import dbf0.kv.storage.CheckpointedStore;
 import dbf0.kv.storage.Store;
@@ -12,22 +13,19 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -77,10 +75,23 @@ public final class RaftReplication implements Replication {
     private final ScheduledExecutorService timers =
             Executors.newSingleThreadScheduledExecutor(
                     r -> Thread.ofPlatform().daemon().name("raft-timers").unstarted(r));
-    private RaftGroup group;
-    private RaftServer server;
-    private RaftServer.Division division;
-    private StoreStateMachine stateMachine;
+
+    /**
+     * Where an answer from Ratis goes on: Ratis completes a request's future on its own threads,
+     * holding its own locks, and a callback that calls back into Ratis from there (the read barrier
+     * sends its next ReadIndex the moment one is answered) deadlocked with Ratis's appenders. A
+     * virtual thread per answer costs little and holds no lock of Ratis's.
+     */
+    private final ExecutorService completions = Executors.newVirtualThreadPerTaskExecutor();
+
+    private Store local;
+    private volatile RaftGroup group;
+    private volatile RaftServer server;
+    private volatile RaftServer.Division division;
+    private volatile StoreStateMachine stateMachine;
+
+    /** The last leader {@link #view} saw, for a replica to name while an election is on. */
+    private volatile int lastLeader = SlotMap.NONE;
 
     /**
      * @param nodes every node of the cluster, in {@code --cluster-nodes} order
@@ -103,11 +114,57 @@ public final class RaftReplication implements Replication {
     }
 
     @Override
-    public Store start(Store local) throws IOException {
+    public Store attach(Store store) {
+        this.local = store;
+        return new ReplicatedStore(store, this);
+    }
+
+    /** The mark that this member's engine ran in its data dir ({@link #joinedBefore}). */
+    static final String MEMBER_FILE = "raft-member";
+
+    @Override
+    public boolean joinedBefore() {
+        return Files.exists(options.dataDir().resolve(MEMBER_FILE))
+                || Files.isDirectory(groupDir());
+    }
+
+    private Path groupDir() {
+        return options.dataDir()
+                .resolve("raft")
+                .resolve(ShardGroup.groupId(shards.shardOf(myself)).getUuid().toString());
+    }
+
+    /**
+     * Starts the Raft server: on the log in {@code DIR/raft} if there is one; else a new, empty log
+     * if this member is new, and a refusal if it is not (see {@link Replication#start}).
+     */
+    @Override
+    public void start(boolean newMember) throws IOException {
+        if (local == null) {
+            throw new IllegalStateException("attach a store first");
+        }
         int shard = shards.shardOf(myself);
-        group = ShardGroup.of(shard, nodes, shards, options.raftPortOffset());
+        RaftGroup g = ShardGroup.of(shard, nodes, shards, options.raftPortOffset());
         Path dir = options.dataDir().resolve("raft");
-        boolean fresh = !Files.isDirectory(dir.resolve(group.getGroupId().getUuid().toString()));
+        Path groupDir = groupDir();
+        boolean fresh = !Files.isDirectory(groupDir);
+        if (fresh && !newMember) {
+            throw new IOException(
+                    options.dataDir()
+                            + " says this node was a member of shard "
+                            + shard
+                            + " ("
+                            + MEMBER_FILE
+                            + "), but its Raft log is gone ("
+                            + groupDir
+                            + " is missing). A member that forgets its log could vote in a stale"
+                            + " leader and lose acknowledged writes, so it will not start: restore"
+                            + " the data dir from a backup, or start the whole cluster afresh");
+        }
+        if (fresh) {
+            // The mark first, forced to disk: from here on this data dir has been a member.
+            MemberFile.write(options.dataDir().resolve(MEMBER_FILE), shard, myself);
+        }
         Files.createDirectories(dir);
         int port = ShardGroup.raftPort(nodes.get(myself), options.raftPortOffset());
         Snapshots snapshots =
@@ -115,10 +172,11 @@ public final class RaftReplication implements Replication {
                         ? new TableSnapshots(tables, shard)
                         : new MapSnapshots(local);
         stateMachine = new StoreStateMachine(local, snapshots, shard, myself);
+        group = g;
         server =
                 RaftServer.newBuilder()
                         .setServerId(ShardGroup.peerId(myself))
-                        .setGroup(group)
+                        .setGroup(g)
                         .setStateMachine(stateMachine)
                         .setProperties(RaftSettings.properties(options, dir, bindHost, port))
                         .setOption(
@@ -127,16 +185,15 @@ public final class RaftReplication implements Replication {
                                         : RaftStorage.StartupOption.RECOVER)
                         .build();
         server.start();
-        division = server.getDivision(group.getGroupId());
+        division = server.getDivision(g.getGroupId());
         LOG.info(
                 "shard {}'s Raft group: this node is {} of {} at {}:{} ({})",
                 shard,
                 ShardGroup.peerId(myself),
-                group.getPeers().size(),
+                g.getPeers().size(),
                 bindHost,
                 port,
                 fresh ? "a new log" : "its log recovered");
-        return new ReplicatedStore(local, this);
     }
 
     /** This member's state machine, once started: its counters, for tests. */
@@ -161,36 +218,53 @@ public final class RaftReplication implements Replication {
                     default -> ShardView.Role.FOLLOWER;
                 };
         int leader = role == ShardView.Role.LEADER ? myself : ShardGroup.nodeOf(info.getLeaderId());
-        Map<Integer, Long> match = new HashMap<>();
-        if (role == ShardView.Role.LEADER) {
-            for (CommitInfoProto c : d.getCommitInfos()) {
-                int node = ShardGroup.nodeOf(RaftPeerId.valueOf(c.getServer().getId()));
-                if (node != myself && node != SlotMap.NONE) {
-                    match.put(node, c.getCommitIndex());
-                }
-            }
+        if (leader != SlotMap.NONE) {
+            lastLeader = leader;
         }
         return new ShardView(
                 role,
                 info.getCurrentTerm(),
                 leader,
                 d.getRaftLog().getLastCommittedIndex(),
-                info.getLastAppliedIndex(),
-                match);
+                info.getLastAppliedIndex());
+    }
+
+    @Override
+    public ShardReport report() {
+        RaftServer.Division d = division;
+        ShardView v = view();
+        if (d == null || v.role() == ShardView.Role.DOWN) {
+            return ShardReport.down(lastLeader);
+        }
+        return ShardReports.of(v, d, myself, lastLeader);
+    }
+
+    @Override
+    public int busPort(int node) {
+        return ShardGroup.raftPort(nodes.get(node), options.raftPortOffset());
     }
 
     /**
-     * Submits one entry of writes; completes with a byte per write (a delete's {@link
-     * StoreStateMachine#FOUND}) once it is committed and applied here, or fails with a {@link
-     * StoreRefusedException}.
+     * What a committed entry of writes answers: a byte per write (a delete's {@link
+     * StoreStateMachine#FOUND}), and the entry's index in the log.
      */
-    CompletableFuture<byte[]> write(byte[] entry) {
+    record Written(byte[] found, long index) {}
+
+    /**
+     * Submits one entry of writes; completes once it is committed and applied here, or fails with a
+     * {@link StoreRefusedException}.
+     */
+    CompletableFuture<Written> write(byte[] entry) {
         RaftClientRequest request =
                 request(
                         Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)),
                         RaftClientRequest.writeRequestType());
         return send(request, options.writeTimeout())
-                .thenApply(reply -> reply.getMessage().getContent().toByteArray());
+                .thenApply(
+                        reply ->
+                                new Written(
+                                        reply.getMessage().getContent().toByteArray(),
+                                        reply.getLogIndex()));
     }
 
     /** One ReadIndex (see {@link ReadBarrier}). */
@@ -231,6 +305,9 @@ public final class RaftReplication implements Replication {
             CompletableFuture<RaftClientReply> done) {
         CompletableFuture<RaftClientReply> sent;
         try {
+            if (server == null) {
+                throw new IOException("the shard's log has not started");
+            }
             sent = server.submitClientRequestAsync(request);
         } catch (IOException e) {
             done.completeExceptionally(
@@ -239,7 +316,7 @@ public final class RaftReplication implements Replication {
         }
         long left = deadline - System.nanoTime();
         sent.orTimeout(Math.max(1, left), TimeUnit.NANOSECONDS)
-                .whenComplete(
+                .whenCompleteAsync(
                         (reply, failure) -> {
                             if (failure != null) {
                                 Throwable cause =
@@ -266,7 +343,8 @@ public final class RaftReplication implements Replication {
                                         new StoreRefusedException(
                                                 "TRYAGAIN", refusal(reply.getException())));
                             }
-                        });
+                        },
+                        completions);
     }
 
     private static String refusal(Exception e) {
@@ -279,26 +357,35 @@ public final class RaftReplication implements Replication {
         };
     }
 
+    /**
+     * Polls the leader's figures every few milliseconds until enough followers hold {@code index}
+     * or the time is up: Ratis tells no one when a follower's matchIndex moves, and a WAIT is rare
+     * enough for a poll to cost nothing that matters.
+     */
     @Override
     public CompletableFuture<Integer> awaitReplicas(long index, int replicas, Duration timeout) {
         CompletableFuture<Integer> done = new CompletableFuture<>();
-        long deadline = timeout.isZero() ? Long.MAX_VALUE : System.nanoTime() + timeout.toNanos();
-        poll(done, index, replicas, deadline);
+        poll(done, index, replicas, System.nanoTime() + timeout.toNanos());
         return done;
     }
 
     private void poll(CompletableFuture<Integer> done, long index, int replicas, long deadline) {
-        int holding = (int) view().matchIndex().values().stream().filter(i -> i >= index).count();
-        if (holding >= replicas || System.nanoTime() >= deadline) {
+        int holding = ShardReports.holding(report(), index);
+        if (holding >= replicas || System.nanoTime() - deadline >= 0) {
             done.complete(holding);
             return;
         }
-        timers.schedule(() -> poll(done, index, replicas, deadline), 2, TimeUnit.MILLISECONDS);
+        try {
+            timers.schedule(() -> poll(done, index, replicas, deadline), 2, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            done.complete(holding); // the engine is closing: what is known now
+        }
     }
 
     @Override
     public void close() {
         timers.shutdownNow();
+        completions.shutdown();
         if (server != null) {
             try {
                 server.close();

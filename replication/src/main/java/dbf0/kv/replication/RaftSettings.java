@@ -13,6 +13,9 @@ import org.apache.ratis.util.TimeDuration;
 /** Ratis's properties for a member, from {@link RaftOptions}: every setting dbf0 changes, here. */
 final class RaftSettings {
 
+    /** A lease lasts this fraction of the shortest election timeout after a majority answered. */
+    static final double LEASE_RATIO = 0.9;
+
     private RaftSettings() {}
 
     static RaftProperties properties(RaftOptions o, Path dir, String host, int port) {
@@ -23,9 +26,16 @@ final class RaftSettings {
         // Elections: a follower that hears no heartbeat for a time drawn between these stands.
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(o.electionMin().toMillis()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(o.electionMax().toMillis()));
-        // Reads: ReadIndex always; a lease on top when asked.
+        // Reads: ReadIndex always (Ratis's DEFAULT option would read the leader's state machine
+        // with no check at all). The heartbeat check is what makes a ReadIndex wait for a majority
+        // to confirm the leadership: on by default, and set here so that no default can turn it
+        // off. A lease on top when asked: Ratis then answers a ReadIndex at once while the leader
+        // heard a majority within 0.9 of the shortest election timeout, no election can have
+        // ended since (if clocks run at the same rate).
         RaftServerConfigKeys.Read.setOption(p, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+        RaftServerConfigKeys.Read.setLeaderHeartbeatCheckEnabled(p, true);
         RaftServerConfigKeys.Read.setLeaderLeaseEnabled(p, o.reads() == RaftOptions.ReadMode.LEASE);
+        RaftServerConfigKeys.Read.setLeaderLeaseTimeoutRatio(p, LEASE_RATIO);
         // Durability: under always an entry is forced before a member acknowledges it; otherwise
         // the log is flushed behind the acknowledgements.
         RaftServerConfigKeys.Log.setUnsafeFlushEnabled(p, o.fsync() != FsyncPolicy.ALWAYS);

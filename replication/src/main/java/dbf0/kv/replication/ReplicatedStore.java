@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiConsumer;
 
 /**
@@ -42,6 +43,12 @@ final class ReplicatedStore implements Store {
     private final Object submitting = new Object();
 
     private List<Pending> gathered = new ArrayList<>();
+
+    /**
+     * The log index of the newest entry of writes this store has answered ({@link
+     * #lastWriteIndex}).
+     */
+    private final AtomicLong lastWritten = new AtomicLong(-1);
 
     ReplicatedStore(Store local, RaftReplication raft) {
         this.local = local;
@@ -120,14 +127,20 @@ final class ReplicatedStore implements Store {
         List<WriteBatch.Op> ops = writes.stream().map(Pending::op).toList();
         raft.write(WriteBatch.encode(ops))
                 .whenComplete(
-                        (found, failure) -> {
+                        (written, failure) -> {
+                            if (written != null) {
+                                lastWritten.accumulateAndGet(written.index(), Math::max);
+                            }
                             for (int i = 0; i < writes.size(); i++) {
                                 CompletableFuture<Boolean> done = writes.get(i).done();
                                 if (failure != null) {
                                     done.completeExceptionally(unwrap(failure));
                                 } else {
                                     boolean isDelete = ops.get(i).kind() == WriteBatch.DELETE;
-                                    done.complete(!isDelete || found[i] == StoreStateMachine.FOUND);
+                                    done.complete(
+                                            !isDelete
+                                                    || written.found()[i]
+                                                            == StoreStateMachine.FOUND);
                                 }
                             }
                         });
@@ -135,6 +148,11 @@ final class ReplicatedStore implements Store {
 
     private static Throwable unwrap(Throwable t) {
         return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+
+    @Override
+    public long lastWriteIndex() {
+        return lastWritten.get();
     }
 
     @Override

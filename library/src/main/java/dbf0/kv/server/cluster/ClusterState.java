@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.StampedLock;
 import java.util.function.UnaryOperator;
@@ -72,6 +73,9 @@ public final class ClusterState implements AutoCloseable {
     private final PeerRoles peerRoles;
     private volatile SlotMap map;
 
+    /** Starts the replication engine, at once or once the peers have answered; null without. */
+    private final EngineStart engine;
+
     private ClusterState(
             int myself,
             SlotMap map,
@@ -99,19 +103,22 @@ public final class ClusterState implements AutoCloseable {
                 (System.nanoTime() - started) / 1_000_000);
         // Replicated, every member applies its shard's log through the index, so that a member
         // that becomes the leader has it up to date; sessions write through the engine's store.
-        this.store = replication == null ? indexed : replication.start(indexed);
+        this.store = replication == null ? indexed : replication.attach(indexed);
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new StampedLock();
         }
         this.routing = new SlotRouting(this);
         this.peerIds = new PeerIds(this);
         this.peerRoles = replication == null ? null : new PeerRoles(this);
+        this.engine = replication == null ? null : new EngineStart(replication);
     }
 
     /**
      * This node's state: read from {@code dataDir}'s nodes file if it has one, else the slots split
      * evenly over {@code listed} and a new random id for this node (saved at once when there is a
-     * data dir). Starts asking the peers their ids.
+     * data dir). Starts asking the peers their ids. A replicated node whose engine has run here
+     * before starts it at once; one whose engine never ran here starts it only once its peers have
+     * said they do not know it by another id ({@link MemberCheck}).
      *
      * @param listed the {@code --cluster-nodes} list, in its order
      * @param bind the address this server listens on: it picks this node out of the list
@@ -193,8 +200,29 @@ public final class ClusterState implements AutoCloseable {
         state.peerIds.start();
         if (state.peerRoles != null) {
             state.peerRoles.start();
+            try {
+                state.engine.begin(state);
+            } catch (IOException | RuntimeException e) {
+                state.close();
+                throw e;
+            }
         }
         return state;
+    }
+
+    /**
+     * Completes, with the reason, if this node must stop because its replication engine may not
+     * start ({@link EngineStart}). Never completes otherwise.
+     *
+     * @return the reason, once there is one
+     */
+    public CompletableFuture<Throwable> failure() {
+        return engine == null ? new CompletableFuture<>() : engine.failure();
+    }
+
+    /** The data dir, or null. */
+    Path dataDir() {
+        return dataDir;
     }
 
     private static boolean sameOwners(SlotMap a, SlotMap b) {
@@ -293,9 +321,19 @@ public final class ClusterState implements AutoCloseable {
             return shard;
         }
         if (shard == shards.shardOf(myself)) {
-            return replication.view().leader();
+            ShardView view = replication.view();
+            // an engine not running yet (asking its peers first) knows no leader: its peers do
+            return view.role() == ShardView.Role.DOWN ? peerRoles.leaderOf(shard) : view.leader();
         }
         return peerRoles.leaderOf(shard);
+    }
+
+    /**
+     * INFO's replication section of a replicated node ({@link ReplicationInfo}), or null for a node
+     * without replicas, which is a master with none.
+     */
+    public String replicationInfo() {
+        return replication == null ? null : ReplicationInfo.render(this);
     }
 
     /** What this node last heard from node {@code index}, or null (itself, or not heard yet). */
@@ -322,6 +360,8 @@ public final class ClusterState implements AutoCloseable {
         }
         List<RespCommand> all = new ArrayList<>(commands);
         all.add(new DbfRole(this));
+        all.add(new Role(this));
+        all.add(new Wait(this));
         return all;
     }
 
@@ -442,6 +482,9 @@ public final class ClusterState implements AutoCloseable {
     /** Stops asking the peers for their ids and roles, and stops the replication engine. */
     @Override
     public void close() {
+        if (engine != null) {
+            engine.close(); // before the engine itself: a check that passes now starts nothing
+        }
         peerIds.close();
         if (peerRoles != null) {
             peerRoles.close();

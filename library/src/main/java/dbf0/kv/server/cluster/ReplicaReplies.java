@@ -163,7 +163,10 @@ final class ReplicaReplies {
             boolean master = i == shard.master();
             boolean me = i == state.myself();
             boolean up = up(state, i);
-            s.append(node.id()).append(' ').append(node.address()).append("@0 ");
+            // @cport is Redis's cluster bus port: here the Raft port, where the shard's members
+            // talk.
+            s.append(node.id()).append(' ').append(node.address());
+            s.append('@').append(state.replication().busPort(i)).append(' ');
             List<String> flags = new ArrayList<>();
             if (me) {
                 flags.add("myself");

@@ -1,12 +1,12 @@
 package dbf0.kv.server.cluster;
 
 import dbf0.kv.cluster.SlotMap;
-import java.util.Map;
 
 /**
  * What one node knows of its shard's replication at one moment, as its consensus engine tells it:
- * its own role, the term, who leads, and how far the log has come. CLUSTER NODES, ROLE, INFO
- * replication and the routing of every command read it.
+ * its own role, the term, who leads, and how far the log has come. The routing of every command
+ * reads it, so it holds only what is cheap to read; {@link ShardReport} adds what INFO replication
+ * and ROLE report.
  *
  * @param role this node's role now
  * @param term the newest term this node has seen (Raft's election epoch)
@@ -14,16 +14,8 @@ import java.util.Map;
  *     while there is none (an election, or this node cut off)
  * @param commitIndex the last log index this node knows a majority holds
  * @param appliedIndex the last log index this node has applied to its store
- * @param matchIndex on a leader, for each follower's node index, the last log index it is known to
- *     hold; empty elsewhere
  */
-public record ShardView(
-        Role role,
-        long term,
-        int leader,
-        long commitIndex,
-        long appliedIndex,
-        Map<Integer, Long> matchIndex) {
+public record ShardView(Role role, long term, int leader, long commitIndex, long appliedIndex) {
 
     /** A member's role in its shard's Raft group. */
     public enum Role {
@@ -33,19 +25,24 @@ public record ShardView(
         FOLLOWER,
         /** Asking for votes: no leader is known to it. */
         CANDIDATE,
-        /** Not running (starting, or stopped). */
+        /** Not running: starting (asking its peers whether they know it), refused, or stopped. */
         DOWN
     }
 
     /** The view of a node whose engine is not running. */
-    public static final ShardView DOWN = new ShardView(Role.DOWN, 0, SlotMap.NONE, 0, 0, Map.of());
-
-    public ShardView {
-        matchIndex = Map.copyOf(matchIndex);
-    }
+    public static final ShardView DOWN = new ShardView(Role.DOWN, 0, SlotMap.NONE, 0, 0);
 
     /** True if this node leads its shard. */
     public boolean leading() {
         return role == Role.LEADER;
+    }
+
+    /**
+     * True if this node's copy is one a READONLY connection may read: a follower's or a candidate's
+     * (possibly behind, as a Redis replica's may be), not that of a node still joining or not
+     * running.
+     */
+    public boolean servesStaleReads() {
+        return role == Role.FOLLOWER || role == Role.CANDIDATE;
     }
 }

@@ -130,7 +130,8 @@ final class SlotRouting implements KeyRouter {
         int myShard = state.shards().shardOf(state.myself());
         int leader = state.leaderOf(shard);
         if (shard == myShard) {
-            if (leader == state.myself() || (readOnly && !writes)) {
+            if (leader == state.myself()
+                    || (readOnly && !writes && state.replication().view().servesStaleReads())) {
                 return null;
             }
             return leader == SlotMap.NONE

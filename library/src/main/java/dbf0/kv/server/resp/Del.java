@@ -37,6 +37,7 @@ final class Del implements RespCommand {
         }
         Reply.whenDone(
                 connection,
+                context,
                 CompletableFuture.allOf(deletes.toArray(CompletableFuture<?>[]::new)),
                 deletes.size(),
                 (o, done) -> {

@@ -24,7 +24,11 @@ final class FlushAll implements RespCommand {
     public boolean execute(
             List<byte[]> args, RespConnection connection, RespContext context, OutputBuffer out) {
         Reply.whenDone(
-                connection, context.store().clearAsync(), 1, (o, cleared) -> o.put(Reply.OK));
+                connection,
+                context,
+                context.store().clearAsync(),
+                1,
+                (o, cleared) -> o.put(Reply.OK));
         return false;
     }
 

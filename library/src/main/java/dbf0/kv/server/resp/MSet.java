@@ -57,6 +57,7 @@ final class MSet implements RespCommand {
         }
         Reply.whenDone(
                 connection,
+                context,
                 CompletableFuture.allOf(writes),
                 writes.length,
                 (o, done) -> o.put(Reply.OK));

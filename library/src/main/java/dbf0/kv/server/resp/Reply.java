@@ -115,10 +115,12 @@ final class Reply {
     /**
      * Queues the reply to {@code writes} writes that complete {@code done}: {@code ok} once they
      * are done, or {@code -ERR not stored: ...} if the store could not keep one (a log's disk
-     * failed), as Redis answers when its AOF cannot be written.
+     * failed), as Redis answers when its AOF cannot be written. A write answered notes where it
+     * sits in the store's log, for WAIT ({@link RespConnection#lastWriteIndex}).
      */
     static <T> void whenDone(
             RespConnection connection,
+            RespContext context,
             CompletableFuture<T> done,
             int writes,
             java.util.function.BiConsumer<OutputBuffer, T> ok) {
@@ -131,6 +133,7 @@ final class Reply {
                             if (failure != null) {
                                 o.put(notStored(failure));
                             } else {
+                                connection.lastWriteIndex(context.store().lastWriteIndex());
                                 ok.accept(o, result);
                             }
                         });

@@ -17,6 +17,7 @@ public final class RespConnection {
     private boolean refusedTransaction;
     private boolean asking;
     private boolean readOnly;
+    private long lastWriteIndex = -1;
     private final PendingReplies pending;
 
     /**
@@ -107,6 +108,20 @@ public final class RespConnection {
      */
     public void readOnly(boolean on) {
         readOnly = on;
+    }
+
+    /**
+     * Where this connection's last acknowledged write sits in its shard's log ({@link
+     * dbf0.kv.storage.Store#lastWriteIndex} as the write was answered): what WAIT waits for.
+     *
+     * @return the log index, or -1 before any write or without replicas
+     */
+    public long lastWriteIndex() {
+        return lastWriteIndex;
+    }
+
+    void lastWriteIndex(long index) {
+        lastWriteIndex = Math.max(lastWriteIndex, index);
     }
 
     /**

@@ -52,6 +52,14 @@ public interface RespContext {
         return false;
     }
 
+    /**
+     * The lines of INFO's replication section, for a node whose shard keeps copies; null (the
+     * default) for a server without replicas, which INFO shows as a master with none.
+     */
+    default String replicationInfo() {
+        return null;
+    }
+
     /** Routes keys to the nodes of a cluster; null for a standalone server, the default. */
     default KeyRouter router() {
         return null;

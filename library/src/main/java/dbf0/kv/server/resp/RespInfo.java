@@ -4,7 +4,8 @@ import java.util.Locale;
 
 /**
  * The text of Redis's INFO command ({@link Info}), with dbf0's own figures: server, clients,
- * memory, persistence, stats.
+ * memory, persistence, stats, replication (a server without replicas is a master with none; a
+ * replicated node's section is the cluster package's), cluster, keyspace.
  */
 final class RespInfo {
 
@@ -82,6 +83,15 @@ final class RespInfo {
                     .append("total_commands_processed:")
                     .append(context.totalCommandsProcessed())
                     .append("\r\n\r\n");
+        }
+        if (all || section.equals("replication")) {
+            String replication = context.replicationInfo();
+            s.append("# Replication\r\n")
+                    .append(
+                            replication != null
+                                    ? replication
+                                    : "role:master\r\nconnected_slaves:0\r\n")
+                    .append("\r\n");
         }
         if (section.equals("cluster") || (all && context.router() != null)) {
             // redis-cli --cluster asks for this section, and treats the node as a cluster node

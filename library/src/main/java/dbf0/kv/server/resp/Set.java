@@ -44,6 +44,7 @@ final class Set implements RespCommand {
         } else {
             Reply.whenDone(
                     connection,
+                    context,
                     context.store()
                             .putAsync(Reply.key(args.get(1)), new ByteArrayWrapper(args.get(2))),
                     1,
