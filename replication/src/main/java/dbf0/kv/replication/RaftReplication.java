@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -179,6 +180,18 @@ public final class RaftReplication implements Replication {
                         RaftClientRequest.writeRequestType());
         return send(request, options.writeTimeout())
                 .thenApply(reply -> reply.getMessage().getContent().toByteArray());
+    }
+
+    /**
+     * Runs {@code task} on this member's timer thread, off Ratis's threads; after {@link #close} it
+     * runs in place (nothing is submitted to Ratis any more by then).
+     */
+    void later(Runnable task) {
+        try {
+            timers.execute(task);
+        } catch (RejectedExecutionException closed) {
+            task.run();
+        }
     }
 
     /** One ReadIndex (see {@link ReadBarrier}). */
