@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .nemesis_net import Namespaces
-from .nemesis_nodes import Cluster, wipe
+from .nemesis_nodes import Cluster, NodeError, wipe
 
 KINDS = ("kill", "pause", "partition", "kill-all", "wipe")
 DEFAULT_KINDS = ("kill", "pause", "partition", "kill-all")
@@ -85,6 +85,7 @@ class Nemesis:
         self.timing = timing
         self.rng = rng
         self.cut: set[int] = set()
+        self.retired: set[int] = set()  # wiped nodes that refused to start again
 
     def run(self, kind: str) -> FaultRecord:
         victims, shard, note = pick_victim(self.cluster, kind, self.rng)
@@ -105,8 +106,8 @@ class Nemesis:
         record.injected_ns = time.monotonic_ns()
         time.sleep(self.timing.hold_s)
         record.healed_ns = time.monotonic_ns()
-        for v in record.victims:
-            self.cluster.restart(v, self._deadline())
+        back = [v for v in record.victims if v not in self.retired]
+        self.cluster.restart_many(back, self._deadline())
         record.ready_ns = time.monotonic_ns()
 
     _kill_all = _kill
@@ -131,13 +132,21 @@ class Nemesis:
             self.cut.discard(v)
 
     def _wipe(self, record: FaultRecord) -> None:
+        """A node that refuses to rejoin with an empty data directory (the rule of wt-raftops)
+        stays down for the rest of the campaign, and the record says why; one that rejoins is the
+        case a Raft member must not allow: it forgot whom it voted for."""
         for v in record.victims:
             self.cluster.nodes[v].kill()
             wipe(self.cluster.nodes[v])
         time.sleep(self.timing.hold_s)
         record.healed_ns = time.monotonic_ns()
         for v in record.victims:
-            self.cluster.restart(v, self._deadline())
+            try:
+                self.cluster.restart(v, self._deadline())
+                record.note = "rejoined with an empty data directory"
+            except NodeError as e:
+                self.retired.add(v)
+                record.note = f"refused to rejoin: {e}"[:300]
         record.ready_ns = time.monotonic_ns()
 
     def heal_everything(self) -> None:
@@ -149,9 +158,8 @@ class Nemesis:
             for v in list(self.cut):
                 self.namespaces.heal(v)
                 self.cut.discard(v)
-        for i, n in enumerate(self.cluster.nodes):
-            if not n.alive():
-                self.cluster.restart(i, self._deadline())
+        dead = [i for i, n in enumerate(self.cluster.nodes) if not n.alive()]
+        self.cluster.restart_many([i for i in dead if i not in self.retired], self._deadline())
 
 
 def schedule(kinds: list[str], rng: random.Random, count: int) -> list[str]:

@@ -35,7 +35,7 @@ class Write:
     key: str
     value: str
     invoke: int
-    complete: int | None  # None: pending
+    complete: int | None  # None unless ok
     status: str
 
 
@@ -57,8 +57,11 @@ def read_history(path: Path) -> History:
                 continue
             op = json.loads(line)
             if op["op"] == "set":
+                # A pending operation may carry when it was last seen (for display): it did not
+                # complete then, and may still take effect at any later moment.
+                complete = op["complete_ns"] if op["status"] == "ok" else None
                 h.writes.append(
-                    Write(op["key"], op["value"], op["invoke_ns"], op["complete_ns"], op["status"])
+                    Write(op["key"], op["value"], op["invoke_ns"], complete, op["status"])
                 )
             elif op["op"] == "get" and op["status"] == "ok":
                 h.reads.append(op)

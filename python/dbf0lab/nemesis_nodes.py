@@ -117,8 +117,18 @@ class Cluster:
     def start_all(self, deadline: float) -> None:
         raise NotImplementedError
 
+    ready_text = LISTENING
+
     def restart(self, i: int, deadline: float) -> None:
-        raise NotImplementedError
+        self.restart_many([i], deadline)
+
+    def restart_many(self, indices: Sequence[int], deadline: float) -> None:
+        """Starts the nodes together, then waits until each says it is ready."""
+        marks = {i: len(self.nodes[i].log_text()) for i in indices}
+        for i in indices:
+            self.nodes[i].start()
+        for i in indices:
+            self.nodes[i].wait_for(self.ready_text, marks[i], deadline)
 
     def shards(self) -> list[list[int]]:
         raise NotImplementedError
@@ -174,21 +184,12 @@ class Dbf0Cluster(Cluster):
         super().__init__(nodes, addresses)
 
     def start_all(self, deadline: float) -> None:
-        marks = [len(n.log_text()) for n in self.nodes]
-        for n in self.nodes:
-            n.start()
-        for n, mark in zip(self.nodes, marks):
-            n.wait_for(LISTENING, mark, deadline)
+        self.restart_many(range(len(self.nodes)), deadline)
         for s in range(len(self.shards())):
             while self.leader(s) is None:
                 if time.monotonic() > deadline:
                     raise NodeError(f"shard {s} elected no leader in time")
                 time.sleep(0.1)
-
-    def restart(self, i: int, deadline: float) -> None:
-        mark = len(self.nodes[i].log_text())
-        self.nodes[i].start()
-        self.nodes[i].wait_for(LISTENING, mark, deadline)
 
     def shards(self) -> list[list[int]]:
         size = self.replicas + 1
@@ -241,6 +242,7 @@ class RedisCluster(Cluster):
     appendfsync always and cluster-node-timeout 1000 ms, made by ``redis-cli --cluster create``."""
 
     name = "redis"
+    ready_text = "Ready to accept connections"
 
     def __init__(
         self,
@@ -279,11 +281,7 @@ class RedisCluster(Cluster):
 
     def start_all(self, deadline: float) -> None:
         fresh = not (self.nodes[0].data / "nodes.conf").exists()
-        marks = [len(n.log_text()) for n in self.nodes]
-        for n in self.nodes:
-            n.start()
-        for n, mark in zip(self.nodes, marks):
-            n.wait_for("Ready to accept connections", mark, deadline)
+        self.restart_many(range(len(self.nodes)), deadline)
         if fresh:
             made = subprocess.run(
                 self.hub_prefix
@@ -307,11 +305,6 @@ class RedisCluster(Cluster):
                     return
             time.sleep(0.2)
         raise NodeError("Redis Cluster did not reach cluster_state:ok in time")
-
-    def restart(self, i: int, deadline: float) -> None:
-        mark = len(self.nodes[i].log_text())
-        self.nodes[i].start()
-        self.nodes[i].wait_for("Ready to accept connections", mark, deadline)
 
     def _topology(self) -> list[tuple[int, str, list[tuple[int, int]]]]:
         """(node index, role, slot ranges) of each node, from a live node's CLUSTER NODES."""
