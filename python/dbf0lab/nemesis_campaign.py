@@ -196,7 +196,11 @@ def analyse(
         "answers": done["answers"],
         "final_reads_complete": done["complete"],
     }
-    result |= nh.lost_writes(h, done["final_values"])
+    lost = nh.lost_writes(h, done["final_values"])
+    result["lost_writes"] = lost["lost_writes"] + done["once_lost"]
+    result["lost_shared_keys"] = lost["lost_writes"]
+    result["unexplained_final_values"] = lost["unexplained_final_values"]
+    result["once_writes"] = {k: done[f"once_{k}"] for k in ("acknowledged", "lost", "unread")}
     result |= nh.stale_reads(h)
     result |= check(s, history)
     result["timeline"] = nh.timeline(h, started, stopped)

@@ -87,6 +87,16 @@ public final class NemesisClientCommand implements Callable<Integer> {
     double writeFraction;
 
     @Option(
+            names = "--once-fraction",
+            defaultValue = "0.1",
+            paramLabel = "F",
+            description =
+                    "the share of SETs that write a key of their own, never written again, each"
+                            + " read back at the end: a lost write then shows even where later"
+                            + " writes to the shared keys hide it (default: ${DEFAULT-VALUE})")
+    double onceFraction;
+
+    @Option(
             names = "--duration",
             defaultValue = "30s",
             converter = Cli.DurationConverter.class,
@@ -163,6 +173,7 @@ public final class NemesisClientCommand implements Callable<Integer> {
                                         clients,
                                         keys,
                                         writeFraction,
+                                        onceFraction,
                                         duration,
                                         replyTimeout,
                                         retryFor,
@@ -184,10 +195,13 @@ public final class NemesisClientCommand implements Callable<Integer> {
         out.flush();
         PrintWriter err = spec.commandLine().getErr();
         err.printf(
-                "%s: %s acknowledged, %s pending, %s in the history (%s)%n",
+                "%s: %s acknowledged, %s pending, %s of %s found missing at the end, %s in"
+                        + " the history (%s)%n",
                 Cli.name(spec),
                 Words.count(report.tally().okWrites(), "write"),
                 Words.count(report.tally().pendingWrites(), "write"),
+                report.once().lost(),
+                Words.count(report.once().acknowledged(), "write-once key"),
                 Words.count(report.operations(), "operation"),
                 history);
         err.flush();
@@ -195,7 +209,9 @@ public final class NemesisClientCommand implements Callable<Integer> {
             Cli.error(
                     spec,
                     Words.count(
-                                    report.keys().size() - report.finalValues().size(),
+                                    report.keys().size()
+                                            - report.finalValues().size()
+                                            + report.once().unread(),
                                     "key was",
                                     "keys were")
                             + " not read back within "

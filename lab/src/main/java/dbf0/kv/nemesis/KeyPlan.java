@@ -19,11 +19,13 @@ final class KeyPlan {
     private final List<byte[]> keys;
     private final int[] shard;
     private final Shards shards;
+    private final SlotMap map;
 
-    private KeyPlan(List<byte[]> keys, int[] shard, Shards shards) {
+    private KeyPlan(List<byte[]> keys, int[] shard, Shards shards, SlotMap map) {
         this.keys = keys;
         this.shard = shard;
         this.shards = shards;
+        this.map = map;
     }
 
     /** {@code count} keys, as even over the shards as whole numbers allow. */
@@ -50,7 +52,10 @@ final class KeyPlan {
             }
         }
         return new KeyPlan(
-                List.copyOf(keys), where.stream().mapToInt(Integer::intValue).toArray(), shards);
+                List.copyOf(keys),
+                where.stream().mapToInt(Integer::intValue).toArray(),
+                shards,
+                map);
     }
 
     int size() {
@@ -63,6 +68,11 @@ final class KeyPlan {
 
     int shard(int i) {
         return shard[i];
+    }
+
+    /** The shard any key lies in. */
+    int shardOf(byte[] key) {
+        return shards.shardOf(map.owner(HashSlots.slot(key)));
     }
 
     /** The shard's members' node indexes, in list order. */

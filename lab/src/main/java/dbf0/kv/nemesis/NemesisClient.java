@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -46,7 +47,12 @@ final class NemesisClient {
     private final int[] leader;
     private final Random random;
     final Tally tally = new Tally();
+
+    /** The write-once keys whose SET was acknowledged (their value: the SET's, see below). */
+    final List<byte[]> acknowledgedOnce = new ArrayList<>();
+
     private long writes;
+    private long onceKeys;
 
     NemesisClient(int id, NemesisOptions options, KeyPlan keys, HistoryRecorder.Log log) {
         this.id = id;
@@ -66,12 +72,25 @@ final class NemesisClient {
         }
     }
 
-    /** Reads and writes random keys until {@code deadline} (System.nanoTime). */
+    /**
+     * Reads and writes random keys until {@code deadline} (System.nanoTime); a share {@link
+     * NemesisOptions#onceFraction()} of the writes goes to a key of its own instead ({@code
+     * u<client>-<n>}), never written again, so that a write lost even after later writes to the
+     * shared keys shows in the final reads.
+     */
     void runUntil(long deadline) {
         try {
             while (System.nanoTime() < deadline) {
                 boolean write = random.nextDouble() < options.writeFraction();
-                perform(write, random.nextInt(keys.size()));
+                if (write && random.nextDouble() < options.onceFraction()) {
+                    byte[] key = ("u" + id + "-" + onceKeys++).getBytes(StandardCharsets.US_ASCII);
+                    Result r = perform(true, key, keys.shardOf(key));
+                    if (r.outcome() == Outcome.DONE) {
+                        acknowledgedOnce.add(key);
+                    }
+                } else {
+                    perform(write, random.nextInt(keys.size()));
+                }
                 if (!options.think().isZero()) {
                     LockSupport.parkNanos(options.think().toNanos());
                 }
@@ -81,10 +100,13 @@ final class NemesisClient {
         }
     }
 
-    /** One operation on key {@code k}, recorded; see the class comment. */
+    /** One operation on shared key {@code k}, recorded; see the class comment. */
     Result perform(boolean write, int k) {
-        byte[] key = keys.key(k);
-        int shard = keys.shard(k);
+        return perform(write, keys.key(k), keys.shard(k));
+    }
+
+    /** One operation on {@code key}, which lies in {@code shard}, recorded. */
+    Result perform(boolean write, byte[] key, int shard) {
         byte[] value =
                 write ? ("c" + id + "-" + writes++).getBytes(StandardCharsets.US_ASCII) : null;
         HistoryRecorder.Op op = write ? HistoryRecorder.Op.SET : HistoryRecorder.Op.GET;

@@ -15,6 +15,7 @@ import java.util.Objects;
  * @param clients client threads, each with its own connections
  * @param keys how many keys they share
  * @param writeFraction the share of operations that are SETs; the rest are GETs
+ * @param onceFraction the share of SETs that write a key of their own, never written again
  * @param duration how long the clients run before the final reads
  * @param replyTimeout how long a command waits for its reply; past it the outcome is unknown
  * @param retryFor how long an operation is sent again after refusals (MOVED, CLUSTERDOWN, a
@@ -30,6 +31,7 @@ public record NemesisOptions(
         int clients,
         int keys,
         double writeFraction,
+        double onceFraction,
         Duration duration,
         Duration replyTimeout,
         Duration retryFor,
@@ -52,6 +54,10 @@ public record NemesisOptions(
         if (!(writeFraction >= 0 && writeFraction <= 1)) {
             throw new IllegalArgumentException(
                     "--write-fraction must be between 0 and 1, got " + writeFraction);
+        }
+        if (!(onceFraction >= 0 && onceFraction <= 1)) {
+            throw new IllegalArgumentException(
+                    "--once-fraction must be between 0 and 1, got " + onceFraction);
         }
         for (Duration d : List.of(duration, replyTimeout, retryFor, finalWithin)) {
             if (d.isNegative() || d.isZero()) {

@@ -36,6 +36,7 @@ public final class NemesisWorkload {
      * @param keys each key (hex) with its shard
      * @param finalValues each key (hex) with its final read's value (hex; null if not found); keys
      *     whose final read never got an answer are absent
+     * @param once what the final reads found of the acknowledged write-once keys
      * @param startedNs when the clients started (System.nanoTime: CLOCK_MONOTONIC on Linux)
      * @param stoppedNs when they stopped and the final reads began
      * @param finishedNs when the final reads ended
@@ -45,6 +46,7 @@ public final class NemesisWorkload {
             Tally tally,
             Map<String, Integer> keys,
             Map<String, String> finalValues,
+            OnceWrites once,
             long startedNs,
             long stoppedNs,
             long finishedNs,
@@ -52,7 +54,7 @@ public final class NemesisWorkload {
 
         /** Every key got its final read. */
         public boolean complete() {
-            return finalValues.size() == keys.size();
+            return finalValues.size() == keys.size() && once.unread() == 0;
         }
 
         /** The report as one JSON object (docs/formats.md, the nemesis client's lines). */
@@ -82,6 +84,9 @@ public final class NemesisWorkload {
                 }
             }
             json.add("final_values", values);
+            json.addProperty("once_acknowledged", once.acknowledged());
+            json.addProperty("once_lost", once.lost());
+            json.addProperty("once_unread", once.unread());
             json.addProperty("complete", complete());
             return json;
         }
@@ -102,6 +107,7 @@ public final class NemesisWorkload {
         Map<String, String> finals = new LinkedHashMap<>();
         long startedNs;
         long stoppedNs;
+        OnceWrites onceWrites;
         HistoryRecorder.Summary summary;
         try (HistoryRecorder recorder = HistoryRecorder.open(options.history(), HISTORY_LIMIT)) {
             List<NemesisClient> clients = new ArrayList<>();
@@ -125,36 +131,65 @@ public final class NemesisWorkload {
             clients.forEach(c -> tally.add(c.tally));
             NemesisClient reader =
                     new NemesisClient(options.clients(), options, plan, recorder.log());
-            readEveryKey(reader, plan, stoppedNs + options.finalWithin().toNanos(), finals);
+            long finalDeadline = stoppedNs + options.finalWithin().toNanos();
+            List<byte[]> shared = new ArrayList<>();
+            for (int k = 0; k < plan.size(); k++) {
+                shared.add(plan.key(k));
+            }
+            readEveryKey(reader, plan, shared, finalDeadline, finals);
+            List<byte[]> once = new ArrayList<>();
+            clients.forEach(c -> once.addAll(c.acknowledgedOnce));
+            Map<String, String> onceFinals = new LinkedHashMap<>();
+            readEveryKey(reader, plan, once, finalDeadline, onceFinals);
+            onceWrites =
+                    new OnceWrites(
+                            once.size(),
+                            onceFinals.values().stream().filter(v -> v == null).count(),
+                            once.size() - onceFinals.size());
+            reader.closeAll();
             tally.add(reader.tally);
             summary = recorder.finish();
         }
         return new Report(
-                tally, keys, finals, startedNs, stoppedNs, System.nanoTime(), summary.operations());
+                tally,
+                keys,
+                finals,
+                onceWrites,
+                startedNs,
+                stoppedNs,
+                System.nanoTime(),
+                summary.operations());
     }
+
+    /**
+     * What the final reads found of the write-once keys whose SET was acknowledged.
+     *
+     * @param acknowledged how many such keys there were
+     * @param lost how many of them the final read found missing: acknowledged writes lost
+     * @param unread how many got no answer before the final reads' deadline
+     */
+    public record OnceWrites(long acknowledged, long lost, long unread) {}
 
     /** Reads each key until a read is answered or the deadline passes. */
     private static void readEveryKey(
-            NemesisClient reader, KeyPlan plan, long deadline, Map<String, String> finals) {
+            NemesisClient reader,
+            KeyPlan plan,
+            List<byte[]> keys,
+            long deadline,
+            Map<String, String> finals) {
         HexFormat hex = HexFormat.of();
-        try {
-            for (int k = 0; k < plan.size(); k++) {
-                while (System.nanoTime() < deadline) {
-                    NemesisClient.Result r = reader.perform(false, k);
-                    if (r.outcome() == Outcome.DONE) {
-                        Reply reply = r.reply();
-                        finals.put(
-                                hex.formatHex(plan.key(k)),
-                                reply.type() == Reply.Type.BULK
-                                        ? hex.formatHex(reply.bytes())
-                                        : null);
-                        break;
-                    }
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(NemesisClient.BACKOFF_MS));
+        for (byte[] key : keys) {
+            while (System.nanoTime() < deadline) {
+                NemesisClient.Result r = reader.perform(false, key, plan.shardOf(key));
+                if (r.outcome() == Outcome.DONE) {
+                    Reply reply = r.reply();
+                    finals.put(
+                            hex.formatHex(key),
+                            reply.type() == Reply.Type.BULK ? hex.formatHex(reply.bytes()) : null);
+                    break;
                 }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(NemesisClient.BACKOFF_MS));
             }
-        } finally {
-            reader.closeAll();
         }
     }
 }
