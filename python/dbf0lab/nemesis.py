@@ -190,8 +190,10 @@ def main(argv: list[str] | None = None) -> int:
             try:
                 r = run_campaign(settings, i, seed + i)
             except KeyboardInterrupt:
+                bar.close()
                 print("nemesis.py: interrupted; everything started was stopped", file=sys.stderr)
-                break
+                print(summary(results))
+                return 130
             except Exception as e:  # one campaign's failure is recorded; the run goes on
                 failures += 1
                 r = {"system": args.system, "campaign": i, "seed": seed + i, "error": str(e)}
