@@ -75,7 +75,7 @@ class ArchitectureTest {
                     new Layer(4, "workload", "kv.workload"),
                     new Layer(4, "check", "kv.check"),
                     new Layer(4, "replication", "kv.replication"),
-                    new Layer(5, "programs", "kv.bench", "kv.race"),
+                    new Layer(5, "programs", "kv.bench", "kv.race", "kv.nemesis"),
                     new Layer(6, "cli", "cli"));
 
     /** Same-level imports that are allowed: the byte buffers sit on the common utilities. */

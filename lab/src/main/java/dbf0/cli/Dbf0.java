@@ -31,6 +31,7 @@ import picocli.CommandLine.Parameters;
             Benchmark.class,
             CheckCommand.class,
             CompactCommand.class,
+            NemesisClientCommand.class,
             DiskBench.class,
         },
         footer = {

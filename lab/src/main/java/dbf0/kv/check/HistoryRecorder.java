@@ -55,6 +55,7 @@ public final class HistoryRecorder implements AutoCloseable {
 
     private static final byte OK = 0;
     private static final byte PENDING = 1;
+    private static final byte FAIL = 2;
     private static final long NONE = Long.MIN_VALUE;
 
     /**
@@ -222,7 +223,12 @@ public final class HistoryRecorder implements AutoCloseable {
             } else {
                 number(complete);
             }
-            ascii(status == OK ? ",\"status\":\"ok\"}\n" : ",\"status\":\"pending\"}\n");
+            ascii(
+                    switch (status) {
+                        case OK -> ",\"status\":\"ok\"}\n";
+                        case FAIL -> ",\"status\":\"fail\"}\n";
+                        default -> ",\"status\":\"pending\"}\n";
+                    });
             out.write(buf, 0, pos);
         }
 
@@ -270,8 +276,8 @@ public final class HistoryRecorder implements AutoCloseable {
 
         /**
          * Whether the operation about to be sent is to be recorded. Call it before sending, and for
-         * each admitted operation record exactly one outcome: {@link #completed} or {@link
-         * #pending}.
+         * each admitted operation record exactly one outcome: {@link #completed}, {@link #pending}
+         * or {@link #failed}.
          */
         public boolean admit() {
             if (full) {
@@ -334,6 +340,17 @@ public final class HistoryRecorder implements AutoCloseable {
                     invokeNs,
                     lastSeenNs == null ? NONE : lastSeenNs,
                     PENDING);
+        }
+
+        /**
+         * An operation that definitely did not take effect: the store refused it before running it
+         * (a redirect, no leader, a connection that never opened). The checker drops it; it is kept
+         * so that the file tells what the clients tried. {@code completeNs} is when the client gave
+         * up.
+         */
+        public void failed(
+                int client, Op op, byte[] key, byte[] value, long invokeNs, long completeNs) {
+            add(client, op, key, op == Op.GET ? null : value, null, invokeNs, completeNs, FAIL);
         }
 
         private void add(

@@ -50,6 +50,29 @@ class HistoryRecorderTest {
     }
 
     @Test
+    void aFailedOperationIsWrittenAsFailAndConstrainsNothing() throws Exception {
+        // A refused SET of 2, then a GET that finds 1: linearizable only because the checker
+        // drops the failed write (had it been recorded as ok, the GET would contradict it).
+        Path file = tmp.resolve("fail.jsonl");
+        try (HistoryRecorder recorder = HistoryRecorder.open(file, 100)) {
+            HistoryRecorder.Log log = recorder.log();
+            assertThat(log.admit()).isTrue();
+            log.completed(0, HistoryRecorder.Op.SET, K, new byte[] {1}, null, 10, 20);
+            assertThat(log.admit()).isTrue();
+            log.failed(1, HistoryRecorder.Op.SET, K, new byte[] {2}, 30, 40);
+            assertThat(log.admit()).isTrue();
+            log.completed(0, HistoryRecorder.Op.GET, K, new byte[] {1}, true, 50, 60);
+        }
+        assertThat(Files.readAllLines(file).get(1))
+                .isEqualTo(
+                        Dbf0HistoryFormat.line(1, "set", K, new byte[] {2}, null, 30, 40L, "fail"));
+        var history = read(file);
+        assertThat(history.operations()).extracting(Operation::client).containsExactly(0, 0);
+        assertThat(LinearizabilityChecker.check(history, Duration.ofSeconds(5)).isLinearizable())
+                .isTrue();
+    }
+
+    @Test
     void theEncoderWritesExactlyWhatTheFormatDefines() throws Exception {
         var encoder = new HistoryRecorder.LineEncoder();
         var random = new java.util.Random(3);

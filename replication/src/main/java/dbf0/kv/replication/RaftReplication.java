@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -265,6 +266,18 @@ public final class RaftReplication implements Replication {
                                 new Written(
                                         reply.getMessage().getContent().toByteArray(),
                                         reply.getLogIndex()));
+    }
+
+    /**
+     * Runs {@code task} on this member's timer thread, off Ratis's threads; after {@link #close} it
+     * runs in place (nothing is submitted to Ratis any more by then).
+     */
+    void later(Runnable task) {
+        try {
+            timers.execute(task);
+        } catch (RejectedExecutionException closed) {
+            task.run();
+        }
     }
 
     /** One ReadIndex (see {@link ReadBarrier}). */

@@ -1,6 +1,7 @@
 package dbf0.kv.replication;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -14,18 +15,26 @@ import java.util.function.Supplier;
  * a read that arrives while one is in flight waits for the next, which is sent the moment the
  * current one is answered. A busy leader thus pays one heartbeat round per round trip, not per
  * read.
+ *
+ * <p>The next ReadIndex is sent from {@code handoff}'s thread, never from the one that answered the
+ * last: Ratis answers on its own threads while holding its own locks, and a request submitted from
+ * there waited for a thread that waited for those locks (a leader deadlocked this way within
+ * seconds under four clients, every read and write on it hanging for good).
  */
 final class ReadBarrier {
 
     private final Supplier<CompletableFuture<Void>> send;
+    private final Executor handoff;
     private CompletableFuture<Void> inFlight;
     private CompletableFuture<Void> next;
 
     /**
      * @param send asks the engine for one ReadIndex; completes once reads may be served
+     * @param handoff runs what follows an answer, off the engine's thread
      */
-    ReadBarrier(Supplier<CompletableFuture<Void>> send) {
+    ReadBarrier(Supplier<CompletableFuture<Void>> send, Executor handoff) {
         this.send = send;
+        this.handoff = handoff;
     }
 
     /** Completes once a read that arrived now may be served from the leader's store. */
@@ -42,7 +51,7 @@ final class ReadBarrier {
     private CompletableFuture<Void> start() {
         CompletableFuture<Void> sent = send.get();
         inFlight = sent;
-        sent.whenComplete((ok, failure) -> answered());
+        sent.whenCompleteAsync((ok, failure) -> answered(), handoff);
         return sent;
     }
 

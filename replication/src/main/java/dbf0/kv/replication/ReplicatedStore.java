@@ -53,7 +53,7 @@ final class ReplicatedStore implements Store {
     ReplicatedStore(Store local, RaftReplication raft) {
         this.local = local;
         this.raft = raft;
-        this.barrier = new ReadBarrier(raft::readIndex);
+        this.barrier = new ReadBarrier(raft::readIndex, raft::later);
     }
 
     // ---- writes: gathered, then one log entry per flush ----
