@@ -119,7 +119,7 @@ class ReplicatedLsmShardTest {
     }
 
     @Test
-    void aMemberBehindThePurgedLogOrEmptyIsSentTheTables() throws Exception {
+    void aMemberBehindThePurgedLogIsSentTheTables() throws Exception {
         UnaryOperator<RaftOptions> purging =
                 o -> fast(o).withSnapshotEvery(50).withSegmentBytes(16 << 10);
         try (LocalShards cluster = new LocalShards(3, 2, dir, purging, SMALL)) {
@@ -136,14 +136,9 @@ class ReplicatedLsmShardTest {
             assertThat(machine.entriesApplied()).isLessThan(300); // most came as tables
             assertThat(contents(cluster, lagging)).hasSize(319).doesNotContainKey(key("k5"));
 
-            int empty = follower(cluster, lagging);
-            cluster.stop(empty);
-            deleteTree(cluster.dataDir(empty));
-            write(cluster, 320, 400);
-            cluster.restart(empty);
-            awaitSame(cluster, empty);
-            assertThat(cluster.engines.get(empty).stateMachine().snapshotsInstalled()).isPositive();
-            assertThat(contents(cluster, empty)).hasSize(399);
+            // A member restarted with its data dir deleted is not sent the tables: its peers know
+            // it, so it refuses to start rather than vote with a log it has lost
+            // (EmptyDataDirTest). A lagging member is the case that installs a snapshot.
             awaitSame(cluster, lagging);
         }
     }
