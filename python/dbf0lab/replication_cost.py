@@ -94,9 +94,9 @@ def leader_port(ports: Sequence[int]) -> int | None:
     return None
 
 
-def start_dbf0(args, replicas: int, directory: Path) -> tuple[int, list[subprocess.Popen]]:
-    """R+1 nodes of one shard, each with its own data directory; the leader's port once it
-    accepts writes."""
+def start_dbf0(args, replicas: int, directory: Path) -> tuple[list[int], list[subprocess.Popen]]:
+    """R+1 nodes of one shard, each with its own data directory; their ports, once one of them
+    leads and accepts writes."""
     ports = [args.port_base + i for i in range(replicas + 1)]
     nodes = ",".join(f"127.0.0.1:{p}" for p in ports)
     procs = []
@@ -110,12 +110,12 @@ def start_dbf0(args, replicas: int, directory: Path) -> tuple[int, list[subproce
         log = (directory / f"node-{i}.log").open("w")
         procs.append(subprocess.Popen(rc.dbf0_argv(args, port, *flags), stdout=log, stderr=log))
     try:
-        port = wait_until(f"dbf0 R={replicas}", lambda: leader_port(ports), procs, READY_SECONDS)
+        wait_until(f"dbf0 R={replicas}", lambda: leader_port(ports), procs, READY_SECONDS)
     except SystemExit as e:
         rc.stop(procs)
         tail = (directory / "node-0.log").read_text(errors="replace").strip().splitlines()[-3:]
         raise SystemExit(f"{e}; node 0 said: " + " / ".join(tail)) from None
-    return port, procs
+    return ports, procs
 
 
 def start_redis(args, directory: Path) -> tuple[int, list[subprocess.Popen]]:
@@ -136,15 +136,26 @@ def start_redis(args, directory: Path) -> tuple[int, list[subprocess.Popen]]:
             )
         )
 
-    def in_sync():
-        info = rc.parse_info(resp_command(replica, "INFO", "replication").decode(errors="replace"))
-        return master if info.get("master_link_status") == "up" else None
-
     try:
-        return wait_until("Redis master+replica", in_sync, procs, READY_SECONDS), procs
+        return wait_until("Redis master+replica", lambda: in_sync(master), procs, READY_SECONDS), (
+            procs
+        )
     except SystemExit:
         rc.stop(procs)
         raise
+
+
+def in_sync(master: int) -> int | None:
+    """The master's port once its replica is connected and has every byte of the replication
+    stream; None before. A replica that fell behind a heavy run (and was cut off by its output
+    buffer's limit) is resynchronising meanwhile, and a WAIT would wait for that."""
+    info = rc.parse_info(resp_command(master, "INFO", "replication").decode(errors="replace"))
+    replica = dict(
+        field.split("=", 1) for field in info.get("slave0", "").split(",") if "=" in field
+    )
+    if replica.get("state") == "online" and replica.get("offset") == info.get("master_repl_offset"):
+        return master
+    return None
 
 
 def server_cpu(procs: Sequence[subprocess.Popen]) -> float:
@@ -201,17 +212,35 @@ def run_config(args, rnd: int, config: dict, tests, commands, sink, bar, where) 
         prefix=f"dbf0-repcost-{config['name']}-", dir=args.data_root
     ) as d:
         if config["server"] == "dbf0":
-            port, procs = start_dbf0(args, config["replicas"], Path(d))
+            ports, procs = start_dbf0(args, config["replicas"], Path(d))
         else:
             port, procs = start_redis(args, Path(d))
+            ports = [port]
+
+        def leader() -> int:
+            """The port that takes writes now (under load a shard may elect another leader), or
+            Redis's master once its replica has caught up."""
+            if config["server"] != "dbf0":
+                return wait_until("the replica", lambda: in_sync(ports[0]), procs, READY_SECONDS)
+            return wait_until("a leader", lambda: leader_port(ports), procs, READY_SECONDS)
+
         try:
             if args.warmup > 0:  # the JIT compiler's work, and the key space filled, unmeasured
                 warm = {"name": "warm-up", "clients": 50, "pipeline": 16}
-                resp_load(args, port, warm, "SET", 0, args.warmup)
+                try:
+                    resp_load(args, leader(), warm, "SET", 0, args.warmup)
+                except (RuntimeError, subprocess.TimeoutExpired) as e:
+                    tqdm.write(f"round {rnd + 1} {config['name']} warm-up: {e}")
             estimates: dict = {}
             for cell in rs.cells(config, tests, commands):
                 bar.set_description(f"round {rnd + 1} {config['name']} {cell['test']['name']}")
-                figures = measure(args, port, procs, cell, estimates)
+                port = leader()
+                try:
+                    figures = measure(args, port, procs, cell, estimates)
+                except (RuntimeError, subprocess.TimeoutExpired) as e:
+                    # A client that failed (a leader lost mid-run: redis-benchmark stops at the
+                    # first TRYAGAIN) leaves a row that says so, and the round goes on.
+                    figures = {"error": str(e)[:300], "errors": 1, "rps": None}
                 row = {
                     "round": rnd,
                     "config": config["name"],
@@ -223,6 +252,7 @@ def run_config(args, rnd: int, config: dict, tests, commands, sink, bar, where) 
                     "clients": cell["test"]["clients"],
                     "pipeline": cell["test"]["pipeline"],
                     "command": cell["command"],
+                    "leader_port": port,
                     **figures,
                     "server_processes": len(procs),
                     "value_size": args.value_size,
@@ -236,6 +266,9 @@ def run_config(args, rnd: int, config: dict, tests, commands, sink, bar, where) 
                 sink.write(json.dumps(row) + "\n")
                 sink.flush()
                 bar.update()
+                if row.get("error"):
+                    tqdm.write(f"round {rnd + 1} {row['label']} {cell['tool']}: {row['error']}")
+                    continue
                 tqdm.write(
                     f"round {rnd + 1} {row['label']:28} {cell['tool']:15} {row['test']:8} "
                     f"{row['command']} {row['rps']:>9,.0f}/s p99 {row['p99_ms']:7.2f} ms "
@@ -272,12 +305,29 @@ def build_parser() -> argparse.ArgumentParser:
     add("--jar", type=Path, default=REPO / "target" / "dbf0.jar", help="dbf0's runnable jar")
     add("--out", type=Path, default=None, help="JSONL file to append to")
     add("--timeout", type=float, default=600, help="seconds allowed per client run")
+    add("--summarize", type=Path, metavar="JSONL", help="print the table of an earlier run, only")
     return parser
+
+
+def print_summary(rows: Sequence[dict], heading: str) -> None:
+    summary = rs.summarize(rows)
+    print(heading + "\n")
+    for line in rs.summary_table(summary) + [""] + rs.verdicts(summary):
+        print(line)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.summarize is not None:
+        try:
+            lines = args.summarize.read_text().splitlines()
+        except OSError as e:
+            parser.exit(2, f"replication_cost: cannot read {args.summarize}: {e.strerror}\n")
+        rows = [json.loads(line) for line in lines if line.strip()]
+        rounds = len({r["round"] for r in rows})
+        print_summary(rows, f"{args.summarize}: medians of {rounds} rounds")
+        return 0
     try:
         configs = rs.choose_configs(args.configs)
         tests = rc.choose_tests(args.tests)
@@ -310,12 +360,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     with out.open("a") as sink, tqdm(total=total, unit="run") as bar:
         for rnd, config in plan:
             rows += run_config(args, rnd, config, tests, commands, sink, bar, where)
-    summary = rs.summarize(rows)
-    print(
+    print_summary(
+        rows,
         f"\nOne shard on loopback, fsync always; medians of {args.rounds} rounds of "
         f"{args.seconds:g} s runs; Redis {rc.redis_version(where['redis'])}, "
-        f"{where.get('cores')} cores, data on {where['data_fs']}; results in {out}\n"
+        f"{where.get('cores')} cores, data on {where['data_fs']}; results in {out}",
     )
-    for line in rs.summary_table(summary) + [""] + rs.verdicts(summary):
-        print(line)
     return 0

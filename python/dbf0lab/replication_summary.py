@@ -124,12 +124,20 @@ def _median(values: Sequence[float | None]) -> float | None:
     return statistics.median(kept) if kept else None
 
 
+def _cores(row: dict[str, Any]) -> float | None:
+    """How many cores the servers kept busy during a run: CPU seconds per second."""
+    if row.get("cpu_seconds") is None or not row.get("seconds"):
+        return None
+    return row["cpu_seconds"] / row["seconds"]
+
+
 def summarize(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per configuration, client, test and command: the medians over the rounds of ops/s, p50,
     p99 and CPU per operation, and the medians of per-round ratios: ops/s and CPU against dbf0
     R=0 (same client, test, command), and ops/s against Redis with WAIT (resp-load, SETs, same
-    test). Rows with error replies are left out: their rate is not that of the configuration."""
-    good = [r for r in rows if not r.get("errors")]
+    test). Rows with error replies or a failed client are left out: their rate is not that of the
+    configuration."""
+    good = [r for r in rows if not r.get("errors") and not r.get("error")]
     by_round: dict[tuple, dict[int, dict]] = defaultdict(dict)
     for r in good:
         by_round[_key(r)][r["round"]] = r
@@ -159,6 +167,7 @@ def summarize(rows: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
                 "p50_ms": _median([r["p50_ms"] for r in values]),
                 "p99_ms": _median([r["p99_ms"] for r in values]),
                 "cpu_us_per_op": _median([r.get("cpu_us_per_op") for r in values]),
+                "server_cores": _median([_cores(r) for r in values]),
                 "rps_vs_r0": _median(rps_vs_base) if name.startswith("dbf0") else None,
                 "cpu_vs_r0": _median(cpu_vs_base) if name.startswith("dbf0") else None,
                 "rps_vs_wait": _median(rps_vs_wait),
@@ -185,14 +194,15 @@ def summary_table(summary: Sequence[dict[str, Any]]) -> list[str]:
     """The summary as a Markdown table."""
     lines = [
         "| test | command | client | configuration | ops/s | p50 ms | p99 ms | CPU µs/op "
-        "| ops/s ÷ R=0 | CPU ÷ R=0 | ops/s ÷ Redis+WAIT | load |",
-        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| server cores | ops/s ÷ R=0 | CPU ÷ R=0 | ops/s ÷ Redis+WAIT | load |",
+        "|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for s in summary:
         lines.append(
             f"| {s['test']} | {s['command']} | {s['tool']} | {s['label']} | {s['rps']:,.0f} "
             f"| {_number(s['p50_ms'], '.2f')} | {_number(s['p99_ms'], '.2f')} "
-            f"| {_number(s['cpu_us_per_op'], '.0f')} | {_number(s['rps_vs_r0'], '.2f')} "
+            f"| {_number(s['cpu_us_per_op'], '.0f')} | {_number(s['server_cores'], '.2f')} "
+            f"| {_number(s['rps_vs_r0'], '.2f')} "
             f"| {_number(s['cpu_vs_r0'], '.2f')} | {_number(s['rps_vs_wait'], '.2f')} "
             f"| {_number(s['load_1m'], '.1f')} |"
         )

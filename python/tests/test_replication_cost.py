@@ -91,6 +91,8 @@ def row(config, rnd, rps, cpu, tool="resp-load", wait=0, test="c50-P16", errors=
         "cpu_us_per_op": cpu,
         "errors": errors,
         "load_1m": 3.0,
+        "cpu_seconds": 5.0,
+        "seconds": 10.0,
     }
 
 
@@ -103,6 +105,7 @@ def test_summary_gives_medians_and_per_round_ratios_and_verdicts():
             row("redis", rnd, wait, 50.0, wait=1),
         ]
     rows.append(row("r2", 3, 99_999, 1.0, errors=5))  # error replies: left out
+    rows.append({**row("r2", 4, 0, None), "rps": None, "error": "TRYAGAIN"})  # a failed client
     summary = {s["label"]: s for s in rs.summarize(rows)}
     three = summary["dbf0 R=2 (3 copies)"]
     assert three["rounds"] == 3 and three["rps"] == 600
@@ -112,9 +115,24 @@ def test_summary_gives_medians_and_per_round_ratios_and_verdicts():
     assert summary[rs.WAIT_LABEL]["rps_vs_r0"] is None  # Redis has no R=0
     table = rs.summary_table(list(summary.values()))
     assert any("| dbf0 R=2 (3 copies) | 600 |" in line for line in table)
+    assert three["server_cores"] == pytest.approx(0.5)  # 5 CPU seconds in 10 s
     verdicts = rs.verdicts(rs.summarize(rows))
     assert "3.00× (target ≤ 2.5×: missed)" in verdicts[0]
     assert "4.00 (target ≥ 1: met)" in verdicts[1]
+
+
+def test_summarize_prints_the_table_of_an_earlier_run(tmp_path):
+    rows = [row("r0", 0, 1000, 10.0), row("r2", 0, 500, 25.0)]
+    earlier = tmp_path / "earlier.jsonl"
+    earlier.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = run_script("replication_cost.py", "--summarize", str(earlier))
+    assert result.returncode == 0, result.stderr
+    assert "medians of 1 rounds" in result.stdout
+    assert "CPU per write, 3 copies ÷ 1 copy (c50-P16, resp-load): 2.50× (target ≤ 2.5×: met)" in (
+        result.stdout
+    )
+    missing = run_script("replication_cost.py", "--summarize", str(tmp_path / "none.jsonl"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
 
 
 def test_one_short_round_measures_every_configuration(tmp_path, jar, java):

@@ -58,8 +58,7 @@ class RespLoadTest {
     @Test
     void getsCarryOnlyAKey() throws Exception {
         LoadRequests requests =
-                new LoadRequests(
-                        LoadRequests.Operation.GET, 2, 10, 64, 0, new SplittableRandom(1));
+                new LoadRequests(LoadRequests.Operation.GET, 2, 10, 64, 0, new SplittableRandom(1));
         ByteBuffer batch = requests.next();
         assertThat(words(RespCodec.parse(batch, 10, 1 << 20, 1 << 10)).get(0)).isEqualTo("GET");
         assertThat(words(RespCodec.parse(batch, 10, 1 << 20, 1 << 10))).hasSize(2);
@@ -110,7 +109,7 @@ class RespLoadTest {
                 new KeyValueServer(ServerOptions.defaults(), new ConcurrentHashMap<>())) {
             server.start();
             String port = Integer.toString(server.getLocalAddress().getPort());
-            Run run = run("--port", port, "-c", "4", "-P", "8", "--duration", "500ms", "-r", "50");
+            Run run = run("--port", port, "-c", "4", "-P", "8", "--duration", "2s", "-r", "50");
             assertThat(run.exit()).as(run.err()).isZero();
             JsonObject json = JsonParser.parseString(run.out().strip()).getAsJsonObject();
             assertThat(json.get("ops").getAsLong()).isPositive();
