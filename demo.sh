@@ -7,7 +7,7 @@
 #   ./demo.sh                        15 s per map, then the quick sweep
 #   DURATION=30 ./demo.sh
 #   PRESET=anchors ./demo.sh         another sweep preset (scripts/run_benchmarks.py --help)
-#   DURATION=5 PRESET=smoke ./demo.sh    a check that everything works, in about a minute
+#   DURATION=5 PRESET=smoke ./demo.sh    a check that everything works, in about 40 s (jar built)
 #   RESULTS_DIR=/tmp/x ./demo.sh     where the results, figures and notebook go
 #                                    (default: benchmarks/results, which git ignores)
 # Running it again resumes the sweep: trials already in the results file are not run again.

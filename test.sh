@@ -27,14 +27,19 @@ workers=(-n "${DBF0_TEST_WORKERS:-2}")
 if [ -n "${VERBOSE:-}" ]; then quiet=(); pyquiet=(); fi
 # Reports of an earlier run would be counted again in the summary.
 rm -rf library/target/surefire-reports lab/target/surefire-reports ycsb/target/surefire-reports
+# The Python environment is made while Maven runs: pip waits on the network, Maven on the CPU.
+dbf0_find_python >/dev/null
+mkdir -p target
+(dbf0_use_venv "$PWD") > target/venv-setup.log 2>&1 &
+venv_job=$!
 echo "test.sh: the Java build and tests of every module (./mvnw verify, a few minutes)" >&2
 ./mvnw -B -ntp "${quiet[@]}" verify
 
+wait "$venv_job" || { cat target/venv-setup.log >&2; exit 1; }
 dbf0_use_venv "$PWD"
 echo "test.sh: Python format and lint (ruff) and tests with $(python --version) in .venv" >&2
 ruff format --check --quiet . || { echo "test.sh: run 'ruff format .' (in .venv) to format" >&2; exit 1; }
 ruff check --quiet .
-mkdir -p target
 status=0
 python -m pytest "${workers[@]}" "${pyquiet[@]}" --junitxml=target/python-tests.xml -o junit_family=xunit2 || status=$?
 echo

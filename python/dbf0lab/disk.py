@@ -172,6 +172,9 @@ ENGINE_COLOURS = {
     "rocksdb leveled": "#d62728",
     "rocksdb tiered": "#ff9896",
     "map": "#9467bd",
+    "sqlite": "#2ca02c",
+    "mvstore": "#ff7f0e",
+    "lmdb": "#8c564b",
     "2020": "#7f7f7f",
 }
 

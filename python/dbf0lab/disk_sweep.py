@@ -1,6 +1,7 @@
 """The sweep preset ``disk`` of scripts/run_benchmarks.py: ``dbf0 disk-bench`` over the 2020 mixes
-and the engines (dbf0's LSM store and RocksDB, each with leveled and tiered compaction, and the
-logged map for scale), one fresh JVM and one fresh data directory per run, on this host.
+and the engines (dbf0's LSM store and RocksDB, each with leveled and tiered compaction, the logged
+map for scale, and the B-trees SQLite, MVStore and LMDB), one fresh JVM and one fresh data
+directory per run, on this host.
 
 The results file holds disk-bench's own JSON lines (python/dbf0lab/disk.py reads them), each with
 ``run`` added: ``ENGINE/COMPACTION/MIX/TRIAL``, which also lets a second invocation skip the runs
@@ -24,13 +25,16 @@ from .sweep import format_seconds
 
 PRESET = "disk"
 MIXES = ("PUT_HEAVY", "BALANCED", "GET_HEAVY")
-# (type, compaction): the comparison first, then the other compaction style, then the map.
+# (type, compaction): the comparison first, then the other compaction style, the map, the B-trees.
 ENGINES = (
     ("lsm", "leveled"),
     ("rocksdb", "leveled"),
     ("lsm", "tiered"),
     ("rocksdb", "tiered"),
     ("map", "none"),
+    ("sqlite", "none"),
+    ("mvstore", "none"),
+    ("lmdb", "none"),
 )
 KEY_SPACE = 1_000_000
 VALUE_LENGTH = 1024
@@ -42,7 +46,7 @@ JVM_SECONDS = 3  # start, open, close and the removal of the data directory, for
 HELP = (
     "the disk chapter: dbf0 disk-bench with the 2020 arguments (1,000,000 keys, 1 KiB values, "
     "knownKeyRate 0.5, 2 threads, 30 s, fsync interval) for PUT_HEAVY, BALANCED and GET_HEAVY "
-    "over lsm and rocksdb (leveled and tiered compaction) and the logged map"
+    "over lsm and rocksdb (leveled and tiered compaction), the logged map, sqlite, mvstore and lmdb"
 )
 
 
@@ -66,12 +70,13 @@ class Run:
         """disk-bench's arguments: the 2020 eight, then the engine's own options."""
         args = [str(data_dir), str(KEY_SPACE), str(VALUE_LENGTH), self.mix, str(KNOWN_KEY_RATE)]
         args += [str(THREADS), f"PT{self.seconds:g}S", self.type, "--fsync", self.fsync]
-        return args + ([] if self.type == "map" else ["--compaction", self.compaction])
+        return args + ([] if self.compaction == "none" else ["--compaction", self.compaction])
 
 
 def engine_name(type_: str, compaction: str) -> str:
-    """``lsm-leveled``, ``rocksdb-tiered``, ``map``: an engine as --disk-engines names it."""
-    return type_ if type_ == "map" else f"{type_}-{compaction}"
+    """``lsm-leveled``, ``rocksdb-tiered``, ``map``, ``sqlite``: an engine as --disk-engines names
+    it (an engine that does not compact goes by its type alone)."""
+    return type_ if compaction == "none" else f"{type_}-{compaction}"
 
 
 def plan(

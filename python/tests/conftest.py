@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import signal
 import socket
@@ -65,6 +66,24 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def free_ports(count: int) -> int:
+    """The first of `count` consecutive loopback ports that are free now, for a command that takes
+    a base port and counts up from it. Drawn below the kernel's ephemeral range (32768 and up on
+    Linux), where no outgoing connection of a parallel test can take one in the meantime, as one
+    did once after `free_port()` returned 49117 and a node then failed to listen on 49118."""
+    rng = random.Random()
+    for _ in range(200):
+        base = rng.randrange(20000, 32000 - count)
+        try:
+            for port in range(base, base + count):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        return base
+    raise RuntimeError(f"no {count} consecutive free ports between 20000 and 32000")
 
 
 class Sshd:

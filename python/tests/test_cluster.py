@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, free_port, run_script
+from conftest import REPO, free_ports, run_script
 from dbf0lab import analysis, analyze_cli, cluster, histograms, machine, results
 from dbf0lab.hosts import LocalHost, SshHost, SshSettings
 
@@ -90,7 +90,9 @@ def test_two_server_hosts_and_two_client_hosts_over_ssh(
     out, remote_dir = tmp_path / "r.jsonl", tmp_path / "remote"
     preinstall(jar, remote_dir)
     # a cluster's nodes are each given the whole list, so their ports are fixed up front
-    as_cluster = ["--cluster-mode", "true", "--server-port", str(free_port())] if clustered else []
+    as_cluster = (
+        ["--cluster-mode", "true", "--server-port", str(free_ports(2))] if clustered else []
+    )
     done = run_script(
         "run_benchmarks.py",
         *GRID,

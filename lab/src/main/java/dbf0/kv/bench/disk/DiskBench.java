@@ -52,8 +52,11 @@ import picocli.CommandLine.Spec;
             "TYPE: lsm (dbf0's LSM store), rocksdb (RocksDB with the same memtable, block cache,"
                     + " 4 KiB blocks, 10-bit bloom filters, no compression and the same fsync"
                     + " policy), map (dbf0's ConcurrentHashMap with its write-ahead log: every"
-                    + " value in the heap). The type's own settings are the options below; map"
-                    + " reads only the fsync ones.",
+                    + " value in the heap), sqlite (SQLite: a WITHOUT ROWID table in WAL mode),"
+                    + " mvstore (H2's MVStore, a copy-on-write B-tree in Java), lmdb (LMDB, a"
+                    + " copy-on-write B+tree in a memory map). The first line on stderr states the"
+                    + " engine's settings, and what each fsync policy means for it. The type's own"
+                    + " settings are the options below; map and lmdb read only the fsync ones.",
             "",
             "Examples:",
             "  the 2020 setting, 30 s:",
@@ -61,7 +64,9 @@ import picocli.CommandLine.Spec;
             "  the same through RocksDB, writing the lines to a file too:",
             "    dbf0 disk-bench /tmp/rdb 1000000 1024 PUT_HEAVY 0.5 2 PT30S rocksdb --out r.jsonl",
             "  db_bench's fillrandom with fsync on every write, 16 threads:",
-            "    dbf0 disk-bench /tmp/db 1000000 1024 fillrandom 0 16 30s lsm --fsync always"
+            "    dbf0 disk-bench /tmp/db 1000000 1024 fillrandom 0 16 30s lsm --fsync always",
+            "  SQLite with 8 KiB pages, so that a 1 KiB value stays on its leaf page:",
+            "    dbf0 disk-bench /tmp/sq 1000000 1024 BALANCED 0.5 2 30s sqlite --page-size 8KiB"
         })
 public final class DiskBench implements Callable<Integer> {
 
@@ -102,7 +107,10 @@ public final class DiskBench implements Callable<Integer> {
             description = "How long to run: 30s, PT30S, 500ms.")
     Duration duration;
 
-    @Parameters(index = "7", paramLabel = "TYPE", description = "lsm, rocksdb or map.")
+    @Parameters(
+            index = "7",
+            paramLabel = "TYPE",
+            description = "lsm, rocksdb, map, sqlite, mvstore or lmdb.")
     String type;
 
     @Option(
@@ -145,7 +153,9 @@ public final class DiskBench implements Callable<Integer> {
             names = "--block-cache",
             converter = ByteSize.class,
             defaultValue = "64MiB",
-            description = "lsm, rocksdb: block cache bytes (default: ${DEFAULT-VALUE}).")
+            description =
+                    "lsm, rocksdb: block cache bytes; sqlite: page cache per connection; mvstore:"
+                            + " page cache (default: ${DEFAULT-VALUE}).")
     long blockCacheBytes;
 
     @Option(
@@ -155,6 +165,16 @@ public final class DiskBench implements Callable<Integer> {
                     "lsm, rocksdb: leveled or tiered (RocksDB's universal) (default:"
                             + " ${DEFAULT-VALUE}).")
     String compaction;
+
+    @Option(
+            names = "--page-size",
+            converter = ByteSize.class,
+            defaultValue = "4KiB",
+            description =
+                    "sqlite: the page size of a new database, a power of two from 512 to 64KiB"
+                            + " (default: ${DEFAULT-VALUE}, SQLite's own; a 1 KiB value spills to"
+                            + " an overflow page below 8KiB).")
+    long pageSize;
 
     public static void main(String[] args) {
         Cli.runAndExit(new DiskBench(), args);
@@ -173,6 +193,10 @@ public final class DiskBench implements Callable<Integer> {
                 "KNOWN_KEY_RATE must be between 0 and 1, got " + knownKeyRate);
         Cli.require(
                 spec, threads >= 1 && threads <= 1024, "THREADS must be 1..1024, got " + threads);
+        Cli.require(
+                spec,
+                pageSize >= 512 && pageSize <= 65536 && Long.bitCount(pageSize) == 1,
+                "--page-size must be a power of two from 512 to 64KiB, got " + pageSize);
         CliPaths.directory(spec, "DIR", dataDir);
         if (out != null) {
             CliPaths.file(spec, "--out", out);
@@ -194,6 +218,7 @@ public final class DiskBench implements Callable<Integer> {
         return new DiskBenchRun(
                 options,
                 engine,
+                (int) pageSize,
                 keySpace,
                 valueLength,
                 parsedMix,

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -22,6 +23,7 @@ import java.util.function.Consumer;
  *
  * @param engineOptions the data directory and the engine settings every type reads
  * @param type the engine
+ * @param pageSize the page size in bytes, for the engines that take one
  * @param keySpace keys are drawn from 0 .. keySpace-1
  * @param valueLength bytes of every value
  * @param mix what the threads do
@@ -33,6 +35,7 @@ import java.util.function.Consumer;
 record DiskBenchRun(
         LsmOptions engineOptions,
         EngineType type,
+        int pageSize,
         long keySpace,
         int valueLength,
         Mix mix,
@@ -46,7 +49,7 @@ record DiskBenchRun(
 
     /** Runs it; each JSON line goes to {@code out}, progress to {@code log}. */
     Summary run(Consumer<String> out, PrintWriter log) throws IOException, InterruptedException {
-        try (DiskEngine engine = type.open(engineOptions)) {
+        try (DiskEngine engine = type.open(engineOptions, pageSize)) {
             log.println("dbf0 disk-bench: " + engine.describe());
             log.flush();
             return measure(engine, out, log);
@@ -76,9 +79,9 @@ record DiskBenchRun(
                         mix.name(),
                         threads,
                         engineOptions.fsync().cliName(),
-                        type == EngineType.MAP
-                                ? "none"
-                                : engineOptions.compaction().name().toLowerCase(),
+                        type.compacts()
+                                ? engineOptions.compaction().name().toLowerCase(Locale.ROOT)
+                                : "none",
                         keys.keyLength(),
                         valueLength);
         Worker[] workers = new Worker[threads];
@@ -176,7 +179,7 @@ record DiskBenchRun(
 
     private static EngineCounters minus(EngineCounters a, EngineCounters b) {
         return new EngineCounters(
-                a.bytesWritten() - b.bytesWritten(),
+                a.bytesWritten() < 0 ? -1 : a.bytesWritten() - b.bytesWritten(),
                 a.blocksRead() < 0 ? -1 : a.blocksRead() - b.blocksRead(),
                 a.stallNanos() - b.stallNanos(),
                 a.fsyncs() - b.fsyncs());

@@ -27,11 +27,12 @@ import org.HdrHistogram.Histogram;
  *   <li>{@code blocks_read}, {@code read_amp}: data blocks read from disk in the interval, and per
  *       lookup (a get, or a delete, which looks the key up to report whether it was there);
  *   <li>{@code stall_ms}: time writers spent stalled in the interval;
- *   <li>{@code fsyncs}, {@code records_per_fsync}: forces of the log in the interval, and puts plus
- *       deletes per force.
+ *   <li>{@code fsyncs}, {@code records_per_fsync}: forces of the log (or of the data file, for an
+ *       engine without a log) in the interval, and puts plus deletes per force.
  * </ul>
  *
- * A figure that does not exist (no gets, an engine without blocks) is null.
+ * A figure that does not exist (no gets, an engine without blocks) or that the engine does not
+ * count (SQLite's and LMDB's bytes written) is null.
  */
 final class IntervalLine {
 
@@ -85,8 +86,12 @@ final class IntervalLine {
         EngineCounters delta = t.engineInInterval();
         long liveBytes = t.liveKeys() < 0 ? -1 : t.liveKeys() * (c.keyBytes() + c.valueBytes());
         line.field("user_bytes", t.userBytes())
-                .field("bytes_written", total.bytesWritten())
-                .number("write_amp", ratio(total.bytesWritten(), t.userBytes()))
+                .nullable("bytes_written", total.bytesWritten())
+                .number(
+                        "write_amp",
+                        total.bytesWritten() < 0
+                                ? Double.NaN
+                                : ratio(total.bytesWritten(), t.userBytes()))
                 .nullable("live_bytes", liveBytes)
                 .number("space_amp", liveBytes < 0 ? Double.NaN : ratio(t.fileSize(), liveBytes))
                 .nullable("blocks_read", delta.blocksRead())
