@@ -12,7 +12,7 @@ injects faults one after another, mixing --faults:
                the node's own network namespace), then heal it
     kill-all   SIGKILL every node at once, restart them all
     wipe       restart a replica with an empty data directory (not in the default mix: dbf0
-               handles it safely only with the server rule of branch wt-raftops)
+               refuses to start by design, and the fault records that)
 
 With --network netns (the default when root, `ip` and iptables are here) each node runs in a
 network namespace of its own, bridged to one more where the clients run; every namespace is made

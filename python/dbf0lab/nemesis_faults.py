@@ -6,9 +6,9 @@
                needs the network namespaces (nemesis_net)
     kill-all   SIGKILL every node at once; restart them all after --down seconds
     wipe       SIGKILL a replica (not the leader), empty its data directory, restart it: a Raft
-               member that forgot its log and its votes. dbf0 refuses to rejoin such a node
-               safely only with the server rule of branch wt-raftops; until that is merged it is
-               left out of the default mix (name it in --faults to run it anyway)
+               member that forgot its log and its votes. dbf0 refuses to start such a node, by
+               design, and the fault records that; so it is left out of the default mix (name it
+               in --faults to run it)
 
 Every fault is recorded with the monotonic clock the Java client's history uses
 (``time.monotonic_ns`` and ``System.nanoTime`` both read CLOCK_MONOTONIC on Linux), so the analysis
@@ -132,7 +132,7 @@ class Nemesis:
             self.cut.discard(v)
 
     def _wipe(self, record: FaultRecord) -> None:
-        """A node that refuses to rejoin with an empty data directory (the rule of wt-raftops)
+        """A node that refuses to rejoin with an empty data directory (EmptyDataDirTest's rule)
         stays down for the rest of the campaign, and the record says why; one that rejoins is the
         case a Raft member must not allow: it forgot whom it voted for."""
         for v in record.victims:

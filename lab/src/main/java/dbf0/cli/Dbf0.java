@@ -3,6 +3,7 @@ package dbf0.cli;
 import dbf0.common.cli.Cli;
 import dbf0.kv.bench.Benchmark;
 import dbf0.kv.bench.disk.DiskBench;
+import dbf0.kv.bench.resp.RespLoad;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Parameters;
             CompactCommand.class,
             NemesisClientCommand.class,
             DiskBench.class,
+            RespLoad.class,
         },
         footer = {
             "",
