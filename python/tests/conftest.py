@@ -62,6 +62,13 @@ def run_script(
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
 
 
+def interruptible() -> None:
+    """preexec_fn for a program a test interrupts with SIGINT: Ctrl-C's default disposition, which
+    a test runner started in the background (`cmd &` without job control) hands down as ignored,
+    and which Python then keeps ignored, so that the interrupt would never arrive."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, free_ports, run_script
+from conftest import REPO, free_ports, interruptible, run_script
 from dbf0lab import analysis, analyze_cli, cluster, histograms, machine, results
 from dbf0lab.hosts import LocalHost, SshHost, SshSettings
 
@@ -180,7 +180,9 @@ def test_ctrl_c_during_a_trial_leaves_no_server_and_frees_the_ports(
         str(out),
     ]
     with open(log, "w") as err:
-        proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=err, text=True)
+        proc = subprocess.Popen(
+            argv, stdout=subprocess.DEVNULL, stderr=err, text=True, preexec_fn=interruptible
+        )
         try:
             wait_until(
                 lambda: "servers listening: " in log.read_text() or proc.poll() is not None,

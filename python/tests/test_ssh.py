@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import REPO, free_port, run_script
+from conftest import REPO, free_port, interruptible, run_script
 from dbf0lab import results
 
 pytestmark = pytest.mark.slow
@@ -115,7 +115,9 @@ def test_ctrl_c_ends_the_remote_trial_too(tmp_path, sshd_factory, java, jar):
         "--out",
         str(out),
     ]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible
+    )
     deadline = time.monotonic() + 60
     while not list(remote_dir.glob("run-*.pid")):  # the remote trial has started
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from conftest import REPO, run_script
+from conftest import REPO, interruptible, run_script
 from dbf0lab import grid, results
 
 pytestmark = pytest.mark.slow
@@ -208,7 +208,9 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path, jar):
         "--out",
         str(out),
     ]
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible
+    )
     deadline = time.monotonic() + 60
     while not (out.exists() and len(trials(out)) >= 1):
         assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
