@@ -21,6 +21,8 @@ from .nemesis_net import Namespaces, node_address
 from .nemesis_nodes import Cluster, Dbf0Cluster, NodeError, RedisCluster
 
 CHECK_TIME_LIMIT = "120s"
+SETTLED_S = 1.0  # a fault waits until the leaders have not changed for this long...
+SETTLE_LIMIT_S = 10.0  # ...but no longer than this
 
 
 @dataclass
@@ -37,7 +39,8 @@ class Settings:
     keys: int = 16
     replicas: int = 2  # dbf0: copies besides the leader's; Redis always has 3 masters + 3 replicas
     shards: int = 1  # dbf0
-    election_timeout_ms: int = 1000
+    election_timeout_ms: int = 300
+    reply_timeout_ms: int = 500  # the clients' socket timeout: a paused or cut-off node costs this
     port_offset: int = 50  # Raft port (dbf0) or cluster bus port (Redis) = port + this
     warmup_s: float = 3.0
     keep_histories: bool = False
@@ -75,7 +78,7 @@ def _client(s: Settings, cluster: Cluster, ns: Namespaces | None, history: Path,
         f"{int(s.seconds * 1000)}ms",
     ]
     command += ["--clients", str(s.clients), "--keys", str(s.keys), "--seed", str(seed)]
-    command += ["--history", str(history)]
+    command += ["--history", str(history), "--reply-timeout", f"{s.reply_timeout_ms}ms"]
     return subprocess.Popen(
         command,
         stdout=subprocess.PIPE,
@@ -105,6 +108,7 @@ def _inject(
     faults: list[FaultRecord] = []
     time.sleep(s.warmup_s)
     for kind in schedule(kinds, rng, 1000):
+        nemesis.cluster.settle(SETTLED_S, time.monotonic() + SETTLE_LIMIT_S)
         if time.monotonic() - started + fits(nemesis.timing, kind) > s.seconds - 1:
             break
         faults.append(nemesis.run(kind))
@@ -130,6 +134,7 @@ def run_campaign(s: Settings, index: int, seed: int) -> dict[str, Any]:
     history = s.out / f"{name}.history.jsonl"
     root = Path(tempfile.mkdtemp(prefix=f"dbf0-nemesis-{name}-"))
     ns = cluster = client = None
+    elections = None
     try:
         ns = Namespaces(_node_count(s)) if s.network == "netns" else None
         cluster = _cluster(s, root, ns)
@@ -157,6 +162,7 @@ def run_campaign(s: Settings, index: int, seed: int) -> dict[str, Any]:
             logs = s.out / f"{name}-logs"
             logs.mkdir(exist_ok=True)
             cluster.close()
+            elections = cluster.elections()
             for n in cluster.nodes:
                 if n.log.exists():
                     shutil.copy(n.log, logs / n.log.name)
@@ -165,6 +171,7 @@ def run_campaign(s: Settings, index: int, seed: int) -> dict[str, Any]:
         shutil.rmtree(root, ignore_errors=True)
     result = analyse(s, name, history, done, [f.to_json() for f in faults])
     result.update(seed=seed, network=s.network, skipped_faults=skipped, campaign=index)
+    result["elections"] = elections
     if not s.keep_histories and result["verdict"] == "linearizable" and not result["lost_writes"]:
         history.unlink(missing_ok=True)
         shutil.rmtree(s.out / f"{name}-logs", ignore_errors=True)

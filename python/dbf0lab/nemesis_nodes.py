@@ -144,6 +144,24 @@ class Cluster:
         """The hash slots ``node`` serves now, where that is not fixed by its shard (Redis)."""
         return []
 
+    def settle(self, quiet_s: float, deadline: float) -> None:
+        """Waits until every shard's leader has stayed the same live node for ``quiet_s`` (or
+        until ``deadline``), so that a fault hits the leader that serves, not one an election
+        under way is replacing."""
+        last: list[int | None] | None = None
+        since = time.monotonic()
+        while time.monotonic() < deadline:
+            now = [self.leader(s) for s in range(len(self.shards()))]
+            if now != last or None in now:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= quiet_s:
+                return
+            time.sleep(0.1)
+
+    def elections(self) -> int | None:
+        """How many leaderships the nodes announced (dbf0: a (shard, term) each), or None."""
+        return None
+
     def close(self) -> None:
         for n in self.nodes:
             with contextlib.suppress(NodeError):
@@ -214,6 +232,11 @@ class Dbf0Cluster(Cluster):
             "--cluster-replicas",
             str(self.replicas),
         ]
+
+    def elections(self) -> int | None:
+        """Distinct (shard, term) leaderships in the logs: one per shard at the start and one per
+        fault that stops a leader; more are elections no fault caused (a heartbeat late)."""
+        return len({m for n in self.nodes for m in LEADS.findall(n.log_text())})
 
 
 def crc16(data: bytes) -> int:

@@ -26,6 +26,15 @@ final class RaftSettings {
         // Elections: a follower that hears no heartbeat for a time drawn between these stands.
         RaftServerConfigKeys.Rpc.setTimeoutMin(p, millis(o.electionMin().toMillis()));
         RaftServerConfigKeys.Rpc.setTimeoutMax(p, millis(o.electionMax().toMillis()));
+        // A leader that hears from no majority for an election timeout steps down (Ratis checks
+        // this by itself), and then would not stand again for 10 s, Ratis's default, so that a
+        // cut-off leader does not disturb the others. Pre-vote already keeps it from disturbing
+        // them; the 10 s left a shard leaderless whenever a freshly elected leader was slow to
+        // start (its first heartbeat late on a busy machine, it steps down at once) and held the
+        // longest log, which no other member can win an election against. One shortest election
+        // timeout is wait enough.
+        RaftServerConfigKeys.LeaderElection.setLeaderStepDownWaitTime(
+                p, millis(o.electionMin().toMillis()));
         // Reads: ReadIndex always (Ratis's DEFAULT option would read the leader's state machine
         // with no check at all). The heartbeat check is what makes a ReadIndex wait for a majority
         // to confirm the leadership: on by default, and set here so that no default can turn it
