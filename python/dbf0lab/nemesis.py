@@ -24,7 +24,8 @@ writes to the keys it hit went unacknowledged: recovery_ms), the operations, ack
 lost (by the final reads), stale reads, dbf0 check's verdict on the history, and acknowledged
 writes and answered reads per 100 ms (the timeline, with the faults' times beside it). Histories
 and node logs are kept for campaigns that lost a write or were not linearizable (--keep-histories:
-all). The end prints medians.
+all). The end prints medians; --timeline draws each campaign's timeline and the recovery times
+(nemesis_figures) as PNG files beside the lines.
 
     scripts/nemesis.py                                      # 3 campaigns of 30 s against dbf0
     scripts/nemesis.py --campaigns 100 --seconds 30         # the long run, unattended
@@ -48,7 +49,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from . import nemesis_net
+from . import nemesis_figures, nemesis_net
 from .nemesis_campaign import Settings, run_campaign
 from .nemesis_faults import DEFAULT_KINDS, KINDS, NEEDS_NAMESPACES
 from .nemesis_history import median
@@ -214,8 +215,12 @@ def main(argv: list[str] | None = None) -> int:
             sink.write(json.dumps(r) + "\n")
             sink.flush()
             results.append(r)
+            if args.timeline:
+                nemesis_figures.save(nemesis_figures.timeline(r), out, f"{r['name']}-timeline")
             bar.set_postfix(lost=sum(x["lost_writes"] for x in results), verdict=r["verdict"])
     print(summary(results))
+    if args.timeline and (fig := nemesis_figures.recovery(results)) is not None:
+        print(f"figures: {nemesis_figures.save(fig, out, 'recovery')} and one timeline a campaign")
     if failures:
         print(f"{failures} campaigns failed to run (their lines say why)")
     bad = any(r["lost_writes"] or r["verdict"] == "not linearizable" for r in results)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import cluster, disk_sweep, machine, outliers, sweep, words
+from . import cluster, disk_sweep, machine, outliers, replication_sweep, sweep, words
 from . import grid as grids
 from .grid import PRESETS, Grid, benchmark_args
 from .hosts import HostError, SshHost, SshSettings, parse_hosts, read_hosts_file
@@ -75,6 +75,7 @@ def preset_help() -> str:
         for name, text in [
             *((name, f"{p.help} {preset_estimate(name)}") for name, p in PRESETS.items()),
             (disk_sweep.PRESET, disk),
+            (replication_sweep.PRESET, replication_sweep.describe()),
         ]
     )
 
@@ -130,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = p.add_argument_group("the grid")
     g.add_argument(
         "--preset",
-        choices=sorted([*PRESETS, disk_sweep.PRESET]),
+        choices=sorted([*PRESETS, disk_sweep.PRESET, replication_sweep.PRESET]),
         default="quick",
         help="the grid to start from (default: quick); see the list below",
     )
@@ -350,6 +351,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.java = find_local_java()
         args.out = args.out or default_out(disk_sweep.PRESET, args.hosts or ["local"])
         return disk_sweep.main(args)
+    if args.preset == replication_sweep.PRESET:  # chapter 8's scripts, one after another
+        args.out = args.out or default_out(replication_sweep.PRESET, ["local"])
+        return replication_sweep.main(args)
     try:
         grid = make_grid(args)
     except ValueError as e:
