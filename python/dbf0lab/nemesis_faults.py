@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import datetime
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -92,10 +93,21 @@ class Nemesis:
         record = FaultRecord(kind, victims, shard, time.monotonic_ns(), note=note)
         if kind != "kill-all":
             record.slot_ranges = [r for v in victims for r in self.cluster.slot_ranges(v)]
+        self._mark(f"{kind} of node(s) {victims}")
         getattr(self, "_" + kind.replace("-", "_"))(record)
+        self._mark(f"{kind} of node(s) {victims} healed")
         if not record.ready_ns:
             record.ready_ns = record.healed_ns
         return record
+
+    def _mark(self, what: str) -> None:
+        """A line in every node's log, with both clocks: the log's own times are wall-clock, the
+        campaign's monotonic, and a reader lines up the elections with the faults by it."""
+        wall = datetime.now().strftime("%H:%M:%S.%f")[:-3]
+        line = f"--- nemesis: {what} at {time.monotonic_ns()} ({wall})\n"
+        for n in self.cluster.nodes:
+            with n.log.open("a") as log:
+                log.write(line)
 
     def _deadline(self) -> float:
         return time.monotonic() + self.timing.restart_s
