@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import random
 import time
-from datetime import datetime
 from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from typing import Any
 
 from .nemesis_net import Namespaces
