@@ -21,7 +21,7 @@ from .nemesis_net import Namespaces, node_address
 from .nemesis_nodes import Cluster, Dbf0Cluster, NodeError, RedisCluster
 
 CHECK_TIME_LIMIT = "120s"
-SETTLED_S = 1.0  # a fault waits until the leaders have not changed for this long...
+SETTLED_S = 0.3  # a fault waits until the leaders have not changed for this long...
 SETTLE_LIMIT_S = 10.0  # ...but no longer than this
 
 

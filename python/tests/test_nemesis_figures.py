@@ -62,11 +62,11 @@ def test_recovery_marks_the_median_of_each_kind_and_system(tmp_path):
     assert nf.recovery([campaign("dbf0", [])]) is None
 
 
-class FakeCluster(Cluster):
+class FakeCluster(Dbf0Cluster):
     """Leaders read from a script, one reading per call."""
 
     def __init__(self, readings):
-        super().__init__([], [])
+        Cluster.__init__(self, [], [])
         self.readings = list(readings)
 
     def shards(self):
@@ -89,6 +89,9 @@ def test_settle_waits_until_the_leader_stops_changing(monkeypatch):
     clock[0] = 0.0
     FakeCluster([None]).settle(1.0, deadline=3.0)  # never a leader: gives up at the deadline
     assert 3.0 <= clock[0] <= 3.2
+    clock[0] = 0.0
+    Cluster([], []).settle(1.0, deadline=3.0)  # Redis: nothing to wait for
+    assert clock[0] == 0.0
 
 
 def test_elections_count_each_shard_and_term_once(tmp_path):

@@ -47,6 +47,10 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
             "disk_results": [str(samples / "disk-sample.jsonl")],
             "disk_2020": str(samples.parent / "reference" / "disk-2020-vm.jsonl"),
             "cluster_results": [str(samples.parent / "reference" / "cluster-vm.jsonl")],
+            "nemesis_results": [
+                str(samples.parent / "reference" / f"nemesis-{system}-vm.jsonl")
+                for system in ("dbf0", "redis")
+            ],
             "modes_figures_dir": str(tmp_path / "modes"),
         },
     )
@@ -55,9 +59,9 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
     assert not [o for o in outputs if o.output_type == "error"]
     # the thread-sweep figures of the sample, then client modes, server models, the map ladder,
     # the two scaling figures, the durability figure, the log against Redis's AOF, Redis, the
-    # three of the disk (beside RocksDB and 2020, throughput over time, amplification), and a
-    # dbf0 cluster's throughput against nodes
-    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 12
+    # three of the disk (beside RocksDB and 2020, throughput over time, amplification), a dbf0
+    # cluster's throughput against nodes, and the nemesis's recovery times and a timeline
+    assert sum("image/png" in o.get("data", {}) for o in outputs) == len(applicable(SAMPLE)) + 14
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "sample.jsonl" in injected[0].source
     assert sorted(p.name for p in (tmp_path / "figures").iterdir()) == applicable(SAMPLE)
@@ -68,6 +72,8 @@ def test_notebook_runs_headless_with_the_results_as_a_parameter(tmp_path):
         "disk-versus.png",
         "durability.png",
         "maps.png",
+        "nemesis-recovery.png",
+        "nemesis-timeline.png",
         "redis-comparison.png",
         "redis-comparison.png",
         "scaling-clients.png",
