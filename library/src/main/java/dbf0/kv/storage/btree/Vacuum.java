@@ -22,7 +22,10 @@ import java.util.function.Consumer;
  *   <li>the pool forgets every page (the new file holds them all) and reads the new file.
  * </ol>
  *
- * A power cut before the rename leaves the old file, whole, and the new one unnamed or named
+ * Memory: one page per level of the new tree, and one overflow page at a time ({@link
+ * DenseBuilder}).
+ *
+ * <p>A power cut before the rename leaves the old file, whole, and the new one unnamed or named
  * {@value #NAME}, which opening deletes; after it, the new file. Either way the logs are untouched:
  * the new meta names the current log, as the old one does, and replaying a log whose writes a file
  * already holds changes nothing (a key's last write wins). The directory is forced before any
