@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Runs every test, quietly, and ends with one summary of the counts of each suite and of what
 # skipped and why:
-#   the Java suite of every module (pom.xml): the library's unit, protocol-vector, bad-input and
-#   lincheck tests (the latter in a JVM of their own), the lab's end-to-end tests (the command
-#   line, the race demos, redis-cli and redis-benchmark against the server), the YCSB binding's;
+#   the Java suite of every module (pom.xml): the library's unit, protocol-vector, bad-input,
+#   power-cut and lincheck tests (the latter in JVMs of their own), the lab's end-to-end tests
+#   (the command line, the race demos, redis-cli and redis-benchmark against the server), the
+#   replication module's (Raft groups in one JVM) and the YCSB binding's;
 #   the same build makes target/dbf0.jar and compiles the JMH benchmarks and jcstress tests, so
-#   that they cannot rot (scripts/jmh.sh runs the first, .ci/run one of the second);
+#   that they cannot rot (scripts/jmh.sh runs the first, scripts/proofs.sh one of the second);
 #   then the Python suite in .venv (created here from requirements.txt and pyproject.toml): the
 #   grid, the results format, the analysis (and the 2020 study's raw file, vendored in
 #   benchmarks/upstream/), real sweeps, the sweep over SSH against a real sshd on 127.0.0.1, and
 #   the notebook.
+# The long proofs (thousands of power cuts, jcstress) are scripts/proofs.sh's; CI runs both.
 # A failure prints its details, and nothing else does. Needs a JDK 21+ and Python 3.11+ (both
 # found automatically), and network access to Maven Central and PyPI the first time.
 #   VERBOSE=1 ./test.sh      Maven's and pytest's full output instead
@@ -33,7 +35,7 @@ mkdir -p target
 (dbf0_use_venv "$PWD") > target/venv-setup.log 2>&1 &
 venv_job=$!
 echo "test.sh: the Java build and tests of every module (./mvnw verify, a few minutes)" >&2
-./mvnw -B -ntp "${quiet[@]}" verify
+./mvnw -B -ntp "${quiet[@]}" verify -DexcludedGroups=proof
 
 wait "$venv_job" || { cat target/venv-setup.log >&2; exit 1; }
 dbf0_use_venv "$PWD"

@@ -76,8 +76,11 @@ with open(sys.argv[2], "w", encoding="utf-8") as out:
 PY
 mvn=("$PWD/mvnw" -B -f "$dir/pom.xml" "$@")
 echo "library_classpath: mvn dependency:tree of a project that depends on com.dbfromzero:dbf0:$version"
-"${mvn[@]}" dependency:tree -Dscope=runtime | sed -n 's/^\[INFO\] \([| ]*[+\\]- .*\)$/  \1/p'
-"${mvn[@]}" -q compile dependency:build-classpath -Dmdep.includeScope=runtime -Dmdep.outputFile="$dir/classpath"
+# One Maven run: the tree (its lines kept from the log), the build, the class path into a file.
+"${mvn[@]}" dependency:tree -Dscope=runtime compile dependency:build-classpath \
+  -Dmdep.includeScope=runtime -Dmdep.outputFile="$dir/classpath" >"$dir/maven.log" ||
+  { cat "$dir/maven.log" >&2; exit 1; }
+sed -n 's/^\[INFO\] \([| ]*[+\\]- .*\)$/  \1/p' "$dir/maven.log"
 classpath="$dir/target/classes:$(cat "$dir/classpath")"
 printed=$(java -cp "$classpath" example.Main 2>/dev/null)
 if ! grep -qx '2a' <<<"$printed" || ! grep -qx '2a true' <<<"$printed"; then

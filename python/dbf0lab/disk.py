@@ -172,6 +172,7 @@ ENGINE_COLOURS = {
     "rocksdb leveled": "#d62728",
     "rocksdb tiered": "#ff9896",
     "map": "#9467bd",
+    "btree": "#e377c2",
     "sqlite": "#2ca02c",
     "mvstore": "#ff7f0e",
     "lmdb": "#8c564b",

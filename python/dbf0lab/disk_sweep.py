@@ -25,13 +25,15 @@ from .sweep import format_seconds
 
 PRESET = "disk"
 MIXES = ("PUT_HEAVY", "BALANCED", "GET_HEAVY")
-# (type, compaction): the comparison first, then the other compaction style, the map, the B-trees.
+# (type, compaction): the comparison first, then the other compaction style, the map, the B-trees
+# (dbf0's own first).
 ENGINES = (
     ("lsm", "leveled"),
     ("rocksdb", "leveled"),
     ("lsm", "tiered"),
     ("rocksdb", "tiered"),
     ("map", "none"),
+    ("btree", "none"),
     ("sqlite", "none"),
     ("mvstore", "none"),
     ("lmdb", "none"),
@@ -46,7 +48,8 @@ JVM_SECONDS = 3  # start, open, close and the removal of the data directory, for
 HELP = (
     "the disk chapter: dbf0 disk-bench with the 2020 arguments (1,000,000 keys, 1 KiB values, "
     "knownKeyRate 0.5, 2 threads, 30 s, fsync interval) for PUT_HEAVY, BALANCED and GET_HEAVY "
-    "over lsm and rocksdb (leveled and tiered compaction), the logged map, sqlite, mvstore and lmdb"
+    "over lsm and rocksdb (leveled and tiered compaction), the logged map, btree, sqlite, mvstore "
+    "and lmdb"
 )
 
 

@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=comma_list(str),
         metavar="E[,E...]",
         help="--preset disk: only these engines, as TYPE-COMPACTION (lsm-leveled, rocksdb-tiered) "
-        "or by type alone (map, sqlite, mvstore, lmdb)",
+        "or by type alone (map, btree, sqlite, mvstore, lmdb)",
     )
     g.add_argument(
         "--disk-mixes",

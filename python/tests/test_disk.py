@@ -113,6 +113,7 @@ def test_the_preset_alternates_engines_and_passes_the_2020_arguments_in_order():
     ]  # fmt: skip
     assert "--compaction" not in next(r for r in runs if r.type == "map").args("/d")
     assert "--compaction" not in next(r for r in runs if r.type == "sqlite").args("/d")
+    assert "--compaction" not in next(r for r in runs if r.type == "btree").args("/d")
     second = disk_sweep.plan(
         trials=2, engines=["lsm-leveled", "rocksdb-leveled"], mixes=["BALANCED"]
     )

@@ -22,7 +22,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * Asks a running server to rewrite its write-ahead log, as {@code redis-cli BGREWRITEAOF} would,
- * and with {@code --wait} follows INFO persistence until the rewrite is over.
+ * and with {@code --wait} follows INFO persistence until the rewrite is over. A server over the
+ * B+tree store vacuums its file instead, and reports the vacuum in the same fields.
  */
 @Command(
         name = "compact",
@@ -30,7 +31,7 @@ import picocli.CommandLine.Spec;
         sortOptions = false,
         description = {
             "Rewrites a running server's write-ahead log (RESP BGREWRITEAOF): one record per live"
-                    + " key."
+                    + " key; with --store btree, vacuums the tree's file instead."
         })
 public final class CompactCommand implements Callable<Integer> {
 
@@ -108,9 +109,13 @@ public final class CompactCommand implements Callable<Integer> {
                     Cli.error(spec, where + ": the rewrite failed: " + status);
                     return Cli.EXIT_FAILURE;
                 }
+                String file = field(info, "dbf0_btree_file_bytes"); // a B+tree's vacuum
                 say.printf(
-                        "%s: done: %s; the log is now %s%n",
-                        Cli.name(spec), status, logSize(field(info, "aof_current_size")));
+                        "%s: done: %s; the %s is now %s%n",
+                        Cli.name(spec),
+                        status,
+                        file.equals("?") ? "log" : "tree's file",
+                        logSize(file.equals("?") ? field(info, "aof_current_size") : file));
                 say.flush();
                 return Cli.EXIT_OK;
             }

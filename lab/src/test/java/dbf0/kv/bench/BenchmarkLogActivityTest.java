@@ -93,8 +93,11 @@ class BenchmarkLogActivityTest {
         long fsyncs = json.get("wal_fsyncs").getAsLong();
         assertThat(json.get("fsync").getAsString()).isEqualTo("always");
         assertThat(sets).isPositive();
-        // each client has one write in flight at most, at either edge of the interval
-        assertThat(records).isCloseTo(sets, within((long) 2 * CLIENTS));
+        // Each client has one write in flight at most at either edge of the interval; and the two
+        // edges are not one instant: between reading the log's counters and starting the clients'
+        // clock the main thread can be descheduled (11 writes once, on a loaded machine) while the
+        // clients go on. 1% of the SETs covers that and still catches a counted warm-up (20%).
+        assertThat(records).isCloseTo(sets, within(2L * CLIENTS + sets / 100));
         assertThat(fsyncs).isPositive().isLessThanOrEqualTo(records);
         assertThat(json.get("wal_records_per_fsync").getAsDouble())
                 .isCloseTo(

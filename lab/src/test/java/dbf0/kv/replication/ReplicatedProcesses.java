@@ -20,6 +20,7 @@ final class ReplicatedProcesses implements AutoCloseable {
 
     final List<Integer> ports = new ArrayList<>();
     private final List<ServerProcess> servers = new ArrayList<>();
+    private final List<List<String>> commands = new ArrayList<>();
 
     ReplicatedProcesses(Path root) throws Exception {
         StringBuilder list = new StringBuilder();
@@ -31,19 +32,18 @@ final class ReplicatedProcesses implements AutoCloseable {
         try {
             for (int i = 0; i < 3; i++) {
                 Path data = Files.createDirectories(root.resolve("node" + i));
-                servers.add(
-                        ServerProcess.startWith(
-                                List.of("-Xmx256m"),
-                                List.of(
-                                        "--bind=127.0.0.1",
-                                        "--port=" + ports.get(i),
-                                        "--threads=2",
-                                        "--cluster-nodes=" + list,
-                                        "--cluster-replicas=2",
-                                        "--raft-port-offset=" + OFFSET,
-                                        // elections after 1-2 s: child JVMs on two busy cores stall
-                                        "--election-timeout=1s",
-                                        "--data-dir=" + data)));
+                commands.add(
+                        List.of(
+                                "--bind=127.0.0.1",
+                                "--port=" + ports.get(i),
+                                "--threads=2",
+                                "--cluster-nodes=" + list,
+                                "--cluster-replicas=2",
+                                "--raft-port-offset=" + OFFSET,
+                                // elections after 1-2 s: child JVMs on two busy cores stall
+                                "--election-timeout=1s",
+                                "--data-dir=" + data));
+                servers.add(ServerProcess.startWith(List.of("-Xmx256m"), commands.get(i)));
             }
         } catch (Exception | AssertionError e) {
             close();
@@ -76,6 +76,16 @@ final class ReplicatedProcesses implements AutoCloseable {
     void kill(int i) throws InterruptedException {
         servers.get(i).kill();
         servers.set(i, null);
+    }
+
+    /**
+     * Starts node {@code i} again, on its ports and its data dir, after {@link #kill}: it rejoins
+     * its group with the log it had forced, and the leader sends it what it missed.
+     */
+    void restart(int i) throws Exception {
+        if (servers.get(i) == null) {
+            servers.set(i, ServerProcess.startWith(List.of("-Xmx256m"), commands.get(i)));
+        }
     }
 
     /** What every live node printed, for a failure's message. */

@@ -300,6 +300,7 @@ public final class KeyValueServer implements Closeable {
         }
         // A cluster node's sessions write through its store, which indexes the keys by slot.
         context = new ServerContext(cluster == null ? store : cluster.store(), options, walStore);
+        context.btreeStore(btreeStore);
         if (cluster != null) {
             context.cluster(cluster);
         }

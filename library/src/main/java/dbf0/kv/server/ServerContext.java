@@ -6,6 +6,7 @@ import dbf0.kv.server.resp.KeyRouter;
 import dbf0.kv.server.resp.RespCommands;
 import dbf0.kv.server.resp.RespContext;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.btree.BTreeStore;
 import dbf0.kv.storage.wal.WalStore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -49,6 +50,9 @@ final class ServerContext implements RespContext {
     ServerContext(Store store, ServerOptions options) {
         this(store, options, null);
     }
+
+    /** The B+tree store served, or null; set before the server listens. */
+    private volatile BTreeStore btreeStore;
 
     ServerContext(Store store, ServerOptions options, WalStore walStore) {
         this.store = store;
@@ -151,6 +155,15 @@ final class ServerContext implements RespContext {
     @Override
     public WalStore walStore() {
         return walStore;
+    }
+
+    @Override
+    public BTreeStore btreeStore() {
+        return btreeStore;
+    }
+
+    void btreeStore(BTreeStore store) {
+        this.btreeStore = store;
     }
 
     @Override

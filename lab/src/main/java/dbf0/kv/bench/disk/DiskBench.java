@@ -110,7 +110,7 @@ public final class DiskBench implements Callable<Integer> {
     @Parameters(
             index = "7",
             paramLabel = "TYPE",
-            description = "lsm, rocksdb, map, sqlite, mvstore or lmdb.")
+            description = "lsm, rocksdb, map, btree, sqlite, mvstore or lmdb.")
     String type;
 
     @Option(
@@ -154,8 +154,8 @@ public final class DiskBench implements Callable<Integer> {
             converter = ByteSize.class,
             defaultValue = "64MiB",
             description =
-                    "lsm, rocksdb: block cache bytes; sqlite: page cache per connection; mvstore:"
-                            + " page cache (default: ${DEFAULT-VALUE}).")
+                    "lsm, rocksdb: block cache bytes; btree: buffer pool; sqlite: page cache per"
+                            + " connection; mvstore: page cache (default: ${DEFAULT-VALUE}).")
     long blockCacheBytes;
 
     @Option(
@@ -171,9 +171,10 @@ public final class DiskBench implements Callable<Integer> {
             converter = ByteSize.class,
             defaultValue = "4KiB",
             description =
-                    "sqlite: the page size of a new database, a power of two from 512 to 64KiB"
-                            + " (default: ${DEFAULT-VALUE}, SQLite's own; a 1 KiB value spills to"
-                            + " an overflow page below 8KiB).")
+                    "sqlite, btree: the page size of a new database, a power of two from 512"
+                            + " (btree: 1KiB) to 64KiB (btree: 32KiB) (default: ${DEFAULT-VALUE},"
+                            + " SQLite's own; a 1 KiB value spills to an overflow page below"
+                            + " 8KiB).")
     long pageSize;
 
     public static void main(String[] args) {
@@ -197,12 +198,21 @@ public final class DiskBench implements Callable<Integer> {
                 spec,
                 pageSize >= 512 && pageSize <= 65536 && Long.bitCount(pageSize) == 1,
                 "--page-size must be a power of two from 512 to 64KiB, got " + pageSize);
+        Mix parsedMix = Cli.parameter(spec, () -> Mix.parse(mix));
+        EngineType engine = Cli.parameter(spec, () -> EngineType.parse(type));
+        Cli.require(
+                spec,
+                engine != EngineType.BTREE || (pageSize >= 1024 && pageSize <= 32768),
+                "--page-size must be a power of two from 1KiB to 32KiB for btree, got " + pageSize);
+        Cli.require(
+                spec,
+                engine != EngineType.BTREE || blockCacheBytes >= 16 * pageSize,
+                "--block-cache (the btree's buffer pool) must hold at least 16 pages, got "
+                        + blockCacheBytes);
         CliPaths.directory(spec, "DIR", dataDir);
         if (out != null) {
             CliPaths.file(spec, "--out", out);
         }
-        Mix parsedMix = Cli.parameter(spec, () -> Mix.parse(mix));
-        EngineType engine = Cli.parameter(spec, () -> EngineType.parse(type));
         FsyncPolicy policy = Cli.parameter(spec, () -> FsyncPolicy.parse(fsync));
         CompactionStyle style = Cli.parameter(spec, () -> compactionStyle(compaction));
         LsmOptions options =

@@ -18,7 +18,8 @@ enum EngineType {
     ROCKSDB,
     /** dbf0's ConcurrentHashMap behind its write-ahead log. */
     MAP,
-    // dbf0's own B+tree store takes its place here, as type btree, when it lands.
+    /** dbf0's B+tree store: pages updated in place, behind its write-ahead log. */
+    BTREE,
     /** SQLite through sqlite-jdbc: a WITHOUT ROWID table in WAL mode. */
     SQLITE,
     /** H2's MVStore: a copy-on-write B-tree in pure Java. */
@@ -54,13 +55,14 @@ enum EngineType {
      * Opens this engine on {@code options}' data directory, with its settings.
      *
      * @param options the data directory, the fsync policy and the sizes every type reads
-     * @param pageSize the page size in bytes for the engines that take one (sqlite)
+     * @param pageSize the page size in bytes for the engines that take one (btree, sqlite)
      */
     DiskEngine open(LsmOptions options, int pageSize) throws IOException {
         return switch (this) {
             case LSM -> LsmEngine.open(options);
             case ROCKSDB -> RocksDbEngine.open(options);
             case MAP -> MapEngine.open(options);
+            case BTREE -> BTreeEngine.open(options, pageSize);
             case SQLITE -> SqliteEngine.open(options, pageSize);
             case MVSTORE -> MvStoreEngine.open(options);
             case LMDB -> LmdbEngine.open(options);

@@ -112,7 +112,7 @@ class DiskBenchTest {
     static final Set<String> UNCOUNTED_BYTES = Set.of("sqlite", "lmdb");
 
     @ParameterizedTest
-    @ValueSource(strings = {"map", "rocksdb", "lsm", "sqlite", "mvstore", "lmdb"})
+    @ValueSource(strings = {"map", "rocksdb", "lsm", "btree", "sqlite", "mvstore", "lmdb"})
     void printsThe2020FieldsFirstAndCountsThatAddUp(String type, @TempDir Path dir)
             throws Exception {
         Path out = dir.resolve("lines.jsonl");
@@ -187,7 +187,7 @@ class DiskBenchTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"map", "rocksdb", "lsm"})
+    @ValueSource(strings = {"map", "rocksdb", "lsm", "btree"})
     void underFsyncAlwaysConcurrentWritersShareForces(String type, @TempDir Path dir) {
         Run run =
                 diskBench(
@@ -254,6 +254,20 @@ class DiskBenchTest {
                         "3000");
         assertThat(page.exitCode()).isEqualTo(2);
         assertThat(page.err()).contains("--page-size must be a power of two");
+        Run small =
+                diskBench(
+                        dir.toString(),
+                        "1000",
+                        "100",
+                        "BALANCED",
+                        "0.5",
+                        "2",
+                        "1s",
+                        "btree",
+                        "--page-size",
+                        "512");
+        assertThat(small.exitCode()).isEqualTo(2);
+        assertThat(small.err()).contains("from 1KiB to 32KiB for btree");
         Run rate = diskBench(dir.toString(), "1000", "100", "BALANCED", "1.5", "2", "1s", "map");
         assertThat(rate.exitCode()).isEqualTo(2);
         assertThat(rate.err()).contains("KNOWN_KEY_RATE");

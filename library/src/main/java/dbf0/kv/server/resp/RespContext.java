@@ -2,6 +2,7 @@ package dbf0.kv.server.resp;
 
 import dbf0.kv.protocol.ProtocolLimits;
 import dbf0.kv.storage.Store;
+import dbf0.kv.storage.btree.BTreeStore;
 import dbf0.kv.storage.wal.WalStore;
 
 /**
@@ -40,6 +41,14 @@ public interface RespContext {
 
     /** The write-ahead log under the store, or null when the server keeps nothing on disk. */
     WalStore walStore();
+
+    /**
+     * The B+tree store the server serves, or null (the default): BGREWRITEAOF vacuums it, and INFO
+     * persistence shows its log and its vacuums.
+     */
+    default BTreeStore btreeStore() {
+        return null;
+    }
 
     /**
      * True if GET and MGET read through {@link Store#getAsync} and queue their replies while the

@@ -1,5 +1,6 @@
 package dbf0.kv.server.resp;
 
+import dbf0.kv.storage.btree.BTreeStore;
 import java.util.Locale;
 
 /**
@@ -120,13 +121,18 @@ final class RespInfo {
      */
     private static void persistence(RespContext context, StringBuilder s) {
         s.append("# Persistence\r\n");
-        if (context.walStore() == null) {
+        BTreeStore btree = context.btreeStore();
+        if (context.walStore() == null && btree == null) {
             s.append("aof_enabled:0\r\n\r\n");
             return;
         }
-        dbf0.kv.storage.wal.WalStats p = context.walStore().stats();
-        s.append("aof_enabled:1\r\n")
-                .append("dbf0_fsync_policy:")
+        dbf0.kv.storage.wal.WalStats p =
+                btree != null ? btree.persistenceStats() : context.walStore().stats();
+        s.append("aof_enabled:1\r\n");
+        if (btree != null) { // the vacuums take the rewrites' fields; the file's size beside them
+            s.append("dbf0_btree_file_bytes:").append(btree.fileBytes()).append("\r\n");
+        }
+        s.append("dbf0_fsync_policy:")
                 .append(p.policy().cliName())
                 .append("\r\n")
                 .append("aof_current_size:")

@@ -9,8 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * as of every checkpoint like everything else.
  *
  * <p>A page freed here is reused by the next allocation, which is how deleted values' overflow
- * pages and a cleared tree's pages are reused; the file never shrinks by itself (a compaction gives
- * the space back to the file system).
+ * pages and a cleared tree's pages are reused; the file never shrinks by itself (a {@link Vacuum}
+ * gives the space back to the file system).
  */
 final class Allocator {
 

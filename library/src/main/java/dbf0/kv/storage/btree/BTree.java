@@ -26,8 +26,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * split below stops there). Deletes never change the tree's shape: a delete removes the cell and
  * leaves an underfull or even empty leaf in place to take later inserts of its key range (lazy
  * deletion, as PostgreSQL's and many production B-trees do; merging siblings would need latches to
- * the left, against the order above). Freed overflow pages go to the free list; a compaction
- * rebuilds the tree dense and gives the file's space back.
+ * the left, against the order above). Freed overflow pages go to the free list; a {@link Vacuum}
+ * ({@code dbf0 compact}) rebuilds the tree dense and gives the file's space back.
  *
  * <p>{@link #shape} guards the tree's identity: every operation holds it shared, a clear holds it
  * alone. {@link #rootLatch} guards which page is the root and how high it is.

@@ -98,6 +98,9 @@ public record BTreeRecovery(
     static Opened run(BTreeOptions options, WalDirectory dir, WalOptions walOptions)
             throws IOException {
         int repaired = DoubleWrite.recover(dir);
+        if (dir.exists(Vacuum.NAME)) { // a vacuum cut short before its rename: the old file rules
+            dir.delete(Vacuum.NAME);
+        }
         TreeFile.Opened opened = TreeFile.open(dir, options.pageSize());
         WalFile doubleWrite = null;
         try {

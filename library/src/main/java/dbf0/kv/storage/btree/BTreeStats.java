@@ -14,6 +14,8 @@ package dbf0.kv.storage.btree;
  * @param hits page fetches answered from the pool since open
  * @param evictions pages evicted since open
  * @param checkpoints checkpoints completed since open (the one at open not counted)
+ * @param bytesWritten bytes written since open: to the logs, and each checkpointed page twice (the
+ *     double-write file, then in place)
  */
 public record BTreeStats(
         int pageSize,
@@ -26,4 +28,5 @@ public record BTreeStats(
         long reads,
         long hits,
         long evictions,
-        long checkpoints) {}
+        long checkpoints,
+        long bytesWritten) {}

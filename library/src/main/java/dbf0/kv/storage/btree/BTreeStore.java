@@ -67,16 +67,20 @@ public final class BTreeStore implements Store, Closeable {
     private final BTreeRecovery recovery;
     private final ThreadPoolExecutor readPool;
     private final BTreeRecovery.Opened opened;
+    private final WalDirectory dir;
+    private final VacuumRunner vacuums = new VacuumRunner(this::vacuum);
     private volatile boolean closed;
 
     private BTreeStore(
             BTreeOptions options,
             BTreeRecovery.Opened opened,
+            WalDirectory dir,
             Applier applier,
             WalStore wal,
             Checkpointer checkpointer) {
         this.options = options;
         this.opened = opened;
+        this.dir = dir;
         this.tree = opened.tree();
         this.recovery = opened.recovery();
         this.applier = applier;
@@ -152,7 +156,7 @@ public final class BTreeStore implements Store, Closeable {
         }
         // debug: the opener prints it where it prints the rest (dbf0 server, before its banner)
         LOG.debug("{}", opened.recovery().summary());
-        return new BTreeStore(options, opened, applier, wal, checkpointer);
+        return new BTreeStore(options, opened, dir, applier, wal, checkpointer);
     }
 
     /** What opening found: pages repaired, logs replayed, torn tails cut. */
@@ -330,12 +334,59 @@ public final class BTreeStore implements Store, Closeable {
                 c[0],
                 c[1],
                 c[2],
-                checkpointer.checkpoints());
+                checkpointer.checkpoints(),
+                checkpointer.bytesWritten() + wal.stats().logBytes());
     }
 
     /** The write-ahead log's figures. */
     public WalStats walStats() {
         return wal.stats();
+    }
+
+    /**
+     * The log's figures with the vacuums' in place of the log's rewrites (this store's log is never
+     * rewritten: a checkpoint starts a new one): what INFO persistence shows.
+     */
+    public WalStats persistenceStats() {
+        WalStats w = wal.stats();
+        VacuumRunner.Status v = vacuums.status();
+        return new WalStats(
+                w.policy(),
+                w.logBytes(),
+                w.baseBytes(),
+                w.recordsWritten(),
+                w.fsyncs(),
+                w.recordsForced(),
+                w.lastFsyncEpochMillis(),
+                v.vacuums(),
+                v.running(),
+                v.lastEpochMillis(),
+                v.last(),
+                w.failure());
+    }
+
+    /** Bytes of the pages the tree uses now; the file has them all from the next checkpoint. */
+    public long fileBytes() {
+        return (long) tree.meta.pageCount * tree.pool.pageSize();
+    }
+
+    /**
+     * Rebuilds the tree dense into a new file and puts it in place of the old, which gives back the
+     * space of deleted keys, emptied leaves and free pages ({@link Vacuum}). Reads and writes wait
+     * while it runs; a power cut leaves the old file or the new, each with every acknowledged
+     * write.
+     *
+     * @throws IOException if it failed before the switch: the store goes on with the old file
+     * @throws StorageFailureException if the store is closed, or broken (then writes are refused)
+     */
+    public VacuumResult vacuum() throws IOException {
+        return checkpointer.exclusive(
+                currentLog -> Vacuum.run(tree, dir, currentLog, checkpointer::fail));
+    }
+
+    /** {@link #vacuum} on a thread of its own, unless one runs: then that one's outcome. */
+    public CompletableFuture<VacuumResult> vacuumAsync() {
+        return vacuums.start();
     }
 
     /** The options the store was opened with. */

@@ -45,7 +45,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class BufferPool {
 
-    private final PageFile file;
+    private volatile PageFile file;
     private final int capacity;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<Integer, Frame> table = new HashMap<>();
@@ -255,6 +255,21 @@ final class BufferPool {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Forgets every page, as {@link #discardAll}, and reads {@code next} from now on: a vacuum's
+     * new file, which holds every page the pool held, changed or not.
+     */
+    void replaceFile(PageFile next) {
+        lock.lock();
+        try {
+            discardAll();
+            file = next;
+        } finally {
+            lock.unlock();
+        }
+        trim();
     }
 
     /** Frames beyond the bound now (see the class comment). */

@@ -36,6 +36,8 @@ final class Checkpointer implements LogRotation {
     private boolean closing;
     private long nextLog;
     private long checkpoints;
+    private long finishedLogBytes;
+    private long pageBytes;
     private volatile StorageFailureException broken;
 
     Checkpointer(BTree tree, WalDirectory dir, WalFile doubleWrite, long logBytes, long nextLog) {
@@ -80,6 +82,9 @@ final class Checkpointer implements LogRotation {
             }
             file = dir.open(BTreeRecovery.logName(number));
             dir.sync(); // the new log's name survives a power cut before anything in it is acked
+            synchronized (lock) {
+                finishedLogBytes += bytes; // the log that ends here; the new one starts empty
+            }
         } catch (IOException | RuntimeException e) {
             done();
             throw e;
@@ -95,6 +100,8 @@ final class Checkpointer implements LogRotation {
             BTreeRecovery.deleteLogsBefore(dir, snapshot.meta().logNumber);
             synchronized (lock) {
                 checkpoints++;
+                // each page twice: its copy in the double-write file, then in place
+                pageBytes += 2L * snapshot.size() * tree.pool.pageSize();
             }
         } catch (IOException | RuntimeException e) {
             // The tree's file may hold part of this checkpoint: recovery repairs that from the
@@ -136,10 +143,64 @@ final class Checkpointer implements LogRotation {
         }
     }
 
+    /** Work that must run while no checkpoint does: it gets the number of the current log. */
+    @FunctionalInterface
+    interface Exclusive<T> {
+        T run(long currentLog) throws IOException;
+    }
+
+    /**
+     * Waits for the running checkpoint, if any, then runs {@code work} while none may start.
+     *
+     * @throws StorageFailureException if a checkpoint failed before, or the store is closing
+     */
+    <T> T exclusive(Exclusive<T> work) throws IOException {
+        long current;
+        synchronized (lock) {
+            while (running) {
+                try {
+                    lock.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new StorageFailureException("interrupted while waiting for a checkpoint");
+                }
+            }
+            if (broken != null) {
+                throw broken;
+            }
+            if (closing) {
+                throw new StorageFailureException("the store is closed");
+            }
+            running = true;
+            current = nextLog - 1; // the one the last checkpoint started, and its meta names
+        }
+        try {
+            return work.run(current);
+        } finally {
+            done();
+        }
+    }
+
+    /** Refuses writes and checkpoints from now on, for {@code why}, until the store is reopened. */
+    void fail(String why) {
+        broken = new StorageFailureException(why);
+        LOG.error("{}", why);
+    }
+
     /** Checkpoints completed since open. */
     long checkpoints() {
         synchronized (lock) {
             return checkpoints;
+        }
+    }
+
+    /**
+     * Bytes written since open to logs that have ended and, twice each, to the pages of finished
+     * checkpoints; the current log's size adds the rest.
+     */
+    long bytesWritten() {
+        synchronized (lock) {
+            return finishedLogBytes + pageBytes;
         }
     }
 

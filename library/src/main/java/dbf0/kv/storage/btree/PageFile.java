@@ -79,7 +79,7 @@ final class PageFile {
         file.force();
     }
 
-    /** Cuts the file to {@code pages} pages (after a compaction moved every page below). */
+    /** Cuts the file to {@code pages} pages (after a clear, which leaves two). */
     void truncate(long pages) throws IOException {
         file.truncate(pages * pageSize);
     }

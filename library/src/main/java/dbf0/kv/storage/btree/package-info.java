@@ -6,7 +6,7 @@
  * values), {@link dbf0.kv.storage.btree.PageFile} (pages on disk), {@link
  * dbf0.kv.storage.btree.BufferPool} (pages in memory), {@link dbf0.kv.storage.btree.BTree} (search,
  * insert, split, delete, scan), {@link dbf0.kv.storage.btree.Checkpoint} and {@link
- * dbf0.kv.storage.btree.DoubleWrite} (crash safety), {@link dbf0.kv.storage.btree.BTreeStore} (the
- * store). See docs/6-disk.md.
+ * dbf0.kv.storage.btree.DoubleWrite} (crash safety), {@link dbf0.kv.storage.btree.Vacuum} (space
+ * given back), {@link dbf0.kv.storage.btree.BTreeStore} (the store). See docs/6-disk.md.
  */
 package dbf0.kv.storage.btree;

@@ -26,7 +26,9 @@ import org.junit.jupiter.api.Timeout;
  * write in place may or may not, and the last write is torn. A key must then hold its last
  * acknowledged write, or the one in flight when the power went: zero acknowledged writes lost.
  *
- * <p>{@code -Ddbf0.btree.powerloss.cycles=N} sets the fast test's cycles (default 300).
+ * <p>{@code -Ddbf0.btree.powerloss.cycles=N} sets the fast test's cycles (default 300). The
+ * thousands of cuts carry the tag {@code proof}: {@code scripts/proofs.sh} runs them (CI too),
+ * {@code ./test.sh} leaves them out.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class BTreePowerLossTest {
@@ -55,7 +57,8 @@ class BTreePowerLossTest {
     }
 
     @Test
-    @Tag("slow") // about a minute
+    @Tag("slow") // about 25 s
+    @Tag("proof") // scripts/proofs.sh and CI run it; ./test.sh runs the 300 cuts above
     void thousandsOfCuts() throws Exception {
         run(4000, 22);
     }

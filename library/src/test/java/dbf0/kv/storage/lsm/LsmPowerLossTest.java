@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Timeout;
  * survive, and the last write is torn. A key must then hold its last acknowledged write, or the one
  * in flight when the power went: zero acknowledged writes lost.
  *
- * <p>{@code -Ddbf0.lsm.powerloss.cycles=N} sets the fast test's cycles (default 300).
+ * <p>{@code -Ddbf0.lsm.powerloss.cycles=N} sets the fast test's cycles (default 300). The thousands
+ * of cuts carry the tag {@code proof}: {@code scripts/proofs.sh} runs them (CI too), {@code
+ * ./test.sh} leaves them out.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class LsmPowerLossTest {
@@ -47,6 +49,7 @@ class LsmPowerLossTest {
     @Test
     @Tag("slow") // about 45 s; the tiered store's cuts are LsmTieredPowerLossTest's, on another
     // fork
+    @Tag("proof") // scripts/proofs.sh and CI run it; ./test.sh runs the 300 cuts above
     void thousandsOfCutsLeveled() throws Exception {
         run(3000, 12, CompactionStyle.LEVELED);
     }
