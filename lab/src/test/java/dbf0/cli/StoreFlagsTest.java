@@ -110,12 +110,15 @@ class StoreFlagsTest {
                         "8k",
                         "--buffer-pool",
                         "1m",
+                        "--checkpoint-size",
+                        "256k",
                         "--fsync",
                         "never");
         BTreeOptions btree = options.btree();
         assertThat(btree.dataDir()).isEqualTo(Path.of("d"));
         assertThat(btree.pageSize()).isEqualTo(8192);
         assertThat(btree.bufferPoolBytes()).isEqualTo(1L << 20);
+        assertThat(btree.checkpointLogBytes()).isEqualTo(256L << 10);
         assertThat(btree.fsync()).isEqualTo(FsyncPolicy.NEVER);
         assertThat(options.lsm()).isNull();
         assertThat(options.durability()).isNull(); // the store keeps its own log
@@ -123,6 +126,7 @@ class StoreFlagsTest {
                 .isEqualTo(BTreeOptions.defaults(Path.of("d")));
         refused("--data-dir", "--store", "btree");
         refused("applies only to --store btree", "--page-size", "8k");
+        refused("applies only to --store btree", "--checkpoint-size", "1m");
         refused(
                 "applies only to --store btree",
                 "--store",

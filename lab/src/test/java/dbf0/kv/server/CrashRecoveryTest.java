@@ -44,12 +44,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * (docs/formats.md; a request in flight at a kill is pending) and checked at the end: it must be
  * linearizable, the reads during the writes and after each restart included.
  *
- * <p>Three stores. The map with its log, whose automatic rewrites are set to fire often (2x, no
+ * <p>Four stores. The map with its log, whose automatic rewrites are set to fire often (2x, no
  * minimum size), so kills land during rewrites too. The LSM store, with leveled and with tiered
  * compaction, the smallest memtable (64 KiB) and values padded to 400 bytes on average, so kills
  * land among flushes and compactions; its manifest is read after each kill ({@link LsmCensus}) to
  * count the flushes and compactions that finished while the clients ran, and the table files a kill
- * left half made.
+ * left half made. The B+tree store, with 1 KiB pages, a pool of 16 of them and a checkpoint every
+ * 64 KiB of log, so kills land among splits, overflow chains, evictions and checkpoints.
  *
  * <p>Pool and nio models alternate, and so do the policies {@code always}, {@code interval} and
  * {@code never}: a SIGKILL leaves the kernel's page cache, so under all three an acknowledged write
@@ -73,7 +74,8 @@ class CrashRecoveryTest {
     enum StoreKind {
         MAP,
         LSM,
-        LSM_TIERED;
+        LSM_TIERED,
+        BTREE;
 
         List<String> args(Path dataDir, String fsync) {
             List<String> lsm =
@@ -99,11 +101,25 @@ class CrashRecoveryTest {
                                 "0");
                 case LSM -> lsm;
                 case LSM_TIERED -> concat(lsm, List.of("--compaction", "tiered"));
+                case BTREE ->
+                        List.of(
+                                "--store",
+                                "btree",
+                                "--data-dir",
+                                dataDir.toString(),
+                                "--fsync",
+                                fsync,
+                                "--page-size",
+                                "1k",
+                                "--buffer-pool",
+                                "16k",
+                                "--checkpoint-size",
+                                "64k");
             };
         }
 
         boolean lsm() {
-            return this != MAP;
+            return this == LSM || this == LSM_TIERED;
         }
 
         private static List<String> concat(List<String> a, List<String> b) {
@@ -112,7 +128,10 @@ class CrashRecoveryTest {
             return all;
         }
 
-        /** Padding bytes a value may carry: enough for the LSM store to fill its memtables. */
+        /**
+         * Padding bytes a value may carry: enough for the LSM store to fill its memtables, and for
+         * the B+tree's 1 KiB pages to split and chain overflow pages.
+         */
         int maxPadding() {
             return this == MAP ? 0 : 800;
         }
@@ -132,6 +151,8 @@ class CrashRecoveryTest {
         long flushes;
         long compactions;
         long killsAmongStrayTables;
+        long checkpoints;
+        long evictions;
     }
 
     @ParameterizedTest
@@ -207,10 +228,22 @@ class CrashRecoveryTest {
             assertThat(counts.flushes).as("flushes while the clients ran").isPositive();
             assertThat(counts.compactions).as("compactions while the clients ran").isPositive();
         }
+        if (store == StoreKind.BTREE) {
+            System.err.printf(
+                    "CrashRecoveryTest BTREE: %,d checkpoints and %,d page evictions while the"
+                            + " clients ran%n",
+                    counts.checkpoints, counts.evictions);
+            assertThat(counts.checkpoints).as("checkpoints while the clients ran").isPositive();
+            assertThat(counts.evictions).as("evictions while the clients ran").isPositive();
+        }
     }
 
     private static List<String> serverArgs(List<String> storeArgs, String model) {
-        List<String> args = new ArrayList<>(List.of("--server-model", model, "--threads", "4"));
+        // Under pool a connection holds a thread while it lasts: one more than the clients, for
+        // the B+tree's INFO before each kill.
+        List<String> args =
+                new ArrayList<>(
+                        List.of("--server-model", model, "--threads", "" + (CONNECTIONS + 1)));
         args.addAll(storeArgs);
         return args;
     }
@@ -252,6 +285,13 @@ class CrashRecoveryTest {
         while (writes.get() < target && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
+        if (store == StoreKind.BTREE) { // what the tree did since this start, as the kill comes
+            try (var info = new dbf0.kv.server.cluster.RawResp(server.address.getPort())) {
+                String text = info.text("INFO", "persistence");
+                counts.checkpoints += field(text, "dbf0_btree_checkpoints");
+                counts.evictions += field(text, "dbf0_btree_evictions");
+            }
+        }
         server.kill();
         LsmCensus after = store.lsm() ? LsmCensus.of(dataDir) : null;
         for (Thread t : clients) {
@@ -268,6 +308,13 @@ class CrashRecoveryTest {
             counts.killsAmongStrayTables += after.strayTables() > 0 ? 1 : 0;
         }
         return writes.get();
+    }
+
+    private static long field(String info, String name) {
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("(?m)^" + name + ":(\\d+)").matcher(info);
+        assertThat(m.find()).as("INFO persistence has %s:%n%s", name, info).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     /**

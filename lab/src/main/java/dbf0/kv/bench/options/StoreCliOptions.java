@@ -35,7 +35,8 @@ public final class StoreCliOptions {
             List.of("--memtable-size", "--block-cache", "--compaction");
 
     /** The B+tree store's own flags: the other stores refuse them. */
-    static final List<String> BTREE_ONLY = List.of("--page-size", "--buffer-pool");
+    static final List<String> BTREE_ONLY =
+            List.of("--page-size", "--buffer-pool", "--checkpoint-size");
 
     @Option(
             names = "--store",
@@ -60,6 +61,14 @@ public final class StoreCliOptions {
             paramLabel = "SIZE",
             description = "btree: the bound of the pages held in memory, e.g. 256m (default: 64m)")
     String bufferPool;
+
+    @Option(
+            names = "--checkpoint-size",
+            paramLabel = "SIZE",
+            description =
+                    "btree: a checkpoint starts once the log holds this much, e.g. 16m (default:"
+                            + " 64m)")
+    String checkpointSize;
 
     @Option(
             names = "--memtable-size",
@@ -154,6 +163,9 @@ public final class StoreCliOptions {
             }
             if (bufferPool != null) {
                 options = options.withBufferPoolBytes(size("--buffer-pool", bufferPool));
+            }
+            if (checkpointSize != null) {
+                options = options.withCheckpointLogBytes(size("--checkpoint-size", checkpointSize));
             }
             return options;
         } catch (IllegalArgumentException e) {

@@ -129,8 +129,11 @@ final class RespInfo {
         dbf0.kv.storage.wal.WalStats p =
                 btree != null ? btree.persistenceStats() : context.walStore().stats();
         s.append("aof_enabled:1\r\n");
-        if (btree != null) { // the vacuums take the rewrites' fields; the file's size beside them
+        if (btree != null) { // the vacuums take the rewrites' fields; the tree's own beside them
+            var tree = btree.stats();
             s.append("dbf0_btree_file_bytes:").append(btree.fileBytes()).append("\r\n");
+            s.append("dbf0_btree_checkpoints:").append(tree.checkpoints()).append("\r\n");
+            s.append("dbf0_btree_evictions:").append(tree.evictions()).append("\r\n");
         }
         s.append("dbf0_fsync_policy:")
                 .append(p.policy().cliName())
