@@ -86,6 +86,7 @@ public final class RaftReplication implements Replication {
     private final ExecutorService completions = Executors.newVirtualThreadPerTaskExecutor();
 
     private Store local;
+    private ReplicatedStore replicated;
     private volatile RaftGroup group;
     private volatile RaftServer server;
     private volatile RaftServer.Division division;
@@ -117,7 +118,9 @@ public final class RaftReplication implements Replication {
     @Override
     public Store attach(Store store) {
         this.local = store;
-        return new ReplicatedStore(store, this);
+        this.replicated =
+                new ReplicatedStore(store, this, "shard-" + shards.shardOf(myself) + "-submitter");
+        return replicated;
     }
 
     /** The mark that this member's engine ran in its data dir ({@link #joinedBefore}). */
@@ -253,19 +256,50 @@ public final class RaftReplication implements Replication {
 
     /**
      * Submits one entry of writes; completes once it is committed and applied here, or fails with a
-     * {@link StoreRefusedException}.
+     * {@link StoreRefusedException}. Called only by the shard's {@link EntrySubmitter}, one entry
+     * at a time: it returns once Ratis has appended the entry to this member's log (which may take
+     * an fsync's time), so the next entry cannot overtake it. A new leader that is not ready yet
+     * answers at once; the entry is then offered again from here, every few milliseconds, and not
+     * from another thread, where a later entry could reach the log before it.
      */
     CompletableFuture<Written> write(byte[] entry) {
         RaftClientRequest request =
                 request(
                         Message.valueOf(UnsafeByteOperations.unsafeWrap(entry)),
                         RaftClientRequest.writeRequestType());
-        return send(request, options.writeTimeout())
-                .thenApply(
-                        reply ->
-                                new Written(
-                                        reply.getMessage().getContent().toByteArray(),
-                                        reply.getLogIndex()));
+        Duration timeout = options.writeTimeout();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        CompletableFuture<RaftClientReply> done = new CompletableFuture<>();
+        while (true) {
+            CompletableFuture<RaftClientReply> sent = submit(request, done);
+            if (sent == null) {
+                break; // refused: done says why
+            }
+            if (notReadyYet(sent) && System.nanoTime() < deadline) {
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    done.completeExceptionally(
+                            new StoreRefusedException("TRYAGAIN", "this node is shutting down"));
+                    break;
+                }
+                continue;
+            }
+            answer(sent, deadline, timeout, done, null);
+            break;
+        }
+        return done.thenApply(
+                reply ->
+                        new Written(
+                                reply.getMessage().getContent().toByteArray(),
+                                reply.getLogIndex()));
+    }
+
+    private static boolean notReadyYet(CompletableFuture<RaftClientReply> sent) {
+        return sent.isDone()
+                && !sent.isCompletedExceptionally()
+                && sent.join().getLeaderNotReadyException() != null;
     }
 
     /**
@@ -316,17 +350,38 @@ public final class RaftReplication implements Replication {
             long deadline,
             Duration timeout,
             CompletableFuture<RaftClientReply> done) {
-        CompletableFuture<RaftClientReply> sent;
+        CompletableFuture<RaftClientReply> sent = submit(request, done);
+        if (sent != null) {
+            answer(sent, deadline, timeout, done, request);
+        }
+    }
+
+    /** Hands the request to the server; null (and {@code done} failed) if it has none. */
+    private CompletableFuture<RaftClientReply> submit(
+            RaftClientRequest request, CompletableFuture<RaftClientReply> done) {
         try {
             if (server == null) {
                 throw new IOException("the shard's log has not started");
             }
-            sent = server.submitClientRequestAsync(request);
+            return server.submitClientRequestAsync(request);
         } catch (IOException e) {
             done.completeExceptionally(
                     new StoreRefusedException("TRYAGAIN", "the shard's log refused: " + e));
-            return;
+            return null;
         }
+    }
+
+    /**
+     * Completes {@code done} with the server's answer, off Ratis's threads. A read refused by a
+     * leader not ready yet is sent again ({@code again}) from the timer thread; a write is not,
+     * since a later entry could overtake it (see {@link #write}).
+     */
+    private void answer(
+            CompletableFuture<RaftClientReply> sent,
+            long deadline,
+            Duration timeout,
+            CompletableFuture<RaftClientReply> done,
+            RaftClientRequest again) {
         long left = deadline - System.nanoTime();
         sent.orTimeout(Math.max(1, left), TimeUnit.NANOSECONDS)
                 .whenCompleteAsync(
@@ -345,10 +400,11 @@ public final class RaftReplication implements Replication {
                                                         : "the shard's log failed: " + cause));
                             } else if (reply.isSuccess()) {
                                 done.complete(reply);
-                            } else if (reply.getLeaderNotReadyException() != null
+                            } else if (again != null
+                                    && reply.getLeaderNotReadyException() != null
                                     && System.nanoTime() < deadline) {
                                 timers.schedule(
-                                        () -> attempt(request, deadline, timeout, done),
+                                        () -> attempt(again, deadline, timeout, done),
                                         5,
                                         TimeUnit.MILLISECONDS);
                             } else {
@@ -397,6 +453,9 @@ public final class RaftReplication implements Replication {
 
     @Override
     public void close() {
+        if (replicated != null) {
+            replicated.close(); // first: no entry is submitted to a closing server
+        }
         timers.shutdownNow();
         completions.shutdown();
         if (server != null) {
