@@ -158,6 +158,6 @@ def test_run_notebook_keeps_the_reference_data_figures_apart(tmp_path):
     assert sorted(p.name for p in figures_dir.iterdir() if p.is_dir()) == [
         notebook.REFERENCE_SUBFOLDER
     ]
-    assert len(list(reference.rglob("*.png"))) == 12
+    assert len(list(reference.rglob("*.png"))) == 14
     assert "figures drawn from the committed reference data (client modes" in done.stdout
     assert str(reference) in done.stdout
