@@ -25,6 +25,7 @@ esac
 if [ "$what" != jcstress ]; then
   echo "proofs.sh: thousands of power cuts (LSM leveled, LSM tiered, B+tree)" >&2
   started=$(date +%s)
+  rm -f library/target/surefire-reports/*PowerLossTest-output.txt # ./test.sh's, not these
   # -Dtest keeps the lincheck execution, which names its own group, from running as well.
   ./mvnw -B -ntp -q -pl library -am test -Dgroups=proof -Dtest='*PowerLossTest' \
     -Dsurefire.failIfNoSpecifiedTests=false
